@@ -1,0 +1,134 @@
+# litmusc — one build for the program, its tests, benchmarks and fuzzers.
+#
+#   make                 bin/litmusc
+#   make check           deps, build, unit tests, end-to-end tests
+#   make check SANITIZE=1  the same under ASan+UBSan (bin/litmusc-san)
+#   make demo            the whole flow on examples/
+#   make install PREFIX=/usr/local DESTDIR=
+#   make fuzz            libFuzzer target for the frontend and lowering (clang)
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+OPT     ?= -O2 -g
+PKGS     = z3 libxml-2.0 libpcre2-8
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+ifeq ($(SANITIZE),1)
+  BUILD    = build/san
+  BIN      = bin/litmusc-san
+  SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+  BUILD    = build/rel
+  BIN      = bin/litmusc
+  SANFLAGS =
+endif
+
+CFLAGS_ALL = -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -I. -I$(BUILD) \
+             $(OPT) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm $(LDLIBS)
+
+# Stages, in dependency order.  Each folder becomes one static archive, so a
+# test links only the objects it really uses.
+STAGES = util frontend ir model backends harness
+SRC_util     = $(wildcard util/*.c)
+SRC_frontend = $(wildcard frontend/*.c)
+SRC_ir       = $(wildcard ir/*.c)
+SRC_model    = $(wildcard model/*.c)
+SRC_backends = $(wildcard backends/*.c backends/*/*.c)
+SRC_harness  = $(wildcard harness/*.c)
+SRC_cli      = $(wildcard cli/*.c)
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+LIBS = $(foreach s,$(STAGES),$(BUILD)/lib$(s).a)
+# Archives in reverse dependency order for the linker.
+LINK_LIBS = $(BUILD)/libharness.a $(BUILD)/libbackends.a $(BUILD)/libmodel.a \
+            $(BUILD)/libir.a $(BUILD)/libfrontend.a $(BUILD)/libutil.a $(BUILD)/libembed.a
+
+# Files compiled into the program as data (models, runtime sources, schemes).
+EMBED_FILES = $(sort $(wildcard model/cat/*.cat runtime/*.c runtime/*.h \
+                backends/schemes/*.scheme backends/java/*.java))
+
+.PHONY: all check unit e2e demo install clean fuzz deps bench
+all: $(BIN)
+
+deps:
+	@sh mk/deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+define stage_rule
+$(BUILD)/lib$(1).a: $(call obj,$(SRC_$(1)))
+	@mkdir -p $$(dir $$@)
+	@rm -f $$@
+	ar rcs $$@ $$^
+endef
+$(foreach s,$(STAGES),$(eval $(call stage_rule,$(s))))
+
+$(BUILD)/embed_data.c: mk/embed.sh $(EMBED_FILES)
+	@mkdir -p $(dir $@)
+	sh mk/embed.sh $(EMBED_FILES) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/libembed.a: $(BUILD)/embed_data.o
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/embed_data.o: $(BUILD)/embed_data.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BIN): $(call obj,$(SRC_cli)) $(LIBS) $(BUILD)/libembed.a
+	@mkdir -p bin
+	$(CC) $(SANFLAGS) -o $@ $(call obj,$(SRC_cli)) $(LINK_LIBS) $(LDLIBS_ALL)
+
+# ---- tests -------------------------------------------------------------
+UNIT_SRC  = $(wildcard tests/unit/test_*.c)
+UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBS) $(BUILD)/libembed.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(CMOCKA_CFLAGS) -o $@ $< $(LINK_LIBS) $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+unit: $(UNIT_BINS)
+	@sh tests/run_unit.sh $(UNIT_BINS)
+
+e2e: $(BIN)
+	@LITMUSC=$(CURDIR)/$(BIN) sh tests/run_e2e.sh
+
+check: deps
+	@$(MAKE) --no-print-directory $(BIN) $(UNIT_BINS)
+	@LITMUSC=$(CURDIR)/$(BIN) sh tests/run_all.sh $(UNIT_BINS)
+
+demo: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@LITMUSC=$(CURDIR)/$(BIN) sh examples/demo.sh
+
+bench: $(BIN)
+	@LITMUSC=$(CURDIR)/$(BIN) sh bench/run.sh
+
+# ---- fuzzing (clang with libFuzzer) ------------------------------------
+FUZZ_BUILD = build/fuzz
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang \
+	  OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" \
+	  $(FUZZ_BUILD)/libutil.a $(FUZZ_BUILD)/libfrontend.a $(FUZZ_BUILD)/libir.a $(FUZZ_BUILD)/libembed.a
+	clang -std=c17 -D_GNU_SOURCE -I. -O1 -g -fsanitize=fuzzer,address,undefined \
+	  -o $(FUZZ_BUILD)/fuzz_frontend tests/fuzz/fuzz_frontend.c \
+	  $(FUZZ_BUILD)/libir.a $(FUZZ_BUILD)/libfrontend.a $(FUZZ_BUILD)/libutil.a $(FUZZ_BUILD)/libembed.a
+	@mkdir -p $(FUZZ_BUILD)/corpus
+	$(FUZZ_BUILD)/fuzz_frontend -max_total_time=$${FUZZ_SECONDS:-60} \
+	  -dict=tests/fuzz/litmus.dict $(FUZZ_BUILD)/corpus tests/fuzz/seeds
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/litmusc
+
+clean:
+	rm -rf build bin
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,34 @@
+#ifndef LITMUSC_CLI_CLI_H
+#define LITMUSC_CLI_CLI_H
+/* The command line: one file per subcommand (cli/cmd_NAME.c), and for
+ * `emit` and `run` one file per target.  Only this layer prints. */
+#include "ir/ir.h"
+#include "util/diag.h"
+
+#define LITMUSC_VERSION "0.1.0"
+
+/* Exit statuses (every subcommand). */
+enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
+
+int cmd_parse(int argc, char **argv);
+int cmd_ir(int argc, char **argv);
+int cmd_model(int argc, char **argv);
+int cmd_emit(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_check_scheme(int argc, char **argv);
+
+/* `emit --target T`: each gets the full argument vector of `emit`. */
+int emit_x86_litmus(int argc, char **argv);
+int emit_jcstress(int argc, char **argv);
+int emit_java(int argc, char **argv);
+int emit_c11(int argc, char **argv);
+int emit_x86_native(int argc, char **argv);
+/* `run --target java` */
+int run_java(int argc, char **argv);
+
+/* Print "file:line:col: error: msg" to stderr; returns d->status (2 or 3). */
+int cli_report(const diag *d);
+/* Read, parse and lower a litmus file into verified IR; NULL + diag. */
+ir_test *cli_load_test(const char *path, diag *d);
+
+#endif

@@ -1,0 +1,11 @@
+/* Placeholder until this command is written: refuses with exit status 3. */
+#include <stdio.h>
+#include "cli/cli.h"
+
+int emit_x86_native(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "litmusc: emit_x86_native is not available in this build\n");
+    return EXIT_INTERNAL;
+}

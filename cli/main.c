@@ -1,0 +1,51 @@
+/* litmusc: dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+
+typedef struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} subcommand;
+
+static const subcommand subcommands[] = {
+    {"parse", cmd_parse, "print litmus tests back in canonical herd syntax"},
+    {"ir", cmd_ir, "print the SSA IR of litmus tests"},
+    {"model", cmd_model, "compute the behaviour set under a memory model (herd7 output)"},
+    {"emit", cmd_emit, "generate code: x86-litmus, jcstress, java, c11, x86"},
+    {"run", cmd_run, "build and run native or Java stress harnesses, compare with the model"},
+    {"check-scheme", cmd_check_scheme, "check a compilation scheme to x86 against the source model"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: litmusc COMMAND [OPTIONS] FILE...\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
+        fprintf(f, "  %-13s %s\n", subcommands[i].name, subcommands[i].summary);
+    fprintf(f, "\n'litmusc COMMAND --help' describes a command.\n"
+               "exit status: 0 ok, 1 the check found something, 2 bad input or usage,\n"
+               "3 internal or environment failure\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("litmusc %s\n", LITMUSC_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
+        if (!strcmp(argv[1], subcommands[i].name))
+            return subcommands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "litmusc: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,258 @@
+#ifndef LITMUSC_IR_IR_H
+#define LITMUSC_IR_IR_H
+/* The litmusc IR: one loop-free SSA function per thread, typed locations
+ * with initial values, and the test's condition lowered onto observables
+ * (final registers by source name, final memory).
+ *
+ * This header is the contract between the frontend (which builds an ir_test
+ * through the builder below), the model (which enumerates executions of it)
+ * and every backend (which emits code from it).  Its text form is documented
+ * in ir/README.md; ir_print and ir_read round-trip it exactly. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "util/diag.h"
+
+/* ---- values ------------------------------------------------------------
+ * Values are 64-bit integers (herd computes in 64 bits).  The address of
+ * location L is IR_ADDR(L): a tagged integer that no litmus constant can
+ * spell, so addresses and integers share one domain. */
+typedef int64_t ir_val;
+#define IR_ADDR_TAG     ((int64_t)0x4c49540000000000)   /* "LIT" in the top bytes */
+#define IR_ADDR_MASK    ((int64_t)0xffffff0000000000)
+#define IR_ADDR(loc)    (IR_ADDR_TAG | (int64_t)(loc))
+#define IR_IS_ADDR(v)   (((v) & IR_ADDR_MASK) == IR_ADDR_TAG)
+#define IR_ADDR_LOC(v)  ((int)((v) & 0xffffffff))
+
+typedef enum ir_arch { IR_ARCH_X86, IR_ARCH_X86_64, IR_ARCH_C, IR_ARCH_JAVA } ir_arch;
+const char *ir_arch_name(ir_arch a);    /* "X86", "X86_64", "C", "Java" */
+
+/* ---- access modes ------------------------------------------------------
+ * One vocabulary for every source language.  A C test uses only the IR_MO_*
+ * orders, a Java test only IR_JM_*, an x86 test only IR_X86_*; the model's
+ * tag sets (NA, RLX, ACQ, ..., O, RA, V, X) are derived from them. */
+typedef enum ir_mode {
+    IR_MODE_NONE = 0,
+    /* C11 memory orders; IR_MO_NA is a non-atomic (plain) access. */
+    IR_MO_NA, IR_MO_RLX, IR_MO_CON, IR_MO_ACQ, IR_MO_REL, IR_MO_ACQ_REL, IR_MO_SC,
+    /* Java VarHandle access modes. */
+    IR_JM_PLAIN, IR_JM_OPAQUE, IR_JM_ACQUIRE, IR_JM_RELEASE, IR_JM_VOLATILE,
+    /* x86: ordinary access, or part of a LOCK-prefixed/XCHG instruction. */
+    IR_X86_PLAIN, IR_X86_LOCKED,
+    IR_MODE_COUNT
+} ir_mode;
+const char *ir_mode_name(ir_mode m);    /* text-form spelling: "na" "rlx" ... "plain" "opaque" ... "x86" "locked" */
+
+/* Fences.  A C fence carries its memory order in ir_instr.mode. */
+typedef enum ir_fence_kind {
+    IR_FENCE_C,                     /* atomic_thread_fence(mode) */
+    IR_FENCE_J_FULL, IR_FENCE_J_ACQUIRE, IR_FENCE_J_RELEASE,
+    IR_FENCE_J_LOADLOAD, IR_FENCE_J_STORESTORE,
+    IR_FENCE_MFENCE, IR_FENCE_LFENCE, IR_FENCE_SFENCE,
+    IR_FENCE_COUNT
+} ir_fence_kind;
+const char *ir_fence_name(ir_fence_kind k); /* "c" "full" "acquire" "release" "loadload" "storestore" "mfence" "lfence" "sfence" */
+
+/* Read-modify-writes.  The result of every RMW is the old value. */
+typedef enum ir_rmw_op {
+    IR_RMW_XCHG, IR_RMW_ADD, IR_RMW_SUB, IR_RMW_AND, IR_RMW_OR, IR_RMW_XOR,
+    IR_RMW_CAS,   /* compare-exchange: writes `operand` iff old == `expected` */
+    IR_RMW_COUNT
+} ir_rmw_op;
+const char *ir_rmw_name(ir_rmw_op op);  /* "xchg" "add" "sub" "and" "or" "xor" "cas" */
+
+typedef enum ir_binop {
+    IR_ADD, IR_SUB, IR_MUL, IR_DIV, IR_REM,
+    IR_AND, IR_OR, IR_XOR, IR_SHL, IR_SHR,
+    IR_EQ, IR_NE, IR_LT, IR_LE, IR_GT, IR_GE,   /* comparisons yield 0 or 1 */
+    IR_BINOP_COUNT
+} ir_binop;
+const char *ir_binop_name(ir_binop op); /* "add" "sub" ... "eq" "ne" "lt" "le" "gt" "ge" */
+/* Evaluate with herd's meaning (64-bit wrap-around; division by zero gives
+ * false and leaves *out untouched). */
+bool ir_binop_eval(ir_binop op, ir_val a, ir_val b, ir_val *out);
+
+/* ---- operands ------------------------------------------------------------ */
+typedef enum ir_operand_kind { IR_OPND_NONE = 0, IR_OPND_IMM, IR_OPND_VAL } ir_operand_kind;
+
+typedef struct ir_operand {
+    ir_operand_kind kind;
+    int val;        /* IR_OPND_VAL: SSA value number within the thread */
+    ir_val imm;     /* IR_OPND_IMM: constant (may be an address) */
+} ir_operand;
+
+static inline ir_operand ir_imm(ir_val v) { ir_operand o = {IR_OPND_IMM, -1, v}; return o; }
+static inline ir_operand ir_value(int v)  { ir_operand o = {IR_OPND_VAL, v, 0}; return o; }
+static inline ir_operand ir_none(void)    { ir_operand o = {IR_OPND_NONE, -1, 0}; return o; }
+
+/* ---- instructions --------------------------------------------------------- */
+typedef enum ir_op {
+    IR_LOAD,    /* dst = load.mode [addr] */
+    IR_STORE,   /* store.mode [addr], a */
+    IR_RMW,     /* dst = rmw.rmw_op.mode [addr], a (, expected b, fail_mode) */
+    IR_FENCE,   /* fence.fence_kind (mode for C) */
+    IR_BIN,     /* dst = binop a, b */
+    IR_PHI,     /* dst = phi [phi_args[i] from block preds[i]] */
+    IR_BR,      /* br a, then_block, else_block   (a != 0 -> then) */
+    IR_JMP,     /* jmp then_block */
+    IR_RET,     /* end of thread; exactly one per thread */
+    IR_OP_COUNT
+} ir_op;
+
+typedef struct ir_instr {
+    ir_op op;
+    int dst;                /* SSA value defined, or -1 */
+    ir_operand addr;        /* LOAD/STORE/RMW: address (an IMM address, or a value holding one) */
+    ir_operand a, b;        /* STORE: a = value; RMW: a = operand/desired, b = expected (CAS);
+                               BIN: a op b; BR: a = condition */
+    ir_mode mode;           /* access mode (RMW: success mode); C fence: its order */
+    ir_mode fail_mode;      /* CAS: mode of the failure read (IR_MODE_NONE = same as mode) */
+    ir_rmw_op rmw_op;
+    bool weak;              /* CAS: weak form (may fail spuriously) */
+    ir_binop binop;
+    ir_fence_kind fence;
+    int then_block, else_block;     /* BR/JMP targets (block indices) */
+    ir_operand *phi_args;   /* PHI: one per predecessor, in the block's preds order */
+    int nphi_args;
+    /* Source position and text of the litmus instruction or statement this
+     * came from (used to name racing pairs and in generated comments). */
+    int line, col;
+    char *src;              /* may be NULL */
+} ir_instr;
+
+typedef struct ir_block {
+    ir_instr *instrs;       /* phis first; last instruction is BR, JMP or RET */
+    int ninstrs, cap;
+    int *preds;             /* predecessor block indices (filled by ir_finish) */
+    int npreds;
+} ir_block;
+
+/* A source register's binding: its initial value (from the init section),
+ * or its value at thread exit (an operand valid in the exit block). */
+typedef struct ir_reg {
+    char *name;             /* source name: "EAX", "r0" */
+    ir_operand value;
+} ir_reg;
+
+typedef struct ir_thread {
+    int id;                 /* 0, 1, ... as in the litmus file */
+    char *name;             /* "P0", "Thread0" */
+    ir_block *blocks;       /* block 0 is the entry */
+    int nblocks, cap;
+    int nvals;              /* SSA values are 0 .. nvals-1 */
+    ir_reg *init_regs;      /* from the init section, e.g. 0:EAX=1 or 0:X=x */
+    int ninit_regs;
+    ir_reg *final_regs;     /* every source register the thread has, sorted by name */
+    int nfinal_regs;
+} ir_thread;
+
+/* ---- locations ------------------------------------------------------------ */
+typedef enum ir_type { IR_T_INT, IR_T_INT128, IR_T_PTR } ir_type;
+
+typedef struct ir_loc {
+    char *name;             /* source name */
+    ir_type type;
+    char *ctype;            /* source type as written ("atomic_int", "volatile int", "__int128"), or NULL */
+    bool atomic;            /* declared atomic (C atomic_int/_Atomic); x86 and Java: false */
+    ir_val init;            /* initial value (an address for pointers) */
+    bool init_given;        /* the init section names this location explicitly */
+} ir_loc;
+
+/* ---- condition --------------------------------------------------------------- */
+typedef enum ir_obs_kind { IR_OBS_REG, IR_OBS_MEM } ir_obs_kind;
+
+/* Something the final state shows: a thread's register, or a location. */
+typedef struct ir_obs {
+    ir_obs_kind kind;
+    int thread;             /* IR_OBS_REG */
+    char *reg;              /* IR_OBS_REG: source register name */
+    int loc;                /* IR_OBS_MEM: location index */
+} ir_obs;
+
+typedef enum ir_cond_kind {
+    IR_C_TRUE, IR_C_FALSE, IR_C_ATOM, IR_C_NOT, IR_C_AND, IR_C_OR, IR_C_IMPLIES
+} ir_cond_kind;
+
+typedef struct ir_cond {
+    ir_cond_kind kind;
+    struct ir_cond *l, *r;  /* NOT uses l */
+    /* ATOM: lhs (== or !=) rhs, where rhs is a constant or another observable */
+    ir_obs lhs;
+    bool ne;
+    bool rhs_is_obs;
+    ir_obs rhs_obs;
+    ir_val rhs;
+} ir_cond;
+
+typedef enum ir_quant { IR_Q_EXISTS, IR_Q_NOT_EXISTS, IR_Q_FORALL } ir_quant;
+
+typedef struct ir_info { char *key, *value; } ir_info;
+
+typedef struct ir_test {
+    char *name;
+    ir_arch arch;
+    char *file;             /* source path, for diagnostics */
+    char *doc;              /* quoted doc string, or NULL */
+    ir_info *info;          /* KEY=VALUE lines, verbatim, in order */
+    int ninfo;
+    ir_loc *locs;
+    int nlocs;
+    ir_thread *threads;
+    int nthreads;
+    ir_quant quant;
+    ir_cond *cond;          /* never NULL (IR_C_TRUE when absent) */
+    ir_cond *filter;        /* NULL when absent */
+    ir_obs *locations;      /* the `locations [...]` list */
+    int nlocations;
+    char *hash;             /* herd's hash: the Hash= info line, else computed by the frontend */
+} ir_test;
+
+/* ---- building --------------------------------------------------------------------
+ * Build a test by filling name/arch/locs/condition directly (allocating with
+ * util/mem.h), and each thread's code with these helpers; then ir_finish()
+ * computes predecessors and ir_verify() checks it. */
+ir_test *ir_test_new(const char *name, ir_arch arch);
+void ir_test_free(ir_test *t);
+int ir_add_loc(ir_test *t, const char *name, ir_type type);   /* returns index; existing name -> its index */
+int ir_find_loc(const ir_test *t, const char *name);          /* -1 if absent */
+ir_thread *ir_add_thread(ir_test *t, int id, const char *name);
+int ir_add_block(ir_thread *th);                               /* returns index */
+int ir_new_val(ir_thread *th);                                 /* fresh SSA value number */
+ir_instr *ir_emit(ir_thread *th, int block, ir_op op);         /* appended, zeroed, dst=-1 */
+void ir_set_final_reg(ir_thread *th, const char *name, ir_operand v);
+void ir_set_init_reg(ir_thread *th, const char *name, ir_operand v);
+ir_cond *ir_cond_new(ir_cond_kind kind);
+
+/* Compute predecessor lists; phis' args must already be in that order, so
+ * builders that add phis should call ir_finish first and use block->preds. */
+void ir_finish(ir_test *t);
+
+/* Defs dominate uses, phis match predecessors, one RET, terminators last,
+ * types agree, observables exist.  On failure fills d (file = t->file). */
+bool ir_verify(const ir_test *t, diag *d);
+
+/* ---- text form (ir/README.md) ------------------------------------------------ */
+void ir_print(FILE *out, const ir_test *t);
+char *ir_print_str(const ir_test *t);                 /* malloc'd */
+ir_test *ir_read(const char *text, const char *file, diag *d);   /* NULL on error */
+
+/* ---- queries used by the model and the backends --------------------------------- */
+/* Index into th->final_regs of the register named NAME, or -1. */
+int ir_thread_find_reg(const ir_thread *th, const char *name);
+/* Observables shown in a final state, in herd's order: the condition's and
+ * `locations`' registers (by thread, then name as herd sorts them), then
+ * memory.  Returns a malloc'd array and its length in *n. */
+ir_obs *ir_observables(const ir_test *t, int *n);
+/* Evaluate condition C on a final state given as values VALS of the
+ * observables OBS[0..n).  A register that is not among them reads 0. */
+bool ir_cond_eval(const ir_cond *c, const ir_obs *obs, const ir_val *vals, int n);
+/* herd's normal form of the condition: "exists ([x]=1 /\\ 1:r0=0)" (quantifier
+ * included; filter and locations not). malloc'd. */
+char *ir_format_cond(const ir_test *t);
+/* A final state as herd prints it: "0:EAX=0; 1:EAX=1; [x]=1;" (no trailing space). malloc'd. */
+char *ir_format_state(const ir_test *t, const ir_obs *obs, const ir_val *vals, int n);
+/* Print a value as herd does: decimal, or the location name for an address. */
+void ir_format_val(const ir_test *t, ir_val v, char *buf, size_t size);
+
+#endif
