@@ -1,11 +1,53 @@
-/* Placeholder until this command is written: refuses with exit status 3. */
+/* `litmusc emit --target T ...`: hand the arguments to the target's emitter. */
 #include <stdio.h>
+#include <string.h>
 #include "cli/cli.h"
+
+typedef struct emit_target {
+    const char *name;
+    int (*emit)(int argc, char **argv);
+    const char *summary;
+} emit_target;
+
+static const emit_target targets[] = {
+    {"x86-litmus", emit_x86_litmus, "herd X86 litmus through a compilation scheme (--scheme S)"},
+    {"jcstress", emit_jcstress, "jcstress test sources (-o DIR, --package P)"},
+    {"java", emit_java, "standalone Java stress runner sources"},
+    {"c11", emit_c11, "C11/pthread native harness source"},
+    {"x86", emit_x86_native, "x86 inline-asm native harness source"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: litmusc emit --target TARGET [OPTIONS] FILE... [-o OUT]\n\ntargets:\n");
+    for (size_t i = 0; i < sizeof targets / sizeof *targets; i++)
+        fprintf(f, "  %-11s %s\n", targets[i].name, targets[i].summary);
+    fprintf(f, "\n'litmusc emit --target TARGET --help' describes a target's options.\n");
+}
 
 int cmd_emit(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "litmusc: cmd_emit is not available in this build\n");
-    return EXIT_INTERNAL;
+    const char *target = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--target") && i + 1 < argc)
+            target = argv[i + 1];
+        else if (!strncmp(argv[i], "--target=", 9))
+            target = argv[i] + 9;
+    }
+    if (!target) {
+        for (int i = 1; i < argc; i++)
+            if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+                usage(stdout);
+                return EXIT_OK;
+            }
+        fprintf(stderr, "litmusc emit: --target is required\n");
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    for (size_t i = 0; i < sizeof targets / sizeof *targets; i++)
+        if (!strcmp(target, targets[i].name))
+            return targets[i].emit(argc, argv);
+    fprintf(stderr, "litmusc emit: unknown target '%s'\n", target);
+    usage(stderr);
+    return EXIT_USAGE;
 }

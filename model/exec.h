@@ -1,0 +1,49 @@
+#ifndef LITMUSC_MODEL_EXEC_H
+#define LITMUSC_MODEL_EXEC_H
+/* One candidate execution, as the enumerator (model/enum*.c) hands it to the
+ * cat interpreter (model/cat*.c).  Events and relations are bitsets: a
+ * litmus-sized execution has at most EXEC_MAX events, so a relation is one
+ * 64-bit row per event and composition/closure are word operations. */
+#include <stdbool.h>
+#include <stdint.h>
+#include "ir/ir.h"
+
+#define EXEC_MAX 64
+
+typedef uint64_t exec_set;                      /* bit i = event i */
+typedef struct exec_rel { exec_set row[EXEC_MAX]; } exec_rel;  /* row[i] bit j = (i,j) */
+
+enum exec_kind {
+    EV_R  = 1u << 0,    /* reads memory (an RMW in C/Java is one event with R|W) */
+    EV_W  = 1u << 1,    /* writes memory */
+    EV_F  = 1u << 2,    /* fence */
+    EV_IW = 1u << 3,    /* initial write (also EV_W; thread = -1) */
+};
+
+typedef struct exec_event {
+    unsigned kind;          /* EV_* bits */
+    int thread;             /* -1 for initial writes */
+    int poi;                /* position in its thread's program order */
+    int loc;                /* location index; -1 for fences */
+    ir_mode mode;           /* access mode; C fences: their order; IW: IR_MODE_NONE */
+    ir_fence_kind fence;    /* EV_F */
+    ir_rmw_op rmw_op;       /* for R|W events that came from an IR_RMW */
+    bool is_rmw;            /* part of an RMW (C/Java: the single event; x86: both halves) */
+    ir_val rval, wval;      /* value read / written */
+    const ir_instr *instr;  /* where it came from (NULL for IW) */
+} exec_event;
+
+typedef struct exec {
+    int n;                  /* events 0..n-1 */
+    exec_event ev[EXEC_MAX];
+    const ir_test *test;
+    /* Base relations fixed by the enumerator. */
+    exec_rel po;            /* program order (transitive), IW unrelated */
+    exec_rel rf;            /* write -> read */
+    exec_rel co;            /* coherence: per location, total, transitive, IW first */
+    exec_rel rmw;           /* x86: read half -> write half of a locked instruction */
+    exec_rel addr, data, ctrl; /* dependencies */
+    exec_set fw;            /* the co-last write of each location */
+} exec;
+
+#endif
