@@ -1,0 +1,213 @@
+#ifndef LITMUSC_HARNESS_HARNESS_H
+#define LITMUSC_HARNESS_HARNESS_H
+/* The harness: everything between "a runner program exists" and "here is
+ * what the machine did, compared with the model".  Every runner (native C11,
+ * native x86, Java) speaks one raw histogram protocol on stdout:
+ *
+ *   litmusc-histogram 1
+ *   config KEY VALUE...          zero or more
+ *   outcome COUNT V1 ... Vn      one per distinct outcome, ir_observables() order
+ *   iterations N                 must equal the sum of the COUNTs
+ *   elapsed SECONDS
+ *   interrupted 0|1
+ *   end
+ *
+ * This stage parses it, prints the litmus7-compatible log, compares the
+ * observed states with a behaviour set, supervises child processes with a
+ * time limit, builds and caches native runners, filters test names and
+ * writes JUnit XML.  Like every stage it never prints: output goes into
+ * strbufs, errors into a diag. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ir/ir.h"
+#include "model/model.h"
+#include "util/diag.h"
+#include "util/mem.h"
+
+/* ---- the raw histogram ------------------------------------------------- */
+typedef struct harness_kv {
+    char *key;
+    char *value;            /* the rest of the line after KEY and one space */
+} harness_kv;
+
+typedef struct harness_outcome {
+    uint64_t count;
+    ir_val *vals;           /* nobs values, in ir_observables() order */
+} harness_outcome;
+
+typedef struct harness_hist {
+    int nobs;
+    harness_kv *config;     /* in the order the runner printed them */
+    int nconfig;
+    harness_outcome *outcomes;  /* in the order the runner printed them */
+    int noutcomes;
+    uint64_t iterations;    /* == sum of counts (checked by the parser) */
+    double elapsed;         /* wall seconds of the measured part */
+    bool interrupted;       /* stopped by SIGINT/SIGTERM: a valid partial histogram */
+} harness_hist;
+
+/* Parse a runner's stdout.  NOBS is the number of observables the test has
+ * (ir_observables()).  Any deviation from the protocol -- unknown line,
+ * wrong number of values, duplicate outcome, missing `end`, counts that do
+ * not add up to `iterations` -- fails with a diag of status 3 naming the
+ * line ("runner output:LINE: error: ...", with ORIGIN as the file part).
+ * NULL on error. */
+harness_hist *harness_parse_histogram(const char *text, size_t len, int nobs,
+                                      const char *origin, diag *d);
+void harness_hist_free(harness_hist *h);
+/* The value of a `config KEY VALUE` line, or NULL. */
+const char *harness_config_get(const harness_hist *h, const char *key);
+
+/* ---- the litmus7 log ----------------------------------------------------- */
+/* Counts of the condition over the observed outcomes, as litmus7 does them. */
+typedef struct harness_tally {
+    uint64_t pos, neg;      /* outcomes where P holds / fails (herd's T and F) */
+    bool ok;                /* the test's Ok/No line */
+} harness_tally;
+harness_tally harness_tally_of(const ir_test *t, const harness_hist *h);
+
+/* One test's block exactly as a litmus7 `.exe` prints it (REFERENCE 5.4):
+ * Test, Histogram, count *>/:> state lines in trie order, Ok/No, empty line,
+ * Witnesses, Positive/Negative, Condition ... is [NOT ]validated, Hash=,
+ * the other info lines, Observation, Time, and a closing empty line. */
+void harness_format_log(strbuf *out, const ir_test *t, const harness_hist *h);
+/* Indices of h->outcomes in litmus7's trie order (last observable most
+ * significant, values as signed integers).  malloc'd, h->noutcomes long. */
+int *harness_trie_order(const harness_hist *h);
+
+/* ---- comparison with the behaviour set ---------------------------------- */
+typedef struct harness_verdict {
+    bool *allowed;          /* per h->outcomes[i]: the model allows this state */
+    int nforbidden;         /* distinct observed states the model forbids */
+    uint64_t forbidden_count;   /* how often they were observed */
+    int *unseen;            /* indices into b->states never observed, in herd order */
+    int nunseen;
+    bool undef;             /* the model flags the test undefined (a race):
+                               every outcome is acceptable, none is forbidden */
+} harness_verdict;
+
+/* Compare histogram H of test T with behaviour set B (computed for T).
+ * The observables of B are matched with T's by identity, not position.
+ * false + diag (status 3) if B does not describe T's observables. */
+bool harness_compare(const ir_test *t, const bset *b, const harness_hist *h,
+                     harness_verdict *v, diag *d);
+void harness_verdict_free(harness_verdict *v);
+
+/* Where and how a run happened; printed with every verdict. */
+typedef struct harness_runinfo {
+    const char *target;     /* "c11", "x86", "java" */
+    const char *model;      /* model name, e.g. "x86tso" */
+    const char *compiler;   /* compiler (or JVM) and its flags, one string */
+    const char *status;     /* NULL for a normal run, else e.g. "timed out after 10 s" */
+    char cpu[128];          /* CPU model ("AMD EPYC") */
+    int cores;              /* online cores */
+} harness_runinfo;
+/* Fill cpu and cores from the machine (/proc/cpuinfo, sysconf). */
+void harness_machine(harness_runinfo *ri);
+
+/* The verdict block printed after the log: one line per observed state
+ * (allowed or FORBIDDEN), the allowed states never observed, the run
+ * configuration (S, R, sync, affinity, layout from the runner's config
+ * lines; compiler, CPU model, cores from RI) and a closing Verdict line.
+ * Every line has the shape `WORD NAME ...`, so litmus log readers skip it.
+ * Ends with an empty line. */
+void harness_format_verdict(strbuf *out, const ir_test *t, const bset *b,
+                            const harness_hist *h, const harness_verdict *v,
+                            const harness_runinfo *ri);
+/* The same facts (and the histogram) as one JSON object, no trailing newline. */
+void harness_format_json(strbuf *out, const ir_test *t, const bset *b,
+                         const harness_hist *h, const harness_verdict *v,
+                         const harness_runinfo *ri);
+/* JSON string literal with quotes and escapes. */
+void harness_json_string(strbuf *out, const char *s);
+
+/* ---- child processes ---------------------------------------------------------- */
+typedef struct harness_child {
+    int exit_status;        /* when it exited normally, else -1 */
+    int term_signal;        /* signal that ended it, else 0 */
+    bool timed_out;         /* killed at the time limit */
+    bool interrupted;       /* we passed on a SIGINT/SIGTERM to it */
+    char *out;              /* all of its stdout (NUL-terminated) */
+    size_t outlen;
+    char *err;              /* the last part of its stderr (NUL-terminated) */
+    size_t errlen;
+    double seconds;         /* wall time */
+} harness_child;
+
+/* Run ARGV (argv[0] looked up in PATH) in its own process group with
+ * stdin from /dev/null, stdout and stderr captured.  At TIMEOUT_S seconds
+ * (<= 0: no limit) or when harness_interrupted() becomes true, the group
+ * gets SIGTERM (so a runner can print its partial histogram), and SIGKILL
+ * GRACE_S seconds later.  false + diag (status 3) only if it could not be
+ * started at all (e.g. the program does not exist). */
+bool harness_child_run(char *const argv[], double timeout_s, double grace_s,
+                       harness_child *c, diag *d);
+void harness_child_free(harness_child *c);
+/* "exited with status 2", "killed by signal 11 (Segmentation fault)", ... */
+void harness_child_describe(const harness_child *c, char *buf, size_t size);
+
+/* SIGINT and SIGTERM set a flag instead of killing litmusc, so a running
+ * child can be stopped and its partial histogram still printed. */
+void harness_signals_install(void);
+bool harness_interrupted(void);
+/* The signal that set the flag (SIGINT or SIGTERM), 0 if none. */
+int harness_interrupt_signal(void);
+
+/* ---- building native runners, with a cache ------------------------------------ */
+typedef struct harness_file {
+    const char *path;       /* relative path inside the build folder, e.g. "runtime/hist.c" */
+    const char *data;
+    size_t len;
+    bool compile;           /* pass it to the compiler (a .c file) */
+} harness_file;
+
+typedef struct harness_build {
+    const char *cc;         /* compiler command, e.g. "cc" or "clang-14" */
+    const char *const *flags;   /* compiler flags, NULL-terminated */
+    const char *cache_dir;  /* NULL: harness_cache_dir(NULL) */
+    double timeout_s;       /* limit for one compilation */
+} harness_build;
+
+/* The cache folder: OVERRIDE, else $LITMUSC_CACHE, else
+ * $XDG_CACHE_HOME/litmusc, else $HOME/.cache/litmusc.  malloc'd. */
+char *harness_cache_dir(const char *override);
+/* Content hash (hex, 32 digits) of the files, compiler and flags: the
+ * cache key. */
+void harness_build_key(const harness_build *b, const harness_file *files, int nfiles,
+                       char key[33]);
+/* Build FILES into an executable, or reuse the cached one with the same
+ * key.  *EXE is a malloc'd path; *CACHED says whether it was reused.
+ * A missing compiler or a failed compilation fail with status 3 and the
+ * compiler's first error lines in the message. */
+bool harness_compile(const harness_build *b, const harness_file *files, int nfiles,
+                     char **exe, bool *cached, diag *d);
+
+/* ---- test-name filters (PCRE2) --------------------------------------------------- */
+typedef struct harness_filter harness_filter;
+/* false + diag (status 2, with the offset) for a bad pattern. */
+harness_filter *harness_filter_new(const char *pattern, diag *d);
+/* The pattern matches somewhere in NAME (like grep; anchor it with ^...$). */
+bool harness_filter_match(const harness_filter *f, const char *name);
+void harness_filter_free(harness_filter *f);
+
+/* ---- JUnit XML reports (libxml2) ------------------------------------------------- */
+typedef enum harness_result {
+    HARNESS_PASS,           /* ran; nothing outside the behaviour set */
+    HARNESS_FAIL,           /* ran; a forbidden state was observed */
+    HARNESS_ERROR,          /* did not run to the end: build failure, crash, time limit */
+    HARNESS_SKIPPED
+} harness_result;
+
+typedef struct harness_report harness_report;
+harness_report *harness_report_new(const char *suite);
+/* MESSAGE is one line; DETAIL (may be NULL) the log and verdict text. */
+void harness_report_add(harness_report *r, const char *test, const char *classname,
+                        harness_result res, const char *message, const char *detail,
+                        double seconds);
+/* Written to a temporary file beside PATH and renamed, so a failure never
+ * leaves a partial report. */
+bool harness_report_write(const harness_report *r, const char *path, diag *d);
+void harness_report_free(harness_report *r);
+
+#endif
