@@ -1,0 +1,103 @@
+#ifndef LITMUSC_BACKENDS_NATIVE_H
+#define LITMUSC_BACKENDS_NATIVE_H
+/* Native stress harnesses: a standalone C program per test that runs the
+ * test's threads many times on real hardware and prints the histogram of
+ * final states.
+ *
+ * The generated source holds only the test: one function per thread (C11
+ * atomics, or x86 inline asm), a reset and a collect function, and a
+ * descriptor handed to the runtime (runtime/lrt.h), which owns everything
+ * else: worker threads, placement, synchronisation, memory layout, outcome
+ * counting, timing, signals and the output.
+ *
+ * Building a harness:
+ *   1. write native_generate()'s text as DIR/test.c;
+ *   2. write every file of native_runtime_file(0..) as DIR/<basename>;
+ *   3. cc NATIVE_CFLAGS -o DIR/test DIR/test.c DIR/<each runtime .c> NATIVE_LDLIBS
+ *      (gcc or clang; the files also compile with -Wall -Wextra -Werror).
+ *
+ * The program's command line (all optional):
+ *   -s N            instances per run (size of the test; default 100000, k/M suffixes)
+ *   -r N            runs (default 10); a run = reset S instances, run, count
+ *   --sync MODE     how the threads meet on an instance:
+ *                   loose    each thread sweeps the S instances with no
+ *                            per-instance barrier (jcstress style; default)
+ *                   timebase instance i starts at tick t0 + i*period + the
+ *                            thread's delay (rdtsc; delays redrawn per run)
+ *                   user     one spin flag per instance, set by thread i mod N
+ *   --affinity MODE none | incr (worker w on CPU w mod cpus; default) |
+ *                   random (a fresh CPU permutation every run)
+ *   --layout MODE   packed (an instance's cells adjacent) | line (one cell per
+ *                   cache line; default) | shuffle (cells on lines, slots
+ *                   shuffled every run)
+ *   --cpus N        CPUs to use (default: those the process may run on)
+ *   --seed N        random seed (default: from the clock); printed as config
+ *   --period N      timebase: ticks between instances (default 256)
+ *   --delay N       timebase: per-thread delays are drawn from [0, N] (default 128)
+ *   --time SECONDS  stop after this much wall time (at a run boundary)
+ *   -h, --help
+ * Test threads are assigned to the persistent workers at random in every
+ * run.  With more test threads than CPUs the program never spins unbounded:
+ * waits fall back to sched_yield and futexes.
+ *
+ * Its stdout is the raw histogram protocol, and nothing else:
+ *   litmusc-histogram 1
+ *   config KEY VALUE          (sync, affinity, layout, size, runs, threads,
+ *                              cpus, seed, oversubscribed, period, delay)
+ *   outcome COUNT V1 ... Vn   (Vi: the i-th of ir_observables(), decimal int64;
+ *                              addresses are IR_ADDR(loc) values)
+ *   iterations N              (= sum of COUNTs = completed runs * S)
+ *   elapsed SECONDS           (%.6f, wall clock of the runs)
+ *   interrupted 0|1           (1: stopped by SIGINT/SIGTERM/--time; still valid)
+ *   end
+ * Exit status: 0, or 2 for a bad command line (message on stderr), 3 when
+ * the machine refuses (no memory, no threads).
+ *
+ * Semantics of the C11 target:
+ *   C tests keep their memory orders; non-atomic accesses become volatile
+ *   accesses (or relaxed atomics with plain_as_relaxed), so each is emitted
+ *   exactly once as a plain machine access.
+ *   Java: plain as non-atomic, opaque -> relaxed, acquire/release as such,
+ *   volatile -> seq_cst; fullFence -> seq_cst fence, acquire/loadLoad ->
+ *   acquire fence, release/storeStore -> release fence.
+ *   x86 source tests: loads acquire, stores release, locked -> seq_cst,
+ *   MFENCE -> seq_cst fence (what x86-TSO gives them).
+ * Arithmetic wraps in 64 bits; division or remainder by zero yields 0. */
+#include <stdbool.h>
+#include "ir/ir.h"
+#include "util/diag.h"
+#include "util/embed.h"
+
+typedef enum native_target { NATIVE_C11, NATIVE_X86 } native_target;
+
+typedef struct native_opts {
+    native_target target;
+    /* C11: non-atomic (plain) accesses as relaxed atomics instead of
+     * volatile accesses (`--plain relaxed`). */
+    bool plain_as_relaxed;
+    /* x86 target, C or Java test: compilation scheme name (as accepted by
+     * backends/x86/x86.h); NULL = the default scheme for the arch.  Ignored
+     * for x86 source tests, which map instruction for instruction. */
+    const char *scheme;
+} native_opts;
+
+/* Defaults: C11, plain as volatile, default scheme. */
+void native_opts_init(native_opts *o);
+
+/* The complete C source of a standalone harness program for T (it links
+ * the runtime).  malloc'd; NULL + diag (status 2) if T cannot be emitted
+ * for the target, e.g. an x86 instruction the target has no form for. */
+char *native_generate(const ir_test *t, const native_opts *o, diag *d);
+
+/* The runtime sources the program must be compiled with: the I-th file, or
+ * NULL past the last.  Paths are "runtime/NAME" (NAME = *.c or *.h). */
+const embed_file *native_runtime_file(int i);
+
+/* Flags to compile and link a generated program with its runtime. */
+#define NATIVE_CFLAGS "-O2 -std=c11 -pthread"
+#define NATIVE_LDLIBS "-pthread"
+
+/* First line of the program's output. */
+#define NATIVE_PROTOCOL_MAGIC "litmusc-histogram 1"
+
+#endif
