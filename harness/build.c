@@ -1,0 +1,257 @@
+/* Compiling generated runners, with a cache keyed by content.  Compiling a
+ * runner costs far more than running a short one, and a corpus run compiles
+ * hundreds, so an executable is reused whenever the exact same sources,
+ * compiler and flags were built before.  Entries are written to a private
+ * folder and renamed into place, so concurrent runs never see half a file. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "harness/harness.h"
+
+char *harness_cache_dir(const char *override)
+{
+    if (override && *override)
+        return xstrdup(override);
+    const char *env = getenv("LITMUSC_CACHE");
+    if (env && *env)
+        return xstrdup(env);
+    env = getenv("XDG_CACHE_HOME");
+    if (env && *env == '/')
+        return xasprintf("%s/litmusc", env);
+    env = getenv("HOME");
+    if (env && *env)
+        return xasprintf("%s/.cache/litmusc", env);
+    return xasprintf("/tmp/litmusc-cache-%ld", (long)getuid());
+}
+
+/* Two independent 64-bit FNV-1a streams make a 128-bit key; each part is
+ * length-prefixed so that moving bytes between parts changes the key. */
+typedef struct hash128 { uint64_t a, b; } hash128;
+
+static void hash_bytes(hash128 *h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    for (size_t i = 0; i < n; i++) {
+        h->a = (h->a ^ s[i]) * 0x100000001b3ULL;
+        h->b = (h->b ^ s[i]) * 0x100000001b3ULL;
+        h->b ^= h->b >> 29;
+    }
+}
+
+static void hash_part(hash128 *h, const char *s, size_t n)
+{
+    uint64_t len = n;
+    hash_bytes(h, &len, sizeof len);
+    hash_bytes(h, s, n);
+}
+
+void harness_build_key(const harness_build *b, const harness_file *files, int nfiles,
+                       char key[33])
+{
+    hash128 h = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL};
+    hash_part(&h, b->cc, strlen(b->cc));
+    for (const char *const *f = b->flags; f && *f; f++)
+        hash_part(&h, *f, strlen(*f));
+    for (int i = 0; i < nfiles; i++) {
+        hash_part(&h, files[i].path, strlen(files[i].path));
+        hash_part(&h, files[i].data, files[i].len);
+        hash_part(&h, files[i].compile ? "c" : "h", 1);
+    }
+    snprintf(key, 33, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+}
+
+static bool mkdir_p(const char *path, diag *d)
+{
+    char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = 0;
+        if (mkdir(p, 0700) && errno != EEXIST) {
+            bool r = diag_fail(d, "cannot create %s: %s", p, strerror(errno));
+            free(p);
+            return r;
+        }
+        *s = '/';
+    }
+    if (mkdir(p, 0700) && errno != EEXIST) {
+        bool r = diag_fail(d, "cannot create %s: %s (set --cache-dir or LITMUSC_CACHE)", p,
+                           strerror(errno));
+        free(p);
+        return r;
+    }
+    free(p);
+    return true;
+}
+
+/* A file path inside the build folder must stay inside it. */
+static bool safe_relpath(const char *p)
+{
+    if (!*p || *p == '/')
+        return false;
+    for (const char *s = p; *s; s++)
+        if ((s == p || s[-1] == '/') && s[0] == '.' && s[1] == '.' && (s[2] == '/' || !s[2]))
+            return false;
+    return true;
+}
+
+static bool write_file(const char *dir, const harness_file *f, diag *d)
+{
+    if (!safe_relpath(f->path))
+        return diag_fail(d, "refusing to write the build file '%s'", f->path);
+    char *path = xasprintf("%s/%s", dir, f->path);
+    char *slash = strrchr(path, '/');
+    *slash = 0;
+    bool ok = mkdir_p(path, d);
+    *slash = '/';
+    FILE *out = ok ? fopen(path, "wb") : NULL;
+    if (ok && !out)
+        ok = diag_fail(d, "cannot write %s: %s", path, strerror(errno));
+    if (out) {
+        if (fwrite(f->data, 1, f->len, out) != f->len)
+            ok = diag_fail(d, "cannot write %s: %s", path, strerror(errno));
+        if (fclose(out))
+            ok = ok && diag_fail(d, "cannot write %s: %s", path, strerror(errno));
+    }
+    free(path);
+    return ok;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void rm_tree(const char *dir)
+{
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The compiler command may carry words of its own ("ccache gcc"). */
+static char **compiler_argv(const harness_build *b, const char *dir, const harness_file *files,
+                            int nfiles, const char *out)
+{
+    size_t n = 0, cap = 0;
+    char **argv = NULL;
+    char *cc = xstrdup(b->cc);
+    for (char *w = strtok(cc, " \t"); w; w = strtok(NULL, " \t"))
+        VEC_PUSH(argv, n, cap, xstrdup(w));
+    free(cc);
+    for (const char *const *f = b->flags; f && *f; f++)
+        VEC_PUSH(argv, n, cap, xstrdup(*f));
+    VEC_PUSH(argv, n, cap, xasprintf("-I%s", dir));
+    VEC_PUSH(argv, n, cap, xstrdup("-o"));
+    VEC_PUSH(argv, n, cap, xstrdup(out));
+    for (int i = 0; i < nfiles; i++)
+        if (files[i].compile)
+            VEC_PUSH(argv, n, cap, xasprintf("%s/%s", dir, files[i].path));
+    VEC_PUSH(argv, n, cap, xstrdup("-lpthread"));
+    VEC_PUSH(argv, n, cap, NULL);
+    return argv;
+}
+
+static void free_argv(char **argv)
+{
+    for (char **a = argv; *a; a++)
+        free(*a);
+    free(argv);
+}
+
+/* The first few lines of the compiler's complaint, on one line each. */
+static void first_lines(const char *s, char *buf, size_t size, int lines)
+{
+    size_t k = 0;
+    for (; *s && lines > 0 && k + 1 < size; s++) {
+        if (*s == '\n') {
+            if (--lines == 0)
+                break;
+            buf[k++] = ';';
+            if (k + 1 < size)
+                buf[k++] = ' ';
+            continue;
+        }
+        buf[k++] = *s;
+    }
+    buf[k] = 0;
+}
+
+static bool run_compiler(const harness_build *b, const char *tmp, const harness_file *files,
+                         int nfiles, const char *out, diag *d)
+{
+    char **argv = compiler_argv(b, tmp, files, nfiles, out);
+    harness_child c;
+    diag cd = {0};
+    bool ok = harness_child_run(argv, b->timeout_s, 1.0, &c, &cd);
+    if (!ok) {
+        diag_fail(d, "compiler '%s' not found or not runnable (%s); use --cc", argv[0], cd.msg);
+        free_argv(argv);
+        return false;
+    }
+    if (c.timed_out || c.interrupted || c.exit_status != 0) {
+        char what[64], first[400];
+        harness_child_describe(&c, what, sizeof what);
+        first_lines(c.err, first, sizeof first, 3);
+        if (c.timed_out)
+            ok = diag_fail(d, "compiling the runner with '%s' took longer than %.0f s", b->cc,
+                           b->timeout_s);
+        else if (c.interrupted)
+            ok = diag_fail(d, "compilation interrupted");
+        else
+            ok = diag_fail(d, "compiling the runner with '%s' failed (%s): %s", b->cc, what, first);
+    }
+    harness_child_free(&c);
+    free_argv(argv);
+    return ok;
+}
+
+bool harness_compile(const harness_build *b, const harness_file *files, int nfiles,
+                     char **exe, bool *cached, diag *d)
+{
+    *exe = NULL;
+    *cached = false;
+    char key[33];
+    harness_build_key(b, files, nfiles, key);
+    char *dir = harness_cache_dir(b->cache_dir);
+    char *final = xasprintf("%s/%s.exe", dir, key);
+    if (access(final, X_OK) == 0) {
+        *exe = final;
+        *cached = true;
+        free(dir);
+        return true;
+    }
+    bool ok = mkdir_p(dir, d);
+    char *tmp = xasprintf("%s/build-XXXXXX", dir);
+    bool have_tmp = false;
+    if (ok) {
+        have_tmp = mkdtemp(tmp) != NULL;
+        if (!have_tmp)
+            ok = diag_fail(d, "cannot create a build folder in %s: %s", dir, strerror(errno));
+    }
+    for (int i = 0; ok && i < nfiles; i++)
+        ok = write_file(tmp, &files[i], d);
+    char *out = xasprintf("%s/runner", tmp);
+    if (ok)
+        ok = run_compiler(b, tmp, files, nfiles, out, d);
+    if (ok && rename(out, final))
+        ok = diag_fail(d, "cannot move the runner into %s: %s", dir, strerror(errno));
+    if (have_tmp)
+        rm_tree(tmp);
+    free(out);
+    free(tmp);
+    free(dir);
+    if (ok)
+        *exe = final;
+    else
+        free(final);
+    return ok;
+}

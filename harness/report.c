@@ -1,0 +1,141 @@
+/* JUnit-style XML reports of run verdicts, built with libxml2 so that any
+ * name or log text is escaped correctly.  CI systems read this format;
+ * jcstress offers none. */
+#include <errno.h>
+#include <libxml/tree.h>
+#include <libxml/xmlsave.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "harness/harness.h"
+
+typedef struct report_case {
+    char *test, *classname, *message, *detail;
+    harness_result res;
+    double seconds;
+} report_case;
+
+struct harness_report {
+    char *suite;
+    report_case *cases;
+    size_t n, cap;
+};
+
+harness_report *harness_report_new(const char *suite)
+{
+    harness_report *r = xcalloc(1, sizeof *r);
+    r->suite = xstrdup(suite);
+    return r;
+}
+
+void harness_report_add(harness_report *r, const char *test, const char *classname,
+                        harness_result res, const char *message, const char *detail,
+                        double seconds)
+{
+    report_case c = {xstrdup(test), xstrdup(classname ? classname : "litmusc"),
+                     xstrdup(message ? message : ""), detail ? xstrdup(detail) : NULL, res,
+                     seconds};
+    VEC_PUSH(r->cases, r->n, r->cap, c);
+}
+
+/* libxml2 rejects characters XML 1.0 cannot hold; a runner's stderr may
+ * contain them, so they become '?'. */
+static xmlChar *xml_text(const char *s)
+{
+    char *t = xstrdup(s);
+    for (unsigned char *p = (unsigned char *)t; *p; p++)
+        if (*p < 0x20 && *p != '\n' && *p != '\t' && *p != '\r')
+            *p = '?';
+    return (xmlChar *)t;
+}
+
+static void set_prop(xmlNodePtr n, const char *k, const char *v)
+{
+    xmlChar *t = xml_text(v);
+    xmlNewProp(n, (const xmlChar *)k, t);
+    free(t);
+}
+
+static xmlDocPtr build_doc(const harness_report *r)
+{
+    int fails = 0, errors = 0, skipped = 0;
+    double total = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        fails += r->cases[i].res == HARNESS_FAIL;
+        errors += r->cases[i].res == HARNESS_ERROR;
+        skipped += r->cases[i].res == HARNESS_SKIPPED;
+        total += r->cases[i].seconds;
+    }
+    xmlDocPtr doc = xmlNewDoc((const xmlChar *)"1.0");
+    xmlNodePtr root = xmlNewNode(NULL, (const xmlChar *)"testsuites");
+    xmlDocSetRootElement(doc, root);
+    xmlNodePtr suite = xmlNewChild(root, NULL, (const xmlChar *)"testsuite", NULL);
+    char num[64];
+    set_prop(suite, "name", r->suite);
+    snprintf(num, sizeof num, "%zu", r->n);
+    set_prop(suite, "tests", num);
+    snprintf(num, sizeof num, "%d", fails);
+    set_prop(suite, "failures", num);
+    snprintf(num, sizeof num, "%d", errors);
+    set_prop(suite, "errors", num);
+    snprintf(num, sizeof num, "%d", skipped);
+    set_prop(suite, "skipped", num);
+    snprintf(num, sizeof num, "%.3f", total);
+    set_prop(suite, "time", num);
+    for (size_t i = 0; i < r->n; i++) {
+        const report_case *c = &r->cases[i];
+        xmlNodePtr tc = xmlNewChild(suite, NULL, (const xmlChar *)"testcase", NULL);
+        set_prop(tc, "classname", c->classname);
+        set_prop(tc, "name", c->test);
+        snprintf(num, sizeof num, "%.3f", c->seconds);
+        set_prop(tc, "time", num);
+        const char *tag = c->res == HARNESS_FAIL ? "failure"
+                          : c->res == HARNESS_ERROR ? "error"
+                          : c->res == HARNESS_SKIPPED ? "skipped" : NULL;
+        if (tag) {
+            xmlNodePtr f = xmlNewChild(tc, NULL, (const xmlChar *)tag, NULL);
+            set_prop(f, "message", c->message);
+        }
+        if (c->detail) {
+            xmlChar *t = xml_text(c->detail);
+            xmlNodePtr out = xmlNewChild(tc, NULL, (const xmlChar *)"system-out", NULL);
+            xmlAddChild(out, xmlNewText(t));
+            free(t);
+        }
+    }
+    return doc;
+}
+
+bool harness_report_write(const harness_report *r, const char *path, diag *d)
+{
+    xmlDocPtr doc = build_doc(r);
+    char *tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
+    int n = xmlSaveFormatFileEnc(tmp, doc, "UTF-8", 1);
+    xmlFreeDoc(doc);
+    bool ok = true;
+    if (n < 0) {
+        ok = diag_fail(d, "cannot write the XML report %s", path);
+        unlink(tmp);
+    } else if (rename(tmp, path)) {
+        ok = diag_fail(d, "cannot write the XML report %s: %s", path, strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
+    return ok;
+}
+
+void harness_report_free(harness_report *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->cases[i].test);
+        free(r->cases[i].classname);
+        free(r->cases[i].message);
+        free(r->cases[i].detail);
+    }
+    free(r->cases);
+    free(r->suite);
+    free(r);
+}

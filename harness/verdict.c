@@ -1,0 +1,202 @@
+/* The verdict of one run against the behaviour set, as text (printed after
+ * the litmus7 block) and as JSON.  Every result carries the configuration
+ * and the machine, because a histogram means nothing without them. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "harness/harness.h"
+
+void harness_machine(harness_runinfo *ri)
+{
+    snprintf(ri->cpu, sizeof ri->cpu, "unknown");
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    ri->cores = n > 0 ? (int)n : 1;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10))
+            continue;
+        char *p = strchr(line, ':');
+        if (!p)
+            continue;
+        p++;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        p[strcspn(p, "\n")] = 0;
+        snprintf(ri->cpu, sizeof ri->cpu, "%s", p);
+        break;
+    }
+    fclose(f);
+}
+
+static void add_state(strbuf *out, const ir_test *t, const ir_obs *obs, const ir_val *vals, int n)
+{
+    char *s = ir_format_state(t, obs, vals, n);
+    sb_add(out, s);
+    free(s);
+}
+
+/* The runner's own settings first (what it really did), in litmus7's
+ * S/R vocabulary, then what only the harness knows. */
+static void format_config(strbuf *out, const ir_test *t, const harness_hist *h,
+                          const harness_runinfo *ri)
+{
+    const char *s = harness_config_get(h, "size");
+    const char *r = harness_config_get(h, "runs");
+    sb_printf(out, "Config %s target=%s", t->name, ri->target ? ri->target : "?");
+    if (s)
+        sb_printf(out, " S=%s", s);
+    if (r)
+        sb_printf(out, " R=%s", r);
+    for (int i = 0; i < h->nconfig; i++) {
+        const harness_kv *kv = &h->config[i];
+        if (strcmp(kv->key, "size") && strcmp(kv->key, "runs"))
+            sb_printf(out, " %s=%s", kv->key, kv->value);
+    }
+    sb_printf(out, " iterations=%" PRIu64 "\n", h->iterations);
+    sb_printf(out, "Machine %s cpu=\"%s\" cores=%d compiler=\"%s\"\n", t->name, ri->cpu,
+              ri->cores, ri->compiler ? ri->compiler : "?");
+}
+
+void harness_format_verdict(strbuf *out, const ir_test *t, const bset *b,
+                            const harness_hist *h, const harness_verdict *v,
+                            const harness_runinfo *ri)
+{
+    int n = 0;
+    ir_obs *obs = ir_observables(t, &n);
+    if (n > h->nobs)
+        n = h->nobs;
+    const char *model = ri->model ? ri->model : "the model";
+    sb_printf(out, "Model %s %s %d states%s\n", t->name, model, b->nstates,
+              b->undef ? " (undefined: a data race makes every outcome acceptable)" : "");
+    int *order = harness_trie_order(h);
+    for (int k = 0; k < h->noutcomes; k++) {
+        int i = order[k];
+        sb_printf(out, "State %s %-9s %-6" PRIu64 " ", t->name,
+                  v->allowed[i] ? "allowed" : "FORBIDDEN", h->outcomes[i].count);
+        add_state(out, t, obs, h->outcomes[i].vals, n);
+        sb_addc(out, '\n');
+    }
+    for (int k = 0; k < v->nunseen; k++) {
+        sb_printf(out, "Unseen %s ", t->name);
+        add_state(out, t, b->obs, b->states[v->unseen[k]].vals, b->nobs);
+        sb_addc(out, '\n');
+    }
+    format_config(out, t, h, ri);
+    if (ri->status)
+        sb_printf(out, "Status %s %s\n", t->name, ri->status);
+    if (h->interrupted)
+        sb_printf(out, "Status %s interrupted: partial histogram of %" PRIu64 " iterations\n",
+                  t->name, h->iterations);
+    if (v->nforbidden)
+        sb_printf(out, "Verdict %s FORBIDDEN: %d state%s outside the %s behaviour set, seen %" PRIu64
+                       " time%s\n",
+                  t->name, v->nforbidden, v->nforbidden == 1 ? "" : "s", model,
+                  v->forbidden_count, v->forbidden_count == 1 ? "" : "s");
+    else
+        sb_printf(out, "Verdict %s Ok: every observed state is allowed by %s (%d of %d allowed states seen)\n",
+                  t->name, model, b->nstates - v->nunseen, b->nstates);
+    sb_addc(out, '\n');
+    free(order);
+    free(obs);
+}
+
+void harness_json_string(strbuf *out, const char *s)
+{
+    sb_addc(out, '"');
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sb_printf(out, "\\%c", *p);
+        else if (*p == '\n')
+            sb_add(out, "\\n");
+        else if (*p == '\t')
+            sb_add(out, "\\t");
+        else if (*p < 0x20 || *p == 0x7f)
+            sb_printf(out, "\\u%04x", *p);
+        else
+            sb_addc(out, (char)*p);
+    }
+    sb_addc(out, '"');
+}
+
+static void json_key(strbuf *out, const char *k)
+{
+    harness_json_string(out, k);
+    sb_addc(out, ':');
+}
+
+static void json_state(strbuf *out, const ir_test *t, const ir_obs *obs, const ir_val *vals, int n)
+{
+    char *s = ir_format_state(t, obs, vals, n);
+    harness_json_string(out, s);
+    free(s);
+}
+
+void harness_format_json(strbuf *out, const ir_test *t, const bset *b,
+                         const harness_hist *h, const harness_verdict *v,
+                         const harness_runinfo *ri)
+{
+    int n = 0;
+    ir_obs *obs = ir_observables(t, &n);
+    if (n > h->nobs)
+        n = h->nobs;
+    harness_tally r = harness_tally_of(t, h);
+    sb_addc(out, '{');
+    json_key(out, "test");
+    harness_json_string(out, t->name);
+    sb_addc(out, ',');
+    json_key(out, "model");
+    harness_json_string(out, ri->model);
+    sb_addc(out, ',');
+    json_key(out, "target");
+    harness_json_string(out, ri->target);
+    sb_printf(out, ",\"iterations\":%" PRIu64 ",\"elapsed\":%.6f,\"interrupted\":%s", h->iterations,
+              h->elapsed, h->interrupted ? "true" : "false");
+    sb_printf(out, ",\"positive\":%" PRIu64 ",\"negative\":%" PRIu64 ",\"ok\":%s", r.pos, r.neg,
+              r.ok ? "true" : "false");
+    sb_add(out, ",\"states\":[");
+    int *order = harness_trie_order(h);
+    for (int k = 0; k < h->noutcomes; k++) {
+        int i = order[k];
+        bool p = ir_cond_eval(t->cond, obs, h->outcomes[i].vals, n);
+        sb_add(out, k ? ",{" : "{");
+        json_key(out, "state");
+        json_state(out, t, obs, h->outcomes[i].vals, n);
+        sb_printf(out, ",\"count\":%" PRIu64 ",\"condition\":%s,\"allowed\":%s}",
+                  h->outcomes[i].count, p ? "true" : "false", v->allowed[i] ? "true" : "false");
+    }
+    free(order);
+    sb_add(out, "],\"unseen\":[");
+    for (int k = 0; k < v->nunseen; k++) {
+        if (k)
+            sb_addc(out, ',');
+        json_state(out, t, b->obs, b->states[v->unseen[k]].vals, b->nobs);
+    }
+    sb_printf(out, "],\"allowed_states\":%d,\"forbidden_states\":%d,\"forbidden_count\":%" PRIu64
+                   ",\"undef\":%s,\"config\":{",
+              b->nstates, v->nforbidden, v->forbidden_count, v->undef ? "true" : "false");
+    for (int i = 0; i < h->nconfig; i++) {
+        if (i)
+            sb_addc(out, ',');
+        json_key(out, h->config[i].key);
+        harness_json_string(out, h->config[i].value);
+    }
+    sb_add(out, "},");
+    json_key(out, "compiler");
+    harness_json_string(out, ri->compiler);
+    sb_addc(out, ',');
+    json_key(out, "cpu");
+    harness_json_string(out, ri->cpu);
+    sb_printf(out, ",\"cores\":%d,", ri->cores);
+    json_key(out, "status");
+    if (ri->status)
+        harness_json_string(out, ri->status);
+    else
+        sb_add(out, "null");
+    sb_printf(out, ",\"verdict\":\"%s\"}", v->nforbidden ? "forbidden" : "ok");
+    free(obs);
+}
