@@ -43,12 +43,13 @@
  * Its stdout is the raw histogram protocol, and nothing else:
  *   litmusc-histogram 1
  *   config KEY VALUE          (sync, affinity, layout, size, runs, threads,
- *                              cpus, seed, oversubscribed, period, delay)
+ *                              cpus, oversubscribed, seed; timebase: period, delay)
  *   outcome COUNT V1 ... Vn   (Vi: the i-th of ir_observables(), decimal int64;
  *                              addresses are IR_ADDR(loc) values)
  *   iterations N              (= sum of COUNTs = completed runs * S)
  *   elapsed SECONDS           (%.6f, wall clock of the runs)
- *   interrupted 0|1           (1: stopped by SIGINT/SIGTERM/--time; still valid)
+ *   interrupted 0|1           (1: stopped early by SIGINT/SIGTERM; still valid;
+ *                              --time stops early too but reads 0)
  *   end
  * Exit status: 0, or 2 for a bad command line (message on stderr), 3 when
  * the machine refuses (no memory, no threads).

@@ -1,0 +1,132 @@
+#ifndef LITMUSC_RUNTIME_LRT_INTERNAL_H
+#define LITMUSC_RUNTIME_LRT_INTERNAL_H
+/* Pieces of the runtime shared between its files: random numbers, the
+ * outcome table, cell layouts, waiting primitives and the run driver. */
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lrt.h"
+
+/* ---- random numbers (lrt_rand.c): splitmix64, small and good enough to
+ * draw placements, delays and shuffles; the seed is printed so a run can
+ * be repeated. */
+typedef struct lrt_rng { uint64_t s; } lrt_rng;
+void lrt_rng_seed(lrt_rng *r, uint64_t seed);
+uint64_t lrt_rng_next(lrt_rng *r);
+uint64_t lrt_rng_below(lrt_rng *r, uint64_t n);     /* uniform in [0, n); n > 0 */
+void lrt_rng_shuffle(lrt_rng *r, int *a, int n);     /* Fisher-Yates */
+
+/* ---- outcome table (lrt_hist.c): open addressing with linear probing,
+ * keys of WIDTH int64 values, 64-bit counters; count 0 marks an empty slot. */
+typedef struct lrt_hist {
+    int width;
+    size_t cap, n;          /* slots (a power of two), slots in use */
+    int64_t *keys;          /* cap * width */
+    uint64_t *counts;       /* cap */
+} lrt_hist;
+bool lrt_hist_init(lrt_hist *h, int width);
+void lrt_hist_free(lrt_hist *h);
+/* Add COUNT (> 0) to KEY's counter; false only when memory runs out. */
+bool lrt_hist_add(lrt_hist *h, const int64_t *key, uint64_t count);
+uint64_t lrt_hist_get(const lrt_hist *h, const int64_t *key);
+uint64_t lrt_hist_total(const lrt_hist *h);
+bool lrt_hist_merge(lrt_hist *into, const lrt_hist *from);
+/* Slot indices of the used entries, keys in ascending (signed,
+ * lexicographic) order; malloc'd, h->n entries; NULL when out of memory
+ * (or when the table is empty). */
+size_t *lrt_hist_sorted(const lrt_hist *h);
+
+/* ---- cell layouts (lrt_layout.c) */
+typedef enum lrt_layout_kind {
+    LRT_LAYOUT_PACKED,      /* an instance's cells adjacent, 8 bytes apart */
+    LRT_LAYOUT_LINE,        /* one cell per cache line, in instance order */
+    LRT_LAYOUT_SHUFFLE      /* one cell per line, slots permuted every run */
+} lrt_layout_kind;
+#define LRT_LINE 64
+typedef struct lrt_layout {
+    lrt_layout_kind kind;
+    size_t ninst;
+    int nlocs;
+    size_t stride;          /* bytes between slots */
+    unsigned char *arena;   /* ninst * nlocs slots */
+    void **cell;            /* [ninst * nlocs]: where (instance, location) lives */
+    size_t *slot;           /* LRT_LAYOUT_SHUFFLE: the permutation */
+} lrt_layout;
+bool lrt_layout_init(lrt_layout *l, lrt_layout_kind kind, size_t ninst, int nlocs);
+void lrt_layout_free(lrt_layout *l);
+/* A fresh placement (LRT_LAYOUT_SHUFFLE only; others are fixed). */
+void lrt_layout_shuffle(lrt_layout *l, lrt_rng *r);
+static inline void *const *lrt_layout_cells(const lrt_layout *l, size_t i)
+{
+    return l->cell + i * (size_t)l->nlocs;
+}
+
+/* ---- waiting (lrt_sync.c) */
+uint64_t lrt_ticks(void);       /* rdtsc on x86, else nanoseconds */
+double lrt_now(void);           /* monotonic wall clock, seconds */
+void lrt_pause(void);           /* a spin-loop hint */
+/* Spin until *FLAG == VAL.  With YIELD (more threads than CPUs), or once
+ * the spin has gone on far too long (a descheduled peer), yield the CPU
+ * between checks so a waiting thread never starves the one it waits for. */
+void lrt_wait_flag(_Atomic uint32_t *flag, uint32_t val, bool yield);
+/* Spin until lrt_ticks() >= TARGET, yielding as above. */
+void lrt_wait_ticks(uint64_t target, bool yield);
+
+/* A reusable barrier for N threads.  The last thread to arrive runs
+ * SERIAL(ARG) (if any) before anyone leaves, so per-run decisions are taken
+ * by exactly one thread.  Waiters spin briefly (not when YIELD) and then
+ * sleep on a futex. */
+typedef struct lrt_barrier {
+    _Atomic uint32_t count;
+    _Atomic uint32_t gen;
+    _Atomic uint32_t sleepers;
+    uint32_t n;
+    bool yield;
+} lrt_barrier;
+void lrt_barrier_init(lrt_barrier *b, uint32_t n, bool yield);
+void lrt_barrier_wait(lrt_barrier *b, void (*serial)(void *), void *arg);
+
+/* ---- CPUs (lrt_cpu.c) */
+/* The CPUs this process may run on, at most MAX of them, into CPUS;
+ * returns how many (at least 1). */
+int lrt_cpu_list(int *cpus, int max);
+/* Pin the calling thread to CPU (-1: allow every CPU in ALL[0..nall)). */
+void lrt_pin_self(int cpu, const int *all, int nall);
+
+/* ---- the driver (lrt_run.c) */
+typedef enum lrt_sync_kind { LRT_SYNC_LOOSE, LRT_SYNC_TIMEBASE, LRT_SYNC_USER } lrt_sync_kind;
+typedef enum lrt_affinity_kind { LRT_AFF_NONE, LRT_AFF_INCR, LRT_AFF_RANDOM } lrt_affinity_kind;
+
+typedef struct lrt_config {
+    uint64_t size;              /* instances per run */
+    uint64_t runs;
+    lrt_sync_kind sync;
+    lrt_affinity_kind affinity;
+    lrt_layout_kind layout;
+    int cpus;                   /* 0: every CPU the process may use */
+    uint64_t seed;
+    uint64_t period, delay;     /* timebase, in ticks */
+    double time_limit;          /* seconds; 0: none */
+} lrt_config;
+void lrt_config_default(lrt_config *c);
+
+typedef struct lrt_result {
+    lrt_hist hist;              /* merged outcomes */
+    uint64_t iterations;        /* = lrt_hist_total(&hist) */
+    uint64_t runs_done;
+    double elapsed;             /* seconds, first run start to last run end */
+    bool interrupted;           /* a signal stopped it early */
+    int cpus;
+    bool oversubscribed;
+} lrt_result;
+
+/* Set by the signal handler (or anyone) to stop at the next run boundary. */
+extern volatile sig_atomic_t lrt_stop_requested;
+
+/* Run T under C.  Returns 0, or 3 when memory or threads are refused
+ * (then *R holds nothing to free).  Free R->hist with lrt_hist_free. */
+int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r);
+
+#endif

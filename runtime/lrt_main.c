@@ -1,0 +1,182 @@
+/* The harness program's command line and output (the raw histogram
+ * protocol of backends/native.h).  stdout carries the protocol and nothing
+ * else; complaints go to stderr. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "lrt_internal.h"
+
+static const char *const sync_names[] = {"loose", "timebase", "user"};
+static const char *const affinity_names[] = {"none", "incr", "random"};
+static const char *const layout_names[] = {"packed", "line", "shuffle"};
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    lrt_stop_requested = 1;
+}
+
+static void usage(FILE *f, const char *prog)
+{
+    fprintf(f,
+            "usage: %s [-s N] [-r N] [--sync loose|timebase|user] [--affinity none|incr|random]\n"
+            "       [--layout packed|line|shuffle] [--cpus N] [--seed N] [--period TICKS]\n"
+            "       [--delay TICKS] [--time SECONDS]\n"
+            "Runs the test's threads on N instances per run, R runs, and prints the\n"
+            "outcome histogram (litmusc-histogram protocol) on stdout.\n",
+            prog);
+}
+
+/* A count with an optional k/M/G suffix. */
+static bool parse_count(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!*s || *s == '-')
+        return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s)
+        return false;
+    uint64_t mul = 1;
+    if (*end == 'k' || *end == 'K')
+        mul = 1000, end++;
+    else if (*end == 'm' || *end == 'M')
+        mul = 1000000, end++;
+    else if (*end == 'g' || *end == 'G')
+        mul = 1000000000, end++;
+    if (*end || (v && mul > UINT64_MAX / v))
+        return false;
+    *out = (uint64_t)v * mul;
+    return true;
+}
+
+static int pick(const char *s, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(s, names[i]))
+            return i;
+    return -1;
+}
+
+/* Parses into C; returns 0 (go), 1 (help printed) or 2 (bad usage). */
+static int parse_args(lrt_config *c, int argc, char **argv)
+{
+    const char *prog = argc > 0 ? argv[0] : "harness";
+    bool seeded = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout, prog);
+            return 1;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "%s: unknown option or missing value: %s\n", prog, a);
+            return 2;
+        }
+        const char *v = argv[++i];
+        uint64_t n = 0;
+        int k = -1;
+        bool ok = true;
+        if (!strcmp(a, "-s"))
+            ok = parse_count(v, &c->size) && c->size > 0 && c->size <= (UINT64_C(1) << 32);
+        else if (!strcmp(a, "-r"))
+            ok = parse_count(v, &c->runs);
+        else if (!strcmp(a, "--sync"))
+            ok = (k = pick(v, sync_names, 3)) >= 0, c->sync = (lrt_sync_kind)(k < 0 ? 0 : k);
+        else if (!strcmp(a, "--affinity"))
+            ok = (k = pick(v, affinity_names, 3)) >= 0, c->affinity = (lrt_affinity_kind)(k < 0 ? 0 : k);
+        else if (!strcmp(a, "--layout"))
+            ok = (k = pick(v, layout_names, 3)) >= 0, c->layout = (lrt_layout_kind)(k < 0 ? 0 : k);
+        else if (!strcmp(a, "--cpus"))
+            ok = parse_count(v, &n) && n > 0 && n < 100000, c->cpus = (int)n;
+        else if (!strcmp(a, "--seed"))
+            ok = parse_count(v, &c->seed), seeded = true;
+        else if (!strcmp(a, "--period"))
+            ok = parse_count(v, &c->period);
+        else if (!strcmp(a, "--delay"))
+            ok = parse_count(v, &c->delay) && c->delay < (UINT64_C(1) << 40);
+        else if (!strcmp(a, "--time")) {
+            char *end;
+            c->time_limit = strtod(v, &end);
+            ok = end != v && !*end && c->time_limit >= 0;
+        } else {
+            fprintf(stderr, "%s: unknown option: %s\n", prog, a);
+            return 2;
+        }
+        if (!ok) {
+            fprintf(stderr, "%s: bad value for %s: %s\n", prog, a, v);
+            return 2;
+        }
+    }
+    if (!seeded) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        c->seed = ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec;
+    }
+    return 0;
+}
+
+static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_result *r)
+{
+    const lrt_hist *h = &r->hist;
+    size_t *idx = lrt_hist_sorted(h);
+    if (!idx)
+        return false;
+    printf("litmusc-histogram 1\n");
+    printf("config sync %s\n", sync_names[c->sync]);
+    printf("config affinity %s\n", affinity_names[c->affinity]);
+    printf("config layout %s\n", layout_names[c->layout]);
+    printf("config size %" PRIu64 "\n", c->size);
+    printf("config runs %" PRIu64 "\n", c->runs);
+    printf("config threads %d\n", t->nthreads);
+    printf("config cpus %d\n", r->cpus);
+    printf("config oversubscribed %d\n", r->oversubscribed ? 1 : 0);
+    printf("config seed %" PRIu64 "\n", c->seed);
+    if (c->sync == LRT_SYNC_TIMEBASE) {
+        printf("config period %" PRIu64 "\n", c->period);
+        printf("config delay %" PRIu64 "\n", c->delay);
+    }
+    for (size_t k = 0; k < h->n; k++) {
+        size_t i = idx[k];
+        printf("outcome %" PRIu64, h->counts[i]);
+        for (int j = 0; j < h->width; j++)
+            printf(" %" PRId64, h->keys[i * (size_t)h->width + (size_t)j]);
+        printf("\n");
+    }
+    free(idx);
+    printf("iterations %" PRIu64 "\n", r->iterations);
+    printf("elapsed %.6f\n", r->elapsed);
+    printf("interrupted %d\n", r->interrupted ? 1 : 0);
+    printf("end\n");
+    return fflush(stdout) == 0;
+}
+
+int lrt_main(const lrt_test *t, int argc, char **argv)
+{
+    lrt_config c;
+    lrt_config_default(&c);
+    int p = parse_args(&c, argc, argv);
+    if (p)
+        return p == 1 ? 0 : 2;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    lrt_result r;
+    if (lrt_run(t, &c, &r) != 0) {
+        fprintf(stderr, "%s: out of memory or threads\n", argc > 0 ? argv[0] : "harness");
+        return 3;
+    }
+    bool ok = print_result(t, &c, &r);
+    lrt_hist_free(&r.hist);
+    return ok ? 0 : 3;
+}

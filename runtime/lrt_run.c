@@ -1,0 +1,318 @@
+/* The run driver: persistent workers, one per test thread, created once.
+ *
+ * Every run goes through three barriers:
+ *   prepare  (serial) count the finished run, decide whether to stop, draw
+ *            the thread-to-worker assignment, CPUs, delays and layout;
+ *   reset    each worker pins itself and resets its slice of instances;
+ *            (serial) the timebase start t0 is set just before release;
+ *   run      each worker runs its test thread over all S instances, then
+ *            counts its slice of the finished instances into its own table.
+ * Counting and resetting are split between the workers so that no phase of
+ * a run is serial, and the tables are merged once at the end, so counts
+ * always add up to S times the runs finished. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lrt_internal.h"
+
+volatile sig_atomic_t lrt_stop_requested;
+
+/* Ticks between opening the reset barrier and the first timebase
+ * instance: enough for every woken worker to reach its first wait. */
+enum { TIMEBASE_MARGIN = 200000 };
+
+typedef struct lrt_shared {
+    const lrt_test *t;
+    const lrt_config *c;
+    int nworkers;
+    int cpus[LRT_MAX_THREADS * 8];
+    int ncpus;
+    bool yield;                     /* oversubscribed: never spin unbounded */
+    lrt_layout layout;
+    int64_t *out[LRT_MAX_THREADS];
+    _Atomic uint32_t *flags;        /* user sync: one per instance */
+    lrt_barrier bar;
+    lrt_rng rng;
+    /* Decided by the serial steps; read by every worker after a barrier. */
+    uint32_t run_id;
+    bool stop, interrupted, running;
+    int assign[LRT_MAX_THREADS];    /* worker -> test thread */
+    int cpu_of[LRT_MAX_THREADS];    /* worker -> CPU, or -1 */
+    uint64_t delay[LRT_MAX_THREADS];/* test thread -> timebase delay */
+    uint64_t t0;
+    uint64_t runs_done;
+    double start, end;
+    _Atomic bool failed;            /* a table ran out of memory */
+    lrt_hist hist[LRT_MAX_THREADS]; /* per worker */
+} lrt_shared;
+
+typedef struct worker_arg {
+    lrt_shared *sh;
+    int w;
+} worker_arg;
+
+void lrt_config_default(lrt_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->size = 100000;
+    c->runs = 10;
+    c->sync = LRT_SYNC_LOOSE;
+    c->affinity = LRT_AFF_INCR;
+    c->layout = LRT_LAYOUT_LINE;
+    c->period = 256;
+    c->delay = 128;
+}
+
+/* Serial: close the run that just ended and set up the next one. */
+static void step_prepare(void *arg)
+{
+    lrt_shared *sh = arg;
+    double now = lrt_now();
+    if (sh->running) {
+        sh->runs_done++;
+        sh->end = now;
+    } else {
+        sh->start = sh->end = now;
+    }
+    if (sh->failed || sh->runs_done >= sh->c->runs || lrt_stop_requested ||
+        (sh->c->time_limit > 0 && now - sh->start >= sh->c->time_limit)) {
+        sh->stop = true;
+        sh->interrupted = lrt_stop_requested != 0 && sh->runs_done < sh->c->runs;
+        return;
+    }
+    sh->running = true;
+    sh->run_id++;
+    int n = sh->nworkers;
+    for (int w = 0; w < n; w++)
+        sh->assign[w] = w;
+    lrt_rng_shuffle(&sh->rng, sh->assign, n);
+    if (sh->c->affinity == LRT_AFF_RANDOM) {
+        int perm[LRT_MAX_THREADS * 8];
+        for (int i = 0; i < sh->ncpus; i++)
+            perm[i] = sh->cpus[i];
+        lrt_rng_shuffle(&sh->rng, perm, sh->ncpus);
+        for (int w = 0; w < n; w++)
+            sh->cpu_of[w] = perm[w % sh->ncpus];
+    }
+    for (int t = 0; t < n; t++)
+        sh->delay[t] = sh->c->delay ? lrt_rng_below(&sh->rng, sh->c->delay + 1) : 0;
+    lrt_layout_shuffle(&sh->layout, &sh->rng);
+}
+
+/* Serial: the timebase origin, a little in the future. */
+static void step_start(void *arg)
+{
+    lrt_shared *sh = arg;
+    sh->t0 = lrt_ticks() + TIMEBASE_MARGIN;
+}
+
+static void slice(const lrt_shared *sh, int w, size_t *lo, size_t *hi)
+{
+    size_t s = sh->layout.ninst;
+    *lo = s * (size_t)w / (size_t)sh->nworkers;
+    *hi = s * (size_t)(w + 1) / (size_t)sh->nworkers;
+}
+
+static void run_loose(lrt_shared *sh, int t)
+{
+    lrt_thread_fn fn = sh->t->threads[t];
+    size_t nout = (size_t)sh->t->nout[t];
+    int64_t *out = sh->out[t];
+    for (size_t i = 0; i < sh->layout.ninst; i++)
+        fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
+}
+
+/* Instance i starts at t0 + i*period + delay[t]: the threads meet on every
+ * instance without touching a shared barrier line. */
+static void run_timebase(lrt_shared *sh, int t)
+{
+    lrt_thread_fn fn = sh->t->threads[t];
+    size_t nout = (size_t)sh->t->nout[t];
+    int64_t *out = sh->out[t];
+    uint64_t when = sh->t0 + sh->delay[t];
+    for (size_t i = 0; i < sh->layout.ninst; i++, when += sh->c->period) {
+        lrt_wait_ticks(when, sh->yield);
+        fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
+    }
+}
+
+/* One flag per instance: thread i mod N raises it, the others wait for it. */
+static void run_user(lrt_shared *sh, int t)
+{
+    lrt_thread_fn fn = sh->t->threads[t];
+    size_t nout = (size_t)sh->t->nout[t];
+    int64_t *out = sh->out[t];
+    size_t n = (size_t)sh->t->nthreads;
+    uint32_t id = sh->run_id;
+    for (size_t i = 0; i < sh->layout.ninst; i++) {
+        if (i % n == (size_t)t)
+            atomic_store_explicit(&sh->flags[i], id, memory_order_release);
+        else
+            lrt_wait_flag(&sh->flags[i], id, sh->yield);
+        fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
+    }
+}
+
+static void count_slice(lrt_shared *sh, int w)
+{
+    const lrt_test *t = sh->t;
+    size_t lo, hi;
+    slice(sh, w, &lo, &hi);
+    int64_t vals[256];
+    int64_t *outs[LRT_MAX_THREADS];
+    for (size_t i = lo; i < hi; i++) {
+        for (int k = 0; k < t->nthreads; k++)
+            outs[k] = sh->out[k] + i * (size_t)t->nout[k];
+        t->collect(lrt_layout_cells(&sh->layout, i), outs, vals);
+        if (!lrt_hist_add(&sh->hist[w], vals, 1)) {
+            sh->failed = true;
+            return;
+        }
+    }
+}
+
+static void reset_slice(lrt_shared *sh, int w)
+{
+    size_t lo, hi;
+    slice(sh, w, &lo, &hi);
+    for (size_t i = lo; i < hi; i++)
+        sh->t->reset(lrt_layout_cells(&sh->layout, i));
+}
+
+static void worker_loop(lrt_shared *sh, int w)
+{
+    if (sh->c->affinity == LRT_AFF_INCR)
+        lrt_pin_self(sh->cpus[w % sh->ncpus], sh->cpus, sh->ncpus);
+    for (;;) {
+        lrt_barrier_wait(&sh->bar, step_prepare, sh);
+        if (sh->stop)
+            return;
+        if (sh->c->affinity == LRT_AFF_RANDOM)
+            lrt_pin_self(sh->cpu_of[w], sh->cpus, sh->ncpus);
+        reset_slice(sh, w);
+        lrt_barrier_wait(&sh->bar, step_start, sh);
+        int t = sh->assign[w];
+        switch (sh->c->sync) {
+        case LRT_SYNC_LOOSE: run_loose(sh, t); break;
+        case LRT_SYNC_TIMEBASE: run_timebase(sh, t); break;
+        case LRT_SYNC_USER: run_user(sh, t); break;
+        }
+        lrt_barrier_wait(&sh->bar, NULL, NULL);
+        count_slice(sh, w);
+    }
+}
+
+static void *worker_main(void *p)
+{
+    worker_arg *a = p;
+    worker_loop(a->sh, a->w);
+    return NULL;
+}
+
+static void shared_free(lrt_shared *sh)
+{
+    lrt_layout_free(&sh->layout);
+    for (int k = 0; k < LRT_MAX_THREADS; k++) {
+        free(sh->out[k]);
+        lrt_hist_free(&sh->hist[k]);
+    }
+    free(sh->flags);
+}
+
+static bool shared_init(lrt_shared *sh, const lrt_test *t, const lrt_config *c)
+{
+    memset(sh, 0, sizeof *sh);
+    sh->t = t;
+    sh->c = c;
+    sh->nworkers = t->nthreads;
+    sh->ncpus = lrt_cpu_list(sh->cpus, (int)(sizeof sh->cpus / sizeof *sh->cpus));
+    if (c->cpus > 0 && c->cpus < sh->ncpus)
+        sh->ncpus = c->cpus;
+    sh->yield = t->nthreads > sh->ncpus;
+    lrt_rng_seed(&sh->rng, c->seed);
+    lrt_barrier_init(&sh->bar, (uint32_t)t->nthreads, sh->yield);
+    for (int w = 0; w < LRT_MAX_THREADS; w++)
+        sh->cpu_of[w] = -1;
+    if (!lrt_layout_init(&sh->layout, c->layout, (size_t)c->size, t->nlocs))
+        return false;
+    for (int k = 0; k < t->nthreads; k++) {
+        size_t n = (size_t)c->size * (size_t)t->nout[k];
+        /* Each thread's outputs on their own lines: no false sharing
+         * between threads that write their results. */
+        size_t bytes = ((n ? n : 1) * sizeof(int64_t) + LRT_LINE - 1) / LRT_LINE * LRT_LINE;
+        sh->out[k] = aligned_alloc(LRT_LINE, bytes);
+        if (!sh->out[k])
+            return false;
+        memset(sh->out[k], 0, bytes);
+    }
+    for (int w = 0; w < t->nthreads; w++)
+        if (!lrt_hist_init(&sh->hist[w], t->nobs))
+            return false;
+    if (c->sync == LRT_SYNC_USER) {
+        sh->flags = calloc(c->size ? (size_t)c->size : 1, sizeof *sh->flags);
+        if (!sh->flags)
+            return false;
+    }
+    return true;
+}
+
+int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r)
+{
+    memset(r, 0, sizeof *r);
+    if (t->nthreads < 1 || t->nthreads > LRT_MAX_THREADS || t->nobs > 256)
+        return 3;
+    lrt_shared *sh = malloc(sizeof *sh);
+    if (!sh)
+        return 3;
+    if (!shared_init(sh, t, c)) {
+        shared_free(sh);
+        free(sh);
+        return 3;
+    }
+    pthread_t tid[LRT_MAX_THREADS];
+    worker_arg args[LRT_MAX_THREADS];
+    int started = 1;
+    for (int w = 1; w < t->nthreads; w++) {
+        args[w].sh = sh;
+        args[w].w = w;
+        if (pthread_create(&tid[w], NULL, worker_main, &args[w]) != 0)
+            break;
+        started++;
+    }
+    int status = 0;
+    if (started == t->nthreads) {
+        worker_loop(sh, 0);
+    } else {
+        /* Not every worker exists: the barrier would never open.  Make the
+         * started ones stop at their first barrier instead. */
+        sh->failed = true;
+        sh->bar.n = (uint32_t)started;
+        worker_loop(sh, 0);
+        status = 3;
+    }
+    for (int w = 1; w < started; w++)
+        pthread_join(tid[w], NULL);
+    if (status == 0 && !lrt_hist_init(&r->hist, t->nobs))
+        status = 3;
+    for (int w = 0; status == 0 && w < t->nthreads; w++)
+        if (!lrt_hist_merge(&r->hist, &sh->hist[w]))
+            status = 3;
+    if (sh->failed)
+        status = 3;
+    if (status == 0) {
+        r->iterations = lrt_hist_total(&r->hist);
+        r->runs_done = sh->runs_done;
+        r->elapsed = sh->end - sh->start;
+        r->interrupted = sh->interrupted;
+        r->cpus = sh->ncpus;
+        r->oversubscribed = sh->yield;
+    } else {
+        lrt_hist_free(&r->hist);
+    }
+    shared_free(sh);
+    free(sh);
+    return status;
+}
