@@ -255,4 +255,36 @@ char *ir_format_state(const ir_test *t, const ir_obs *obs, const ir_val *vals, i
 /* Print a value as herd does: decimal, or the location name for an address. */
 void ir_format_val(const ir_test *t, ir_val v, char *buf, size_t size);
 
+/* ---- additions (ir/README.md) ---------------------------------------------------- */
+/* "load" "store" "rmw" "fence" "bin" "phi" "br" "jmp" "ret". */
+const char *ir_op_name(ir_op op);
+/* Reverse of the *_name functions: the enumerator, or -1 for an unknown spelling. */
+int ir_arch_from_name(const char *name);
+int ir_mode_from_name(const char *name);
+int ir_fence_from_name(const char *name);
+int ir_rmw_from_name(const char *name);
+int ir_binop_from_name(const char *name);
+/* Free a condition tree (also used by ir_test_free). */
+void ir_cond_free(ir_cond *c);
+/* Index into t->threads of the thread with this id, or -1. */
+int ir_find_thread(const ir_test *t, int id);
+/* Append an info line / a `locations` item (strings are copied). */
+void ir_add_info(ir_test *t, const char *key, const char *value);
+void ir_add_location(ir_test *t, ir_obs o);
+/* Two observables name the same register or location. */
+bool ir_obs_equal(const ir_obs *a, const ir_obs *b);
+/* herd's order of observables in a state line (<0, 0, >0), see ir_observables. */
+int ir_obs_compare(const ir_test *t, const ir_obs *a, const ir_obs *b);
+/* The observables the filter needs that ir_observables does not list (a
+ * model evaluates the filter on obs ++ these); malloc'd, *n may be 0. */
+ir_obs *ir_filter_observables(const ir_test *t, int *n);
+/* An observable as herd writes it: "0:EAX" or "[x]". malloc'd. */
+char *ir_format_obs(const ir_test *t, const ir_obs *o);
+/* "exists", "~exists", "forall". */
+const char *ir_quant_name(ir_quant q);
+/* A proposition alone in herd's normal form (e.g. a filter). malloc'd. */
+char *ir_format_prop(const ir_test *t, const ir_cond *c);
+/* The access modes the verifier accepts for each arch (ir/verify.c). */
+bool ir_mode_legal(ir_arch arch, ir_op op, ir_mode m);
+
 #endif

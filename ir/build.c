@@ -1,0 +1,243 @@
+/* Building and freeing an ir_test; predecessor lists. */
+#include <stdlib.h>
+#include <string.h>
+#include "ir/ir.h"
+#include "util/mem.h"
+
+ir_test *ir_test_new(const char *name, ir_arch arch)
+{
+    ir_test *t = xcalloc(1, sizeof *t);
+    t->name = xstrdup(name ? name : "");
+    t->arch = arch;
+    /* herd's meaning of an absent condition: forall (true). */
+    t->quant = IR_Q_FORALL;
+    t->cond = ir_cond_new(IR_C_TRUE);
+    return t;
+}
+
+void ir_cond_free(ir_cond *c)
+{
+    if (!c)
+        return;
+    ir_cond_free(c->l);
+    ir_cond_free(c->r);
+    free(c->lhs.reg);
+    free(c->rhs_obs.reg);
+    free(c);
+}
+
+static void free_regs(ir_reg *r, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(r[i].name);
+    free(r);
+}
+
+static void free_thread(ir_thread *th)
+{
+    for (int b = 0; b < th->nblocks; b++) {
+        ir_block *bl = &th->blocks[b];
+        for (int i = 0; i < bl->ninstrs; i++) {
+            free(bl->instrs[i].phi_args);
+            free(bl->instrs[i].src);
+        }
+        free(bl->instrs);
+        free(bl->preds);
+    }
+    free(th->blocks);
+    free(th->name);
+    free_regs(th->init_regs, th->ninit_regs);
+    free_regs(th->final_regs, th->nfinal_regs);
+}
+
+void ir_test_free(ir_test *t)
+{
+    if (!t)
+        return;
+    free(t->name);
+    free(t->file);
+    free(t->doc);
+    for (int i = 0; i < t->ninfo; i++) {
+        free(t->info[i].key);
+        free(t->info[i].value);
+    }
+    free(t->info);
+    for (int i = 0; i < t->nlocs; i++) {
+        free(t->locs[i].name);
+        free(t->locs[i].ctype);
+    }
+    free(t->locs);
+    for (int i = 0; i < t->nthreads; i++)
+        free_thread(&t->threads[i]);
+    free(t->threads);
+    ir_cond_free(t->cond);
+    ir_cond_free(t->filter);
+    for (int i = 0; i < t->nlocations; i++)
+        free(t->locations[i].reg);
+    free(t->locations);
+    free(t->hash);
+    free(t);
+}
+
+int ir_find_loc(const ir_test *t, const char *name)
+{
+    for (int i = 0; i < t->nlocs; i++)
+        if (!strcmp(t->locs[i].name, name))
+            return i;
+    return -1;
+}
+
+int ir_add_loc(ir_test *t, const char *name, ir_type type)
+{
+    int i = ir_find_loc(t, name);
+    if (i >= 0)
+        return i;
+    t->locs = xrealloc(t->locs, (size_t)(t->nlocs + 1) * sizeof *t->locs);
+    ir_loc *l = &t->locs[t->nlocs];
+    memset(l, 0, sizeof *l);
+    l->name = xstrdup(name);
+    l->type = type;
+    return t->nlocs++;
+}
+
+ir_thread *ir_add_thread(ir_test *t, int id, const char *name)
+{
+    t->threads = xrealloc(t->threads, (size_t)(t->nthreads + 1) * sizeof *t->threads);
+    ir_thread *th = &t->threads[t->nthreads++];
+    memset(th, 0, sizeof *th);
+    th->id = id;
+    th->name = xstrdup(name ? name : "");
+    return th;
+}
+
+int ir_add_block(ir_thread *th)
+{
+    VEC_PUSH(th->blocks, th->nblocks, th->cap, ((ir_block){0}));
+    return th->nblocks - 1;
+}
+
+int ir_new_val(ir_thread *th)
+{
+    return th->nvals++;
+}
+
+ir_instr *ir_emit(ir_thread *th, int block, ir_op op)
+{
+    ir_block *bl = &th->blocks[block];
+    ir_instr in;
+    memset(&in, 0, sizeof in);
+    in.op = op;
+    in.dst = -1;
+    in.addr = in.a = in.b = ir_none();
+    in.then_block = in.else_block = -1;
+    VEC_PUSH(bl->instrs, bl->ninstrs, bl->cap, in);
+    return &bl->instrs[bl->ninstrs - 1];
+}
+
+/* Insert or replace NAME in a register list kept sorted by name (strcmp). */
+static void set_reg(ir_reg **regs, int *n, const char *name, ir_operand v)
+{
+    int lo = 0, hi = *n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        int c = strcmp((*regs)[mid].name, name);
+        if (c == 0) {
+            (*regs)[mid].value = v;
+            return;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *regs = xrealloc(*regs, (size_t)(*n + 1) * sizeof **regs);
+    memmove(*regs + lo + 1, *regs + lo, (size_t)(*n - lo) * sizeof **regs);
+    (*regs)[lo].name = xstrdup(name);
+    (*regs)[lo].value = v;
+    (*n)++;
+}
+
+void ir_set_final_reg(ir_thread *th, const char *name, ir_operand v)
+{
+    set_reg(&th->final_regs, &th->nfinal_regs, name, v);
+}
+
+void ir_set_init_reg(ir_thread *th, const char *name, ir_operand v)
+{
+    set_reg(&th->init_regs, &th->ninit_regs, name, v);
+}
+
+int ir_thread_find_reg(const ir_thread *th, const char *name)
+{
+    for (int i = 0; i < th->nfinal_regs; i++)
+        if (!strcmp(th->final_regs[i].name, name))
+            return i;
+    return -1;
+}
+
+int ir_find_thread(const ir_test *t, int id)
+{
+    for (int i = 0; i < t->nthreads; i++)
+        if (t->threads[i].id == id)
+            return i;
+    return -1;
+}
+
+ir_cond *ir_cond_new(ir_cond_kind kind)
+{
+    ir_cond *c = xcalloc(1, sizeof *c);
+    c->kind = kind;
+    c->lhs.thread = c->rhs_obs.thread = -1;
+    c->lhs.loc = c->rhs_obs.loc = -1;
+    return c;
+}
+
+void ir_add_info(ir_test *t, const char *key, const char *value)
+{
+    t->info = xrealloc(t->info, (size_t)(t->ninfo + 1) * sizeof *t->info);
+    t->info[t->ninfo].key = xstrdup(key);
+    t->info[t->ninfo].value = xstrdup(value);
+    t->ninfo++;
+}
+
+void ir_add_location(ir_test *t, ir_obs o)
+{
+    t->locations = xrealloc(t->locations, (size_t)(t->nlocations + 1) * sizeof *t->locations);
+    if (o.reg)
+        o.reg = xstrdup(o.reg);
+    t->locations[t->nlocations++] = o;
+}
+
+/* Predecessors in increasing block order, one entry per incoming edge
+ * (a BR whose two targets coincide contributes two). */
+void ir_finish(ir_test *t)
+{
+    for (int ti = 0; ti < t->nthreads; ti++) {
+        ir_thread *th = &t->threads[ti];
+        for (int b = 0; b < th->nblocks; b++) {
+            free(th->blocks[b].preds);
+            th->blocks[b].preds = NULL;
+            th->blocks[b].npreds = 0;
+        }
+        for (int b = 0; b < th->nblocks; b++) {
+            ir_block *bl = &th->blocks[b];
+            if (bl->ninstrs == 0)
+                continue;
+            const ir_instr *last = &bl->instrs[bl->ninstrs - 1];
+            int succ[2], ns = 0;
+            if (last->op == IR_BR) {
+                succ[ns++] = last->then_block;
+                succ[ns++] = last->else_block;
+            } else if (last->op == IR_JMP) {
+                succ[ns++] = last->then_block;
+            }
+            for (int s = 0; s < ns; s++) {
+                if (succ[s] < 0 || succ[s] >= th->nblocks)
+                    continue;   /* the verifier reports it */
+                ir_block *to = &th->blocks[succ[s]];
+                to->preds = xrealloc(to->preds, (size_t)(to->npreds + 1) * sizeof *to->preds);
+                to->preds[to->npreds++] = b;
+            }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+#ifndef LITMUSC_IR_TEXT_H
+#define LITMUSC_IR_TEXT_H
+/* Pieces of the IR text form shared by the printer and the reader
+ * (internal to ir/). */
+#include <stdbool.h>
+#include "ir/ir.h"
+#include "util/mem.h"
+
+/* An identifier ([A-Za-z_][A-Za-z0-9_]*), which the text form writes bare. */
+bool ir_text_is_word(const char *s);
+/* A double-quoted string with \" \\ \n \t \xHH escapes. */
+void ir_text_add_string(strbuf *b, const char *s);
+/* A proposition in the text form's exact syntax (ir/README.md). */
+void ir_text_add_prop(strbuf *b, const ir_test *t, const ir_cond *c);
+
+#endif
