@@ -56,6 +56,8 @@ void harness_build_key(const harness_build *b, const harness_file *files, int nf
 {
     hash128 h = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL};
     hash_part(&h, b->cc, strlen(b->cc));
+    if (b->cc_version)
+        hash_part(&h, b->cc_version, strlen(b->cc_version));
     for (const char *const *f = b->flags; f && *f; f++)
         hash_part(&h, *f, strlen(*f));
     for (int i = 0; i < nfiles; i++) {
@@ -88,6 +90,35 @@ static bool mkdir_p(const char *path, diag *d)
     }
     free(p);
     return true;
+}
+
+char *harness_cc_version(const char *cc, diag *d)
+{
+    size_t n = 0, cap = 0;
+    char **argv = NULL;
+    char *words = xstrdup(cc);
+    for (char *w = strtok(words, " \t"); w; w = strtok(NULL, " \t"))
+        VEC_PUSH(argv, n, cap, w);
+    char ver[] = "--version";
+    VEC_PUSH(argv, n, cap, ver);
+    VEC_PUSH(argv, n, cap, NULL);
+    harness_child c;
+    diag cd = {0};
+    char *line = NULL;
+    if (n < 3) {
+        diag_fail(d, "empty compiler command");
+    } else if (!harness_child_run(argv, 30, 1, &c, &cd)) {
+        diag_fail(d, "compiler '%s' not found or not runnable (%s); use --cc", argv[0], cd.msg);
+    } else {
+        if (c.exit_status == 0)
+            line = xstrndup(c.out, strcspn(c.out, "\n"));
+        else
+            diag_fail(d, "'%s --version' failed; is '%s' a C compiler? (use --cc)", cc, cc);
+        harness_child_free(&c);
+    }
+    free(argv);
+    free(words);
+    return line;
 }
 
 /* A file path inside the build folder must stay inside it. */

@@ -164,6 +164,7 @@ typedef struct harness_file {
 
 typedef struct harness_build {
     const char *cc;         /* compiler command, e.g. "cc" or "clang-14" */
+    const char *cc_version; /* first line of `CC --version` (part of the key; may be NULL) */
     const char *const *flags;   /* compiler flags, NULL-terminated */
     const char *cache_dir;  /* NULL: harness_cache_dir(NULL) */
     double timeout_s;       /* limit for one compilation */
@@ -172,8 +173,8 @@ typedef struct harness_build {
 /* The cache folder: OVERRIDE, else $LITMUSC_CACHE, else
  * $XDG_CACHE_HOME/litmusc, else $HOME/.cache/litmusc.  malloc'd. */
 char *harness_cache_dir(const char *override);
-/* Content hash (hex, 32 digits) of the files, compiler and flags: the
- * cache key. */
+/* Content hash (hex, 32 digits) of the files, compiler, its version and
+ * flags: the cache key. */
 void harness_build_key(const harness_build *b, const harness_file *files, int nfiles,
                        char key[33]);
 /* Build FILES into an executable, or reuse the cached one with the same
@@ -182,6 +183,9 @@ void harness_build_key(const harness_build *b, const harness_file *files, int nf
  * compiler's first error lines in the message. */
 bool harness_compile(const harness_build *b, const harness_file *files, int nfiles,
                      char **exe, bool *cached, diag *d);
+/* First line of `CC --version`, malloc'd; NULL + diag (status 3) when the
+ * compiler cannot be run. */
+char *harness_cc_version(const char *cc, diag *d);
 
 /* ---- test-name filters (PCRE2) --------------------------------------------------- */
 typedef struct harness_filter harness_filter;

@@ -107,8 +107,17 @@ static xmlDocPtr build_doc(const harness_report *r)
     return doc;
 }
 
+/* libxml2 prints its own I/O errors; stages must not print, and the diag
+ * says it all. */
+static void quiet(void *ctx, const char *fmt, ...)
+{
+    (void)ctx;
+    (void)fmt;
+}
+
 bool harness_report_write(const harness_report *r, const char *path, diag *d)
 {
+    xmlSetGenericErrorFunc(NULL, quiet);
     xmlDocPtr doc = build_doc(r);
     char *tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
     int n = xmlSaveFormatFileEnc(tmp, doc, "UTF-8", 1);

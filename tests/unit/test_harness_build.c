@@ -1,0 +1,200 @@
+/* The build cache: keys follow the content, a second build is a cache hit,
+ * a missing compiler and a compile error fail with status 3 and no entry
+ * left behind, and paths cannot escape the build folder. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "harness/harness.h"
+
+static char cache[] = "/tmp/litmusc-build-test-XXXXXX";
+static const char *const FLAGS[] = {"-O1", "-std=c11", NULL};
+
+static const char MAIN_C[] = "#include \"lib/answer.h\"\n#include <stdio.h>\n"
+                             "int main(void) { printf(\"%d\\n\", answer()); return 0; }\n";
+static const char ANSWER_H[] = "int answer(void);\n";
+static const char ANSWER_C[] = "#include \"lib/answer.h\"\nint answer(void) { return 42; }\n";
+
+static harness_file files[3] = {
+    {"main.c", MAIN_C, sizeof MAIN_C - 1, true},
+    {"lib/answer.h", ANSWER_H, sizeof ANSWER_H - 1, false},
+    {"lib/answer.c", ANSWER_C, sizeof ANSWER_C - 1, true},
+};
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(cache) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char *cmd = xasprintf("rm -rf '%s'", cache);
+    int r = system(cmd);
+    free(cmd);
+    return r;
+}
+
+static void key_follows_content(void **state)
+{
+    (void)state;
+    harness_build b = {"cc", "cc (x) 1", FLAGS, cache, 60};
+    char k1[33], k2[33], k3[33], k4[33];
+    harness_build_key(&b, files, 3, k1);
+    harness_build_key(&b, files, 3, k2);
+    assert_string_equal(k1, k2);
+    assert_int_equal(strlen(k1), 32);
+    harness_file other[3] = {files[0], files[1], files[2]};
+    other[2].data = "#include \"lib/answer.h\"\nint answer(void) { return 43; }\n";
+    other[2].len = strlen(other[2].data);
+    harness_build_key(&b, other, 3, k3);
+    assert_string_not_equal(k1, k3);
+    harness_build b2 = b;
+    b2.cc_version = "cc (x) 2";
+    harness_build_key(&b2, files, 3, k4);
+    assert_string_not_equal(k1, k4);
+    static const char *const flags2[] = {"-O2", "-std=c11", NULL};
+    b2 = b;
+    b2.flags = flags2;
+    harness_build_key(&b2, files, 3, k4);
+    assert_string_not_equal(k1, k4);
+}
+
+static void builds_then_reuses(void **state)
+{
+    (void)state;
+    harness_build b = {"cc", NULL, FLAGS, cache, 60};
+    char *exe = NULL;
+    bool cached = true;
+    diag d = {0};
+    assert_true(harness_compile(&b, files, 3, &exe, &cached, &d));
+    assert_false(cached);
+    assert_int_equal(access(exe, X_OK), 0);
+    harness_child c;
+    char *argv[] = {exe, NULL};
+    assert_true(harness_child_run(argv, 10, 1, &c, &d));
+    assert_string_equal(c.out, "42\n");
+    harness_child_free(&c);
+    /* Only the entry remains: the build folder is gone. */
+    assert_int_equal(count_entries(cache), 1);
+    char *exe2 = NULL;
+    assert_true(harness_compile(&b, files, 3, &exe2, &cached, &d));
+    assert_true(cached);
+    assert_string_equal(exe, exe2);
+    free(exe);
+    free(exe2);
+}
+
+static void compile_error_is_reported(void **state)
+{
+    (void)state;
+    harness_build b = {"cc", NULL, FLAGS, cache, 60};
+    harness_file bad[1] = {{"bad.c", "int main(void) { return nope; }\n", 32, true}};
+    char *exe = NULL;
+    bool cached;
+    diag d = {0};
+    int before = count_entries(cache);
+    assert_false(harness_compile(&b, bad, 1, &exe, &cached, &d));
+    assert_null(exe);
+    assert_int_equal(d.status, 3);
+    assert_non_null(strstr(d.msg, "compiling the runner with 'cc' failed"));
+    assert_non_null(strstr(d.msg, "nope"));
+    assert_int_equal(count_entries(cache), before);
+}
+
+static void missing_compiler_is_an_environment_error(void **state)
+{
+    (void)state;
+    harness_build b = {"litmusc-no-such-cc", NULL, FLAGS, cache, 60};
+    char *exe = NULL;
+    bool cached;
+    diag d = {0};
+    assert_false(harness_compile(&b, files, 3, &exe, &cached, &d));
+    assert_int_equal(d.status, 3);
+    assert_non_null(strstr(d.msg, "compiler 'litmusc-no-such-cc' not found"));
+    diag d2 = {0};
+    assert_null(harness_cc_version("litmusc-no-such-cc", &d2));
+    assert_int_equal(d2.status, 3);
+    diag d3 = {0};
+    char *v = harness_cc_version("cc", &d3);
+    assert_non_null(v);
+    assert_true(strlen(v) > 0 && !strchr(v, '\n'));
+    free(v);
+}
+
+static void paths_stay_inside(void **state)
+{
+    (void)state;
+    harness_build b = {"cc", NULL, FLAGS, cache, 60};
+    const char *bad_paths[] = {"../evil.c", "/tmp/evil.c", "a/../../evil.c", ""};
+    for (size_t i = 0; i < sizeof bad_paths / sizeof *bad_paths; i++) {
+        harness_file f[1] = {{bad_paths[i], "int x;\n", 7, true}};
+        char *exe = NULL;
+        bool cached;
+        diag d = {0};
+        assert_false(harness_compile(&b, f, 1, &exe, &cached, &d));
+        assert_non_null(strstr(d.msg, "refusing"));
+    }
+}
+
+static void cache_dir_resolution(void **state)
+{
+    (void)state;
+    char *old_l = getenv("LITMUSC_CACHE") ? xstrdup(getenv("LITMUSC_CACHE")) : NULL;
+    char *old_x = getenv("XDG_CACHE_HOME") ? xstrdup(getenv("XDG_CACHE_HOME")) : NULL;
+    char *old_h = getenv("HOME") ? xstrdup(getenv("HOME")) : NULL;
+    setenv("LITMUSC_CACHE", "/a/b", 1);
+    setenv("XDG_CACHE_HOME", "/x", 1);
+    setenv("HOME", "/home/u", 1);
+    char *s = harness_cache_dir("/over");
+    assert_string_equal(s, "/over");
+    free(s);
+    s = harness_cache_dir(NULL);
+    assert_string_equal(s, "/a/b");
+    free(s);
+    unsetenv("LITMUSC_CACHE");
+    s = harness_cache_dir(NULL);
+    assert_string_equal(s, "/x/litmusc");
+    free(s);
+    unsetenv("XDG_CACHE_HOME");
+    s = harness_cache_dir(NULL);
+    assert_string_equal(s, "/home/u/.cache/litmusc");
+    free(s);
+    if (old_l) setenv("LITMUSC_CACHE", old_l, 1);
+    if (old_x) setenv("XDG_CACHE_HOME", old_x, 1);
+    if (old_h) setenv("HOME", old_h, 1);
+    free(old_l);
+    free(old_x);
+    free(old_h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(key_follows_content),
+        cmocka_unit_test(builds_then_reuses),
+        cmocka_unit_test(compile_error_is_reported),
+        cmocka_unit_test(missing_compiler_is_an_environment_error),
+        cmocka_unit_test(paths_stay_inside),
+        cmocka_unit_test(cache_dir_resolution),
+    };
+    return cmocka_run_group_tests_name("harness_build", tests, setup, teardown);
+}
