@@ -105,6 +105,8 @@ typedef struct x86_thread {
     x86_init_reg *inits;
     int ninits;
     int nlabels;
+    int scratch_loc;    /* this thread's private location for LOCK ADD barriers
+                           (it stands for the stack), or -1 */
 } x86_thread;
 
 typedef struct x86_prog {
@@ -115,7 +117,6 @@ typedef struct x86_prog {
     int nthreads;
     x86_regmap *map;
     int nmap;
-    int scratch_loc;        /* location used by LOCK ADD barriers, or -1 */
     bool herd_ok;           /* every instruction runs in herd7 7.57 X86 mode */
     char *herd_note;        /* why not (first offending instruction), or NULL */
 } x86_prog;

@@ -1,0 +1,42 @@
+#ifndef LITMUSC_BACKENDS_X86_SELECT_INTERNAL_H
+#define LITMUSC_BACKENDS_X86_SELECT_INTERNAL_H
+/* State shared by instruction selection (select.c) and register
+ * allocation (regalloc.c) for one thread.  Before allocation, register
+ * operands hold virtual register numbers: SSA value v is vreg v, further
+ * vregs are temporaries, and VREG_EAX is the physical EAX that CMPXCHG
+ * needs. */
+#include <stdbool.h>
+#include <stddef.h>
+#include "backends/x86/x86.h"
+
+#define VREG_EAX (-2)
+
+typedef struct sel {
+    const ir_test *t;
+    const ir_thread *th;
+    diag *d;
+    const char *file;
+    int line, col;              /* source position of the instruction being selected */
+    x86_instr *code;            /* selected code, on vregs */
+    size_t ncode, capcode;
+    int nvregs, capv;
+    ir_val *vinit;              /* vreg holds this address from the start ... */
+    bool *vinit_set;            /* ... when set */
+    x86_reg *vhint;             /* preferred register, or X86_NOREG */
+    int *order, norder;         /* block layout */
+    int *block_label;           /* label of each block */
+    int nlabels;
+    int *uses;                  /* uses of each SSA value */
+    int *fused;                 /* >= 0: compare emitted at its branch */
+    const ir_instr **def;       /* defining instruction of each SSA value */
+    char **obs_names;           /* observed source registers (borrowed strings) */
+    int nobs;
+    int *final_vreg;            /* vreg holding each observed register at exit */
+} sel;
+
+/* Map S's vregs onto x86 registers and store the thread's code, initial
+ * registers and register-map entries in OUT and P.  False + diag when the
+ * thread needs more registers than x86 has. */
+bool regalloc_thread(sel *s, x86_thread *out, x86_prog *p, diag *d);
+
+#endif
