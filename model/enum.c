@@ -1,0 +1,799 @@
+/* Stage 2 of enumeration (see enum.h): candidates, the way herd counts
+ * them.  For each combination of thread paths, every read takes one
+ * same-location write (rf); values are propagated by substitution as
+ * soon as the write's value is known, and a path assumption that fails
+ * cuts the search.  Then, for models that build co from generate_cos,
+ * each per-location coherence order (IW first) is one candidate whose
+ * co-last writes are the final writes of the observed locations; for
+ * other models the final write of each observed location is chosen
+ * directly (herd's observed_finals_only).  Each candidate goes to the cat
+ * model, and each consistent one counts towards herd's Positive/Negative. */
+#include <string.h>
+#include "model/bset_build.h"
+#include "model/enum.h"
+#include "model/race.h"
+#include "model/solver.h"
+#include <stdlib.h>
+#include "util/mem.h"
+
+#define MAX_SOLUTIONS 256
+
+typedef struct enumr {
+    const ir_test *t;
+    cat_run *run;
+    bool gen_co, prune;
+    diag *d;
+    bool failed;
+    int nth;
+    tpaths *tp;
+    const tpath **cur;
+    exec x;
+    int evth[EXEC_MAX];         /* exec event -> thread index, -1 for IW */
+    int evix[EXEC_MAX];         /* exec event -> index in its path */
+    int reads[EXEC_MAX];
+    int nreads;
+    uint64_t candw[EXEC_MAX];   /* per read event: writes it may read from */
+    int src[EXEC_MAX];          /* per read event: its write */
+    ir_val **vals;              /* per thread: read-slot values */
+    uint64_t *known;            /* per thread: settled slots */
+    uint64_t *used;             /* per thread: slots on the current path */
+    uint64_t locw[EXEC_MAX];    /* per location: its writes (IW included) */
+    int nlocs;
+    /* observables: printed ones first, then the filter's */
+    ir_obs *obs;
+    int nobs, nall;
+    int *obs_th, *obs_reg;      /* REG: thread index and final_regs index (-1: reads 0) */
+    bool *loc_obs;              /* location observed: its final write is chosen */
+    int fw[EXEC_MAX];           /* per observed location: final write */
+    ir_val *state;
+    bool symbolic;              /* the current rf candidate needs the solver */
+    sv_ctx *sv;
+    cat_verdict verdict;        /* of the current candidate (symbolic case) */
+    bset_acc acc;
+    bset *b;
+    uint64_t flags;             /* named flags raised by consistent candidates */
+} enumr;
+
+static bool efail(enumr *e)
+{
+    e->failed = true;
+    return false;
+}
+
+/* ---- values ---------------------------------------------------------- */
+
+static bool write_value(enumr *e, int w, ir_val *v)
+{
+    if (e->evth[w] < 0) {
+        *v = e->x.ev[w].wval;
+        return true;
+    }
+    int th = e->evth[w];
+    const tev *te = &e->cur[th]->ev[e->evix[w]];
+    return vx_eval(&e->tp[th].pool, te->wval, e->vals[th], e->known[th], v);
+}
+
+/* Settle every read whose write's value is known; repeat to a fixpoint. */
+static void propagate(enumr *e, int upto)
+{
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (int j = 0; j < upto; j++) {
+            int r = e->reads[j];
+            int th = e->evth[r];
+            int slot = e->cur[th]->ev[e->evix[r]].rslot;
+            uint64_t bit = (uint64_t)1 << slot;
+            if (e->known[th] & bit)
+                continue;
+            ir_val v;
+            if (write_value(e, e->src[r], &v)) {
+                e->vals[th][slot] = v;
+                e->known[th] |= bit;
+                changed = true;
+            }
+        }
+    }
+}
+
+/* Path assumptions that can be decided now all hold. */
+static bool conds_ok(enumr *e)
+{
+    for (int th = 0; th < e->nth; th++) {
+        const tpath *p = e->cur[th];
+        for (int i = 0; i < p->ncond; i++) {
+            ir_val v;
+            if (vx_eval(&e->tp[th].pool, p->cond[i].e, e->vals[th], e->known[th], &v) &&
+                (v != 0) != p->cond[i].nonzero)
+                return false;
+        }
+    }
+    return true;
+}
+
+static bool all_known(enumr *e)
+{
+    for (int th = 0; th < e->nth; th++)
+        if ((e->known[th] & e->used[th]) != e->used[th])
+            return false;
+    return true;
+}
+
+/* ---- final state and the model ------------------------------------------ */
+
+static ir_val final_reg(enumr *e, int i)
+{
+    int th = e->obs_th[i];
+    if (th < 0 || e->obs_reg[i] < 0)
+        return 0;
+    ir_val v = 0;
+    vx_eval(&e->tp[th].pool, e->cur[th]->final[e->obs_reg[i]], e->vals[th], ~(uint64_t)0, &v);
+    return v;
+}
+
+/* Fill e->state from settled values; false if the filter rejects it. */
+static bool make_state(enumr *e)
+{
+    for (int i = 0; i < e->nall; i++) {
+        if (e->obs[i].kind == IR_OBS_REG) {
+            e->state[i] = final_reg(e, i);
+        } else {
+            ir_val v = 0;
+            int w = e->fw[e->obs[i].loc];
+            uint64_t saved[e->nth];
+            for (int th = 0; th < e->nth; th++) {
+                saved[th] = e->known[th];
+                e->known[th] = ~(uint64_t)0;
+            }
+            write_value(e, w, &v);
+            for (int th = 0; th < e->nth; th++)
+                e->known[th] = saved[th];
+            e->state[i] = v;
+        }
+    }
+    if (e->t->filter && !ir_cond_eval(e->t->filter, e->obs, e->state, e->nall))
+        return false;
+    return true;
+}
+
+static void record(enumr *e, const cat_verdict *v)
+{
+    bool c = ir_cond_eval(e->t->cond, e->obs, e->state, e->nall);
+    bacc_add(&e->acc, e->state, c, v->consistent);
+    if (v->undef) {
+        e->b->undef = true;
+        if (!e->b->race && e->t->arch == IR_ARCH_C)
+            e->b->race = race_describe(&e->x);
+    }
+    e->flags |= v->flags;
+}
+
+static bool check_model(enumr *e, cat_verdict *v)
+{
+    e->b->candidates++;
+    memset(v, 0, sizeof *v);
+    if (!cat_run_check(e->run, &e->x, v, e->d))
+        return efail(e);
+    return true;
+}
+
+/* Fill the values of every event of the candidate (for the model). */
+static void fill_values(enumr *e)
+{
+    for (int i = 0; i < e->x.n; i++) {
+        exec_event *ev = &e->x.ev[i];
+        int th = e->evth[i];
+        if (th < 0)
+            continue;
+        const tev *te = &e->cur[th]->ev[e->evix[i]];
+        if (ev->kind & EV_R)
+            ev->rval = e->vals[th][te->rslot];
+        if (ev->kind & EV_W) {
+            ir_val v = 0;
+            vx_eval(&e->tp[th].pool, te->wval, e->vals[th], ~(uint64_t)0, &v);
+            ev->wval = v;
+        }
+    }
+}
+
+static bool solution(void *ctx)
+{
+    enumr *e = ctx;
+    fill_values(e);
+    if (make_state(e))
+        record(e, &e->verdict);
+    return true;
+}
+
+/* Terms and atoms for the solver. */
+static void collect_atoms(const ir_cond *c, const ir_obs *obs, int n,
+                          int **ao, ir_val **av, size_t *na, size_t *ca,
+                          int **pa, int **pb, size_t *np, size_t *cp)
+{
+    if (!c)
+        return;
+    if (c->kind == IR_C_ATOM) {
+        int i = -1, j = -1;
+        for (int k = 0; k < n; k++) {
+            if (ir_obs_equal(&obs[k], &c->lhs))
+                i = k;
+            if (c->rhs_is_obs && ir_obs_equal(&obs[k], &c->rhs_obs))
+                j = k;
+        }
+        if (i < 0)
+            return;
+        if (!c->rhs_is_obs) {
+            size_t nn = *na, cc = *ca;
+            VEC_PUSH(*ao, nn, cc, i);
+            cc = *ca;
+            VEC_PUSH(*av, *na, cc, c->rhs);
+            *ca = cc;
+        } else if (j >= 0) {
+            size_t nn = *np, cc = *cp;
+            VEC_PUSH(*pa, nn, cc, i);
+            cc = *cp;
+            VEC_PUSH(*pb, *np, cc, j);
+            *cp = cc;
+        }
+        return;
+    }
+    collect_atoms(c->l, obs, n, ao, av, na, ca, pa, pb, np, cp);
+    collect_atoms(c->r, obs, n, ao, av, na, ca, pa, pb, np, cp);
+}
+
+static sv_term obs_term(enumr *e, int i)
+{
+    sv_term t = {-1, -1, 0};
+    if (e->obs[i].kind == IR_OBS_REG) {
+        if (e->obs_th[i] >= 0 && e->obs_reg[i] >= 0) {
+            t.th = e->obs_th[i];
+            t.e = e->cur[t.th]->final[e->obs_reg[i]];
+        }
+    } else {
+        int w = e->fw[e->obs[i].loc];
+        if (e->evth[w] < 0)
+            t.c = e->x.ev[w].wval;
+        else {
+            t.th = e->evth[w];
+            t.e = e->cur[t.th]->ev[e->evix[w]].wval;
+        }
+    }
+    return t;
+}
+
+static bool solve_symbolic(enumr *e)
+{
+    if (!e->sv)
+        e->sv = sv_new();
+    int neq = 0, ncond = 0;
+    int eq_th[EXEC_MAX], eq_slot[EXEC_MAX];
+    sv_term eq_val[EXEC_MAX];
+    for (int j = 0; j < e->nreads; j++) {
+        int r = e->reads[j], th = e->evth[r];
+        int slot = e->cur[th]->ev[e->evix[r]].rslot;
+        if (e->known[th] & ((uint64_t)1 << slot))
+            continue;
+        int w = e->src[r];
+        eq_th[neq] = th;
+        eq_slot[neq] = slot;
+        if (e->evth[w] < 0)
+            eq_val[neq] = (sv_term){-1, -1, e->x.ev[w].wval};
+        else
+            eq_val[neq] = (sv_term){e->evth[w], e->cur[e->evth[w]]->ev[e->evix[w]].wval, 0};
+        neq++;
+    }
+    size_t maxc = 0;
+    for (int th = 0; th < e->nth; th++)
+        maxc += (size_t)e->cur[th]->ncond;
+    sv_term *cond = xmalloc((maxc ? maxc : 1) * sizeof *cond);
+    bool *nz = xmalloc((maxc ? maxc : 1) * sizeof *nz);
+    for (int th = 0; th < e->nth; th++)
+        for (int i = 0; i < e->cur[th]->ncond; i++) {
+            cond[ncond] = (sv_term){th, e->cur[th]->cond[i].e, 0};
+            nz[ncond++] = e->cur[th]->cond[i].nonzero;
+        }
+    sv_term *obs = xmalloc((size_t)(e->nall ? e->nall : 1) * sizeof *obs);
+    for (int i = 0; i < e->nall; i++)
+        obs[i] = obs_term(e, i);
+    int *ao = NULL, *pa = NULL, *pb = NULL;
+    ir_val *av = NULL;
+    size_t na = 0, ca = 0, np = 0, cp = 0;
+    collect_atoms(e->t->cond, e->obs, e->nall, &ao, &av, &na, &ca, &pa, &pb, &np, &cp);
+    collect_atoms(e->t->filter, e->obs, e->nall, &ao, &av, &na, &ca, &pa, &pb, &np, &cp);
+    vpool *pools = xmalloc((size_t)e->nth * sizeof *pools);
+    for (int th = 0; th < e->nth; th++)
+        pools[th] = e->tp[th].pool;
+    sv_problem p = {
+        .nthreads = e->nth, .pools = pools, .vals = e->vals, .known = e->known, .used = e->used,
+        .eq_th = eq_th, .eq_slot = eq_slot, .eq_val = eq_val, .neq = neq,
+        .cond = cond, .nonzero = nz, .ncond = ncond,
+        .obs = obs, .nobs = e->nall,
+        .atom_obs = ao, .atom_val = av, .natoms = (int)na,
+        .pair_a = pa, .pair_b = pb, .npairs = (int)np,
+    };
+    /* The solver fills unknown slots; keep the settled mask as it was. */
+    int n = sv_solve_all(e->sv, &p, MAX_SOLUTIONS, solution, e, e->d);
+    free(pools); free(cond); free(nz); free(obs); free(ao); free(av); free(pa); free(pb);
+    if (n < 0)
+        return efail(e);
+    if (n > 0)
+        e->b->symbolic = true;
+    return true;
+}
+
+/* One complete candidate: rf, co (or final writes) are set. */
+static bool candidate(enumr *e)
+{
+    e->x.fw = 0;
+    for (int l = 0; l < e->nlocs; l++)
+        if (e->loc_obs[l])
+            e->x.fw |= (uint64_t)1 << e->fw[l];
+    if (!e->symbolic) {
+        if (!make_state(e))
+            return true;            /* herd filters before the model runs */
+        cat_verdict v;
+        if (!check_model(e, &v))
+            return false;
+        if (v.consistent)
+            record(e, &v);
+        return true;
+    }
+    if (!check_model(e, &e->verdict))
+        return false;
+    if (!e->verdict.consistent)
+        return true;
+    return solve_symbolic(e);
+}
+
+/* ---- coherence ----------------------------------------------------------- */
+
+typedef struct loc_orders {
+    int k;                      /* writes other than IW */
+    int *ord;                   /* norders * k */
+    int norders;
+    size_t cap;
+} loc_orders;
+
+/* Same-location coherence facts that uniproc forces (when pruning):
+ * before[i] holds the writes that must precede write W[i]; imm[i] the
+ * write that must come right after W[i] (an RMW reading from it). */
+typedef struct co_cons {
+    int w[EXEC_MAX];
+    int k;
+    uint64_t before[EXEC_MAX];  /* per write index: exec bitset */
+    int imm[EXEC_MAX + 1];      /* per write index (k = IW): index, or -1 */
+    bool imm_target[EXEC_MAX];
+} co_cons;
+
+static int windex(const co_cons *c, int ev)
+{
+    for (int i = 0; i < c->k; i++)
+        if (c->w[i] == ev)
+            return i;
+    return -1;
+}
+
+static bool same_thread_po(const enumr *e, int a, int b)
+{
+    return (e->x.po.row[a] >> b) & 1;
+}
+
+/* Returns false when the constraints are contradictory. */
+static bool build_cons(enumr *e, int loc, co_cons *c)
+{
+    int iw = loc;
+    uint64_t ws = e->locw[loc] & ~((uint64_t)1 << iw);
+    c->k = 0;
+    for (int i = 0; i < e->x.n; i++)
+        if ((ws >> i) & 1)
+            c->w[c->k++] = i;
+    for (int i = 0; i <= c->k; i++)
+        c->imm[i] = -1;
+    for (int i = 0; i < c->k; i++) {
+        c->before[i] = 0;
+        c->imm_target[i] = false;
+    }
+    if (!e->prune)
+        return true;
+    /* Events of this location in threads. */
+    int evs[EXEC_MAX], n = 0;
+    for (int i = e->nlocs; i < e->x.n; i++)
+        if (e->x.ev[i].loc == loc && !(e->x.ev[i].kind & EV_F))
+            evs[n++] = i;
+    for (int a = 0; a < n; a++) {
+        for (int bb = 0; bb < n; bb++) {
+            int p = evs[a], q = evs[bb];
+            if (p == q || !same_thread_po(e, p, q))
+                continue;
+            const exec_event *P = &e->x.ev[p], *Q = &e->x.ev[q];
+            /* source write of p's read / q's read, when they read */
+            int sp = (P->kind & EV_R) ? e->src[p] : -1;
+            int sq = (Q->kind & EV_R) ? e->src[q] : -1;
+            int A = -1, B = -1;         /* A must be co-before B */
+            if ((P->kind & EV_W) && (Q->kind & EV_W)) { A = p; B = q; }
+            if (A >= 0) {
+                int ia = windex(c, A), ib = windex(c, B);
+                if (ib < 0)
+                    return false;
+                c->before[ib] |= (uint64_t)1 << A;
+                (void)ia;
+            }
+            if ((P->kind & EV_W) && sq >= 0 && sq != p) {
+                /* W po R, R reads W' != W: W co-before W' */
+                int ib = windex(c, sq);
+                if (ib < 0)
+                    return false;   /* W' is IW */
+                c->before[ib] |= (uint64_t)1 << p;
+            }
+            if (sp >= 0 && (Q->kind & EV_W) && sp != q) {
+                /* R po W, R reads W': W' co-before W */
+                int ib = windex(c, q);
+                if (ib < 0)
+                    return false;
+                c->before[ib] |= (uint64_t)1 << sp;
+            }
+            if (sp >= 0 && sq >= 0 && sp != sq) {
+                /* R po R', reading W and W': W co-before W' */
+                int ib = windex(c, sq);
+                if (ib < 0)
+                    return false;
+                c->before[ib] |= (uint64_t)1 << sp;
+            }
+        }
+    }
+    /* Atomicity: an RMW's write comes right after the write it read. */
+    for (int a = 0; a < n; a++) {
+        int p = evs[a];
+        const exec_event *P = &e->x.ev[p];
+        if (!P->is_rmw || !(P->kind & EV_R))
+            continue;
+        int wr = -1;
+        if (P->kind & EV_W)
+            wr = p;
+        else {
+            int th = e->evth[p];
+            int partner = e->cur[th]->ev[e->evix[p]].partner;
+            if (partner >= 0)
+                wr = p + (partner - e->evix[p]);
+        }
+        if (wr < 0)
+            continue;
+        int from = e->src[p] == iw ? c->k : windex(c, e->src[p]);
+        int to = windex(c, wr);
+        if (from < 0 || to < 0)
+            return false;
+        if (c->imm[from] >= 0 && c->imm[from] != to)
+            return false;
+        c->imm[from] = to;
+        c->imm_target[to] = true;
+    }
+    return true;
+}
+
+static void gen_orders(const co_cons *c, loc_orders *o, int *cur, int depth,
+                       uint64_t placed, int last)
+{
+    if (depth == c->k) {
+        size_t n = (size_t)o->norders;
+        size_t need = (n + 1) * (size_t)(c->k ? c->k : 1);
+        if (need > o->cap) {
+            o->cap = need * 2;
+            o->ord = xrealloc(o->ord, o->cap * sizeof *o->ord);
+        }
+        memcpy(o->ord + n * (size_t)c->k, cur, (size_t)c->k * sizeof *cur);
+        o->norders++;
+        return;
+    }
+    int forced = c->imm[last];
+    for (int i = 0; i < c->k; i++) {
+        uint64_t bit = (uint64_t)1 << c->w[i];
+        if (placed & bit)
+            continue;
+        if (forced >= 0 ? i != forced : c->imm_target[i])
+            continue;
+        if ((c->before[i] & ~placed) != 0)
+            continue;
+        cur[depth] = c->w[i];
+        gen_orders(c, o, cur, depth + 1, placed | bit, i);
+    }
+}
+
+static bool co_loc(enumr *e, loc_orders *ords, int l)
+{
+    if (e->failed)
+        return false;
+    if (l == e->nlocs)
+        return candidate(e);
+    loc_orders *o = &ords[l];
+    int iw = l;
+    for (int j = 0; j < o->norders; j++) {
+        const int *ord = o->ord + (size_t)j * (size_t)o->k;
+        uint64_t later = 0;
+        for (int i = o->k - 1; i >= 0; i--) {
+            e->x.co.row[ord[i]] = later;
+            later |= (uint64_t)1 << ord[i];
+        }
+        e->x.co.row[iw] = later;
+        if (e->loc_obs[l])
+            e->fw[l] = o->k ? ord[o->k - 1] : iw;
+        if (!co_loc(e, ords, l + 1))
+            return false;
+    }
+    return true;
+}
+
+/* Models without co: choose the final write of each observed location. */
+static bool fw_loc(enumr *e, int l)
+{
+    if (e->failed)
+        return false;
+    if (l == e->nlocs)
+        return candidate(e);
+    if (!e->loc_obs[l])
+        return fw_loc(e, l + 1);
+    uint64_t ws = e->locw[l] & ~((uint64_t)1 << l);
+    if (!ws)
+        ws = (uint64_t)1 << l;     /* only the initial write */
+    for (int w = 0; w < e->x.n; w++) {
+        if (!((ws >> w) & 1))
+            continue;
+        e->fw[l] = w;
+        if (!fw_loc(e, l + 1))
+            return false;
+    }
+    return true;
+}
+
+static bool rf_done(enumr *e)
+{
+    e->symbolic = !all_known(e);
+    memset(&e->x.rf, 0, sizeof e->x.rf);
+    for (int j = 0; j < e->nreads; j++)
+        e->x.rf.row[e->src[e->reads[j]]] |= (uint64_t)1 << e->reads[j];
+    if (!e->symbolic)
+        fill_values(e);
+    memset(&e->x.co, 0, sizeof e->x.co);
+    if (!e->gen_co)
+        return fw_loc(e, 0);
+    loc_orders ords[e->nlocs];
+    bool ok = true;
+    for (int l = 0; l < e->nlocs; l++) {
+        memset(&ords[l], 0, sizeof ords[l]);
+        co_cons c;
+        if (ok && build_cons(e, l, &c)) {
+            ords[l].k = c.k;
+            int cur[EXEC_MAX];
+            gen_orders(&c, &ords[l], cur, 0, 0, c.k);
+            if (ords[l].norders == 0)
+                ok = false;
+        } else {
+            ok = false;
+        }
+    }
+    bool r = true;
+    if (ok)
+        r = co_loc(e, ords, 0);
+    for (int l = 0; l < e->nlocs; l++)
+        free(ords[l].ord);
+    return r;
+}
+
+/* ---- reads-from ------------------------------------------------------------ */
+
+/* Cheap uniproc checks on one rf edge w -> r (pruning only). */
+static bool rf_plausible(enumr *e, int r, int w)
+{
+    if (!e->prune)
+        return true;
+    int th = e->evth[r];
+    if (e->evth[w] == th && same_thread_po(e, r, w))
+        return false;               /* reads from its own future */
+    int loc = e->x.ev[r].loc;
+    /* The latest po-earlier same-location write of the thread, if any:
+     * the read must not read anything co-before it; we only reject IW and
+     * po-earlier writes older than it here, co does the rest. */
+    int last = -1;
+    for (int i = e->nlocs; i < e->x.n; i++)
+        if (i != r && e->evth[i] == th && e->x.ev[i].loc == loc &&
+            (e->x.ev[i].kind & EV_W) && same_thread_po(e, i, r))
+            last = i;
+    if (last >= 0) {
+        if (w == loc)
+            return false;
+        if (e->evth[w] == th && w != last && same_thread_po(e, w, last))
+            return false;
+    }
+    return true;
+}
+
+static bool rf_choose(enumr *e, int j)
+{
+    if (e->failed)
+        return false;
+    if (j == e->nreads)
+        return rf_done(e);
+    int r = e->reads[j];
+    uint64_t cands = e->candw[r];
+    uint64_t saved[e->nth];
+    memcpy(saved, e->known, (size_t)e->nth * sizeof *saved);
+    for (int w = 0; w < e->x.n; w++) {
+        if (!((cands >> w) & 1) || !rf_plausible(e, r, w))
+            continue;
+        e->src[r] = w;
+        propagate(e, j + 1);
+        if (conds_ok(e) && !rf_choose(e, j + 1))
+            return false;
+        memcpy(e->known, saved, (size_t)e->nth * sizeof *saved);
+    }
+    return true;
+}
+
+/* ---- path combinations --------------------------------------------------- */
+
+static void dep_rel(exec_rel *rel, const enumr *e, int th, int base, int i, uint64_t deps)
+{
+    const tpath *p = e->cur[th];
+    for (int s = 0; s < p->nslots; s++)
+        if ((deps >> s) & 1)
+            rel->row[base + p->slot_ev[s]] |= (uint64_t)1 << (base + i);
+}
+
+static bool build_events(enumr *e)
+{
+    exec *x = &e->x;
+    const ir_test *t = e->t;
+    int n = t->nlocs;
+    for (int th = 0; th < e->nth; th++)
+        n += e->cur[th]->nev;
+    if (n > EXEC_MAX) {
+        diag_error(e->d, t->file ? t->file : "", 0, 0,
+                   "the test has %d events; at most %d are supported", n, EXEC_MAX);
+        return efail(e);
+    }
+    memset(x, 0, sizeof *x);
+    x->test = t;
+    x->n = n;
+    memset(e->locw, 0, sizeof e->locw);
+    for (int l = 0; l < t->nlocs; l++) {
+        exec_event *ev = &x->ev[l];
+        ev->kind = EV_W | EV_IW;
+        ev->thread = -1;
+        ev->loc = l;
+        ev->mode = IR_MODE_NONE;
+        ev->wval = t->locs[l].init;
+        e->evth[l] = -1;
+        e->evix[l] = -1;
+        e->locw[l] |= (uint64_t)1 << l;
+    }
+    int k = t->nlocs;
+    e->nreads = 0;
+    for (int th = 0; th < e->nth; th++) {
+        const tpath *p = e->cur[th];
+        int base = k;
+        for (int i = 0; i < p->nev; i++, k++) {
+            const tev *te = &p->ev[i];
+            exec_event *ev = &x->ev[k];
+            ev->kind = te->kind;
+            ev->thread = t->threads[th].id;
+            ev->poi = i;
+            ev->loc = te->loc;
+            ev->mode = te->mode;
+            ev->fence = te->fence;
+            ev->rmw_op = te->rmw_op;
+            ev->is_rmw = te->is_rmw;
+            ev->instr = te->instr;
+            e->evth[k] = th;
+            e->evix[k] = i;
+            for (int j = i + 1; j < p->nev; j++)
+                x->po.row[k] |= (uint64_t)1 << (base + j);
+            if (te->partner > i)
+                x->rmw.row[k] |= (uint64_t)1 << (base + te->partner);
+            if (te->kind & EV_W)
+                e->locw[te->loc] |= (uint64_t)1 << k;
+            if (te->kind & EV_R)
+                e->reads[e->nreads++] = k;
+            dep_rel(&x->addr, e, th, base, i, te->addr_deps);
+            dep_rel(&x->data, e, th, base, i, te->data_deps);
+            dep_rel(&x->ctrl, e, th, base, i, te->ctrl_deps);
+        }
+        e->used[th] = p->nslots >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << p->nslots) - 1);
+        e->known[th] = 0;
+    }
+    for (int j = 0; j < e->nreads; j++) {
+        int r = e->reads[j];
+        e->candw[r] = e->locw[x->ev[r].loc] & ~((uint64_t)1 << r);
+    }
+    return true;
+}
+
+static bool paths_choose(enumr *e, int th)
+{
+    if (e->failed)
+        return false;
+    if (th == e->nth) {
+        if (!build_events(e))
+            return false;
+        propagate(e, 0);
+        if (!conds_ok(e))
+            return true;
+        return rf_choose(e, 0);
+    }
+    for (int i = 0; i < e->tp[th].np; i++) {
+        e->cur[th] = &e->tp[th].p[i];
+        if (!paths_choose(e, th + 1))
+            return false;
+    }
+    return true;
+}
+
+bool enum_run(const ir_test *t, const cat_model *cm, bool prune, bset *b,
+              uint64_t *flags, diag *d)
+{
+    enumr e;
+    memset(&e, 0, sizeof e);
+    e.t = t;
+    e.d = d;
+    e.b = b;
+    e.gen_co = cat_model_generates_co(cm);
+    e.prune = prune;
+    e.nth = t->nthreads;
+    e.nlocs = t->nlocs;
+    if (t->nlocs > EXEC_MAX) {
+        diag_error(d, t->file ? t->file : "", 0, 0, "too many locations");
+        return false;
+    }
+    /* Observables: the printed ones, then those only the filter uses. */
+    int nobs = 0, nf = 0;
+    ir_obs *obs = ir_observables(t, &nobs);
+    ir_obs *fobs = t->filter ? ir_filter_observables(t, &nf) : NULL;
+    e.nobs = nobs;
+    e.nall = nobs + nf;
+    e.obs = xcalloc((size_t)(e.nall ? e.nall : 1), sizeof *e.obs);
+    for (int i = 0; i < nobs; i++)
+        e.obs[i] = obs[i];
+    for (int i = 0; i < nf; i++)
+        e.obs[nobs + i] = fobs[i];
+    bacc_init(&e.acc, b, obs, nobs);
+    e.obs_th = xcalloc((size_t)(e.nall ? e.nall : 1), sizeof(int));
+    e.obs_reg = xcalloc((size_t)(e.nall ? e.nall : 1), sizeof(int));
+    e.loc_obs = xcalloc((size_t)(t->nlocs ? t->nlocs : 1), sizeof(bool));
+    for (int i = 0; i < e.nall; i++) {
+        e.obs_th[i] = e.obs_reg[i] = -1;
+        if (e.obs[i].kind == IR_OBS_REG) {
+            int th = ir_find_thread(t, e.obs[i].thread);
+            e.obs_th[i] = th;
+            if (th >= 0)
+                e.obs_reg[i] = ir_thread_find_reg(&t->threads[th], e.obs[i].reg);
+        } else if (e.obs[i].loc >= 0 && e.obs[i].loc < t->nlocs) {
+            e.loc_obs[e.obs[i].loc] = true;
+        }
+    }
+    e.state = xcalloc((size_t)(e.nall ? e.nall : 1), sizeof(ir_val));
+    e.tp = xcalloc((size_t)(e.nth ? e.nth : 1), sizeof *e.tp);
+    e.cur = xcalloc((size_t)(e.nth ? e.nth : 1), sizeof *e.cur);
+    e.vals = xcalloc((size_t)(e.nth ? e.nth : 1), sizeof *e.vals);
+    e.known = xcalloc((size_t)(e.nth ? e.nth : 1), sizeof *e.known);
+    e.used = xcalloc((size_t)(e.nth ? e.nth : 1), sizeof *e.used);
+    bool ok = true;
+    for (int th = 0; th < e.nth && ok; th++) {
+        ok = enum_thread_paths(t, &t->threads[th], &e.tp[th], d);
+        e.vals[th] = xcalloc(64, sizeof(ir_val));
+    }
+    if (ok) {
+        e.run = cat_run_new(cm);
+        ok = paths_choose(&e, 0) && !e.failed;
+        cat_run_free(e.run);
+    }
+    bacc_finish(&e.acc);
+    *flags = e.flags;
+    for (int th = 0; th < e.nth; th++) {
+        tpaths_free(&e.tp[th]);
+        free(e.vals[th]);
+    }
+    sv_free(e.sv);
+    free(e.tp); free(e.cur); free(e.vals); free(e.known); free(e.used);
+    free(e.state); free(e.obs_th); free(e.obs_reg); free(e.loc_obs); free(e.obs);
+    free(obs);
+    free(fobs);
+    return ok;
+}

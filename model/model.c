@@ -1,0 +1,100 @@
+/* The behaviour-set API (model.h): loading a model and running a test. */
+#include <stdlib.h>
+#include <string.h>
+#include "model/cat.h"
+#include "model/bset_build.h"
+#include "model/enum.h"
+#include "model/model.h"
+#include "util/mem.h"
+
+struct model {
+    cat_model *cat;
+    bool prune;
+};
+
+/* The project's models for which enumeration may skip candidates that
+ * break per-location coherence or RMW atomicity: each of them rejects
+ * every such candidate (sc: acyclic po|com; x86tso: uniproc and
+ * atomicity; rc11: coherence, atomicity and no-thin-air), so herd's
+ * counts are unchanged.  Any other model gets every candidate. */
+static bool prunable(const char *name)
+{
+    static const char *const names[] = {"sc", "x86tso", "rc11"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+model *model_load(const char *name_or_path, diag *d)
+{
+    cat_model *c = cat_load(name_or_path, d);
+    if (!c)
+        return NULL;
+    model *m = xcalloc(1, sizeof *m);
+    m->cat = c;
+    m->prune = cat_model_generates_co(c) && prunable(cat_model_name(c));
+    const char *env = getenv("LITMUSC_NO_PRUNE");
+    if (env && *env && strcmp(env, "0") != 0)
+        m->prune = false;
+    return m;
+}
+
+void model_free(model *m)
+{
+    if (!m)
+        return;
+    cat_free(m->cat);
+    free(m);
+}
+
+const char *model_name(const model *m)
+{
+    return cat_model_name(m->cat);
+}
+
+void model_set_pruning(model *m, bool on)
+{
+    m->prune = on && cat_model_generates_co(m->cat);
+}
+
+bool model_pruning(const model *m)
+{
+    return m->prune;
+}
+
+const char *model_default_name(ir_arch arch)
+{
+    switch (arch) {
+    case IR_ARCH_X86:
+    case IR_ARCH_X86_64: return "x86tso";
+    case IR_ARCH_C: return "rc11";
+    case IR_ARCH_JAVA: return "jam21";
+    }
+    return "sc";
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bset *model_run(const model *m, const ir_test *t, diag *d)
+{
+    bset *b = xcalloc(1, sizeof *b);
+    uint64_t flags = 0;
+    if (!enum_run(t, m->cat, m->prune, b, &flags, d)) {
+        bset_free(b);
+        return NULL;
+    }
+    /* herd lists *undef* first, then named flags in string order. */
+    if (b->undef)
+        bset_add_flag(b, "*undef*");
+    int first = b->nflags;
+    for (int i = 0; i < cat_model_nflags(m->cat) && i < 64; i++)
+        if ((flags >> i) & 1)
+            bset_add_flag(b, cat_model_flag_name(m->cat, i));
+    if (b->nflags - first > 1)
+        qsort(b->flags + first, (size_t)(b->nflags - first), sizeof *b->flags, cmp_str);
+    return b;
+}
