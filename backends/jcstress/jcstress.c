@@ -99,10 +99,11 @@ static bool outcomes(strbuf *out, const ir_test *t, const javagen_names *n, cons
         for (int k = 0; k < n->nobs; k++) {
             vals[k] = b->states[s].vals[perm[k]];
             if (vals[k] < INT32_MIN || vals[k] > INT32_MAX || IR_IS_ADDR(vals[k])) {
+                diag_error(d, t->file, 1, 1, "final value %" PRId64 " has no Java int form",
+                           vals[k]);
                 free(vals);
                 sb_free(&id);
-                return diag_error(d, t->file, 1, 1,
-                                  "final value %" PRId64 " has no Java int form", vals[k]);
+                return false;
             }
         }
         javagen_outcome_id(&id, vals, n->nobs);
