@@ -1,11 +1,176 @@
-/* Placeholder until this command is written: refuses with exit status 3. */
+/* `litmusc emit --target x86-litmus --scheme S FILE... [-o OUT] [--map FILE]`:
+ * compile each test with scheme S and write it as a herd X86 litmus test.
+ * One input goes to OUT (or stdout); several go into the folder OUT as
+ * NAME.litmus (+ NAME.map).  Nothing is written unless every test
+ * compiles. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "backends/x86/x86.h"
+#include "backends/x86litmus/x86litmus.h"
 #include "cli/cli.h"
+#include "util/mem.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: litmusc emit --target x86-litmus [--scheme NAME|PATH] [--map FILE] FILE... [-o OUT]\n"
+               "  --scheme S   compilation scheme (shipped:");
+    for (const char *const *n = x86_scheme_builtins(); *n; n++)
+        fprintf(f, " %s", *n);
+    fprintf(f, "; or a .scheme file);\n"
+               "               X86 tests need none (identity compilation)\n"
+               "  -o OUT       output file (one test) or folder (several); default stdout\n"
+               "  --map FILE   also write the register map (one test; with several,\n"
+               "               OUT/NAME.map is written beside each test)\n");
+}
+
+/* File name of PATH without folders and without ".litmus". */
+static char *stem(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    if (n > 7 && !strcmp(b + n - 7, ".litmus"))
+        n -= 7;
+    return xstrndup(b, n);
+}
+
+/* Write TEXT to PATH through a temporary file renamed into place, so that a
+ * failure leaves no partial file. */
+static bool write_file(const char *path, const char *text, diag *d)
+{
+    char *tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (ok && rename(tmp, path) != 0)
+        ok = false;
+    if (!ok) {
+        unlink(tmp);
+        diag_error(d, path, 0, 0, "cannot write output: %s", strerror(errno));
+    }
+    free(tmp);
+    return ok;
+}
+
+typedef struct out_item { char *name, *litmus, *map; } out_item;
 
 int emit_x86_litmus(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "litmusc: emit_x86_litmus is not available in this build\n");
-    return EXIT_INTERNAL;
+    const char *scheme_arg = NULL, *out = NULL, *map = NULL;
+    const char **files = xcalloc((size_t)argc + 1, sizeof *files);
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            free(files);
+            return EXIT_OK;
+        }
+        if ((!strcmp(a, "--target") || !strcmp(a, "--scheme") || !strcmp(a, "-o") || !strcmp(a, "--map")) &&
+            i + 1 >= argc) {
+            fprintf(stderr, "litmusc emit: %s needs an argument\n", a);
+            free(files);
+            return EXIT_USAGE;
+        }
+        if (!strcmp(a, "--target"))
+            i++;
+        else if (!strncmp(a, "--target=", 9))
+            continue;
+        else if (!strcmp(a, "--scheme"))
+            scheme_arg = argv[++i];
+        else if (!strncmp(a, "--scheme=", 9))
+            scheme_arg = a + 9;
+        else if (!strcmp(a, "-o"))
+            out = argv[++i];
+        else if (!strcmp(a, "--map"))
+            map = argv[++i];
+        else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "litmusc emit: unknown option '%s' for target x86-litmus\n", a);
+            usage(stderr);
+            free(files);
+            return EXIT_USAGE;
+        } else
+            files[nfiles++] = a;
+    }
+    if (nfiles == 0) {
+        fprintf(stderr, "litmusc emit: no input files\n");
+        usage(stderr);
+        free(files);
+        return EXIT_USAGE;
+    }
+    if (nfiles > 1 && !out) {
+        fprintf(stderr, "litmusc emit: several tests need -o FOLDER\n");
+        free(files);
+        return EXIT_USAGE;
+    }
+    diag d = {0};
+    x86_scheme *s = NULL;
+    if (scheme_arg && !(s = x86_scheme_load(scheme_arg, &d))) {
+        free(files);
+        return cli_report(&d);
+    }
+    out_item *items = xcalloc((size_t)nfiles, sizeof *items);
+    int status = EXIT_OK;
+    for (int i = 0; i < nfiles && status == EXIT_OK; i++) {
+        ir_test *t = cli_load_test(files[i], &d);
+        x86_prog *p = t ? x86_compile(t, s, &d) : NULL;
+        if (!p) {
+            status = cli_report(&d);
+        } else {
+            items[i].name = stem(files[i]);
+            items[i].litmus = x86litmus_print(p);
+            items[i].map = x86litmus_map_text(p);
+        }
+        x86_prog_free(p);
+        ir_test_free(t);
+    }
+    if (status == EXIT_OK) {
+        if (nfiles == 1) {
+            if (out ? !write_file(out, items[0].litmus, &d) : fputs(items[0].litmus, stdout) < 0)
+                status = d.set ? cli_report(&d) : EXIT_INTERNAL;
+            if (status == EXIT_OK && map && !write_file(map, items[0].map, &d)) {
+                if (out)
+                    unlink(out);
+                status = cli_report(&d);
+            }
+        } else {
+            if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+                diag_error(&d, out, 0, 0, "cannot create output folder: %s", strerror(errno));
+                status = cli_report(&d);
+            }
+            for (int i = 0; i < nfiles && status == EXIT_OK; i++) {
+                char *path = xasprintf("%s/%s.litmus", out, items[i].name);
+                char *mpath = xasprintf("%s/%s.map", out, items[i].name);
+                if (!write_file(path, items[i].litmus, &d) || (map && !write_file(mpath, items[i].map, &d))) {
+                    status = cli_report(&d);
+                    /* Take back what this run wrote. */
+                    for (int j = 0; j <= i; j++) {
+                        char *pj = xasprintf("%s/%s.litmus", out, items[j].name);
+                        char *mj = xasprintf("%s/%s.map", out, items[j].name);
+                        unlink(pj);
+                        if (map)
+                            unlink(mj);
+                        free(pj);
+                        free(mj);
+                    }
+                }
+                free(path);
+                free(mpath);
+            }
+        }
+    }
+    for (int i = 0; i < nfiles; i++) {
+        free(items[i].name);
+        free(items[i].litmus);
+        free(items[i].map);
+    }
+    free(items);
+    free(files);
+    x86_scheme_free(s);
+    return status;
 }
