@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ir/ir.h"
+#include "backends/native.h"
 #include "model/model.h"
 #include "util/diag.h"
 #include "util/mem.h"
@@ -102,6 +103,7 @@ typedef struct harness_runinfo {
     const char *status;     /* NULL for a normal run, else e.g. "timed out after 10 s" */
     char cpu[128];          /* CPU model ("AMD EPYC") */
     int cores;              /* online cores */
+    const char *build;      /* "cached", "built in 1.21 s", or NULL (not printed) */
 } harness_runinfo;
 /* Fill cpu and cores from the machine (/proc/cpuinfo, sysconf). */
 void harness_machine(harness_runinfo *ri);
@@ -186,6 +188,39 @@ bool harness_compile(const harness_build *b, const harness_file *files, int nfil
 /* First line of `CC --version`, malloc'd; NULL + diag (status 3) when the
  * compiler cannot be run. */
 char *harness_cc_version(const char *cc, diag *d);
+
+/* ---- one native run: generate, build (cached), run, read the histogram ---------- */
+typedef struct harness_native_opts {
+    native_opts gen;            /* target C11 or x86, plain accesses, scheme */
+    const char *cc;             /* compiler command */
+    const char *cc_version;     /* harness_cc_version(cc) */
+    const char *cache_dir;      /* NULL: harness_cache_dir(NULL) */
+    char *const *run_args;      /* extra runner arguments (-s N, --sync M, ...), NULL-terminated */
+    double timeout_s;           /* limit for the runner; <= 0: none */
+    double compile_timeout_s;
+} harness_native_opts;
+
+typedef struct harness_run_result {
+    harness_hist *hist;         /* the histogram read (possibly partial), or NULL */
+    bool cached;                /* the runner came from the cache */
+    bool timed_out;             /* killed at the time limit */
+    bool interrupted;           /* stopped because litmusc got SIGINT/SIGTERM */
+    char *status;               /* NULL for a normal run, else what ended it early */
+    char *compiler;             /* "cc -O2 -std=c11 -pthread" as used */
+    char *exe;                  /* the runner executable (in the cache) */
+    double build_s, run_s;
+} harness_run_result;
+
+/* Generate T's runner for O->gen.target, build it (or reuse the cached
+ * build), run it under the limits and parse its histogram.  Returns true
+ * whenever a histogram could be read -- also a partial one from a runner
+ * stopped at the time limit or by an interrupt (then r->status says so).
+ * false + diag otherwise: status 2 if T cannot be generated for the
+ * target, 3 for a missing compiler, a failed build, a runner that crashed,
+ * hung without printing or printed a broken histogram. */
+bool harness_run_native(const ir_test *t, const harness_native_opts *o, harness_run_result *r,
+                        diag *d);
+void harness_run_result_free(harness_run_result *r);
 
 /* ---- test-name filters (PCRE2) --------------------------------------------------- */
 typedef struct harness_filter harness_filter;

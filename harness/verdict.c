@@ -58,8 +58,11 @@ static void format_config(strbuf *out, const ir_test *t, const harness_hist *h,
             sb_printf(out, " %s=%s", kv->key, kv->value);
     }
     sb_printf(out, " iterations=%" PRIu64 "\n", h->iterations);
-    sb_printf(out, "Machine %s cpu=\"%s\" cores=%d compiler=\"%s\"\n", t->name, ri->cpu,
+    sb_printf(out, "Machine %s cpu=\"%s\" cores=%d compiler=\"%s\"", t->name, ri->cpu,
               ri->cores, ri->compiler ? ri->compiler : "?");
+    if (ri->build)
+        sb_printf(out, " build=\"%s\"", ri->build);
+    sb_addc(out, '\n');
 }
 
 void harness_format_verdict(strbuf *out, const ir_test *t, const bset *b,
@@ -192,6 +195,12 @@ void harness_format_json(strbuf *out, const ir_test *t, const bset *b,
     json_key(out, "cpu");
     harness_json_string(out, ri->cpu);
     sb_printf(out, ",\"cores\":%d,", ri->cores);
+    json_key(out, "build");
+    if (ri->build)
+        harness_json_string(out, ri->build);
+    else
+        sb_add(out, "null");
+    sb_addc(out, ',');
     json_key(out, "status");
     if (ri->status)
         harness_json_string(out, ri->status);

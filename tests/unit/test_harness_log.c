@@ -223,7 +223,7 @@ static void compare_marks_forbidden_and_unseen(void **state)
     assert_int_equal(v.forbidden_count, 7);
     assert_int_equal(v.nunseen, 1);
     assert_int_equal(v.unseen[0], 2);
-    harness_runinfo ri = {"x86", "sc", "cc -O2", NULL, "Test CPU", 2};
+    harness_runinfo ri = {"x86", "sc", "cc -O2", NULL, "Test CPU", 2, "cached"};
     strbuf sb = {0};
     harness_format_verdict(&sb, t, b, h, &v, &ri);
     char *s = sb_take(&sb);
@@ -234,7 +234,7 @@ static void compare_marks_forbidden_and_unseen(void **state)
                         "State SB allowed   3      0:EAX=0; 1:EAX=1;\n"
                         "Unseen SB 0:EAX=1; 1:EAX=1;\n"
                         "Config SB target=x86 iterations=100\n"
-                        "Machine SB cpu=\"Test CPU\" cores=2 compiler=\"cc -O2\"\n"
+                        "Machine SB cpu=\"Test CPU\" cores=2 compiler=\"cc -O2\" build=\"cached\"\n"
                         "Verdict SB FORBIDDEN: 1 state outside the sc behaviour set, seen 7 times\n"
                         "\n");
     free(s);
@@ -262,7 +262,7 @@ static void compare_all_allowed_with_config(void **state)
     assert_true(harness_compare(t, b, h, &v, &d));
     assert_int_equal(v.nforbidden, 0);
     assert_int_equal(v.nunseen, 0);
-    harness_runinfo ri = {"x86", "x86tso", "gcc -O2", NULL, "AMD EPYC", 2};
+    harness_runinfo ri = {"x86", "x86tso", "gcc -O2", NULL, "AMD EPYC", 2, NULL};
     strbuf sb = {0};
     harness_format_verdict(&sb, t, b, h, &v, &ri);
     char *s = sb_take(&sb);
