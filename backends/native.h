@@ -94,6 +94,15 @@ char *native_generate(const ir_test *t, const native_opts *o, diag *d);
  * NULL past the last.  Paths are "runtime/NAME" (NAME = *.c or *.h). */
 const embed_file *native_runtime_file(int i);
 
+/* Write DATA to PATH through a temporary file in the same folder and a
+ * rename, so PATH is either complete or untouched.  false + diag (3). */
+bool native_write_file(const char *path, const char *data, size_t len, diag *d);
+/* Write every runtime file into folder DIR (which must exist). */
+bool native_write_runtime(const char *dir, diag *d);
+/* A file name for test NAME: letters, digits, '_', '-', '.' and '+' kept,
+ * anything else '_', never empty or starting with '.'; malloc'd. */
+char *native_file_stem(const char *name);
+
 /* Flags to compile and link a generated program with its runtime. */
 #define NATIVE_CFLAGS "-O2 -std=c11 -pthread"
 #define NATIVE_LDLIBS "-pthread"

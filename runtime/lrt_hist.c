@@ -78,7 +78,8 @@ static bool hist_grow(lrt_hist *h)
         if (old.counts[i] == 0)
             continue;
         size_t j = hist_find(h, old.keys + i * w);
-        memcpy(h->keys + j * w, old.keys + i * w, w * sizeof *h->keys);
+        if (w)
+            memcpy(h->keys + j * w, old.keys + i * w, w * sizeof *h->keys);
         h->counts[j] = old.counts[i];
         h->n++;
     }
@@ -101,7 +102,8 @@ bool lrt_hist_add(lrt_hist *h, const int64_t *key, uint64_t count)
         i = hist_find(h, key);
     }
     size_t w = (size_t)h->width;
-    memcpy(h->keys + i * w, key, w * sizeof *key);
+    if (w)
+        memcpy(h->keys + i * w, key, w * sizeof *key);
     h->counts[i] = count;
     h->n++;
     return true;

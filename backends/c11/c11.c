@@ -1,0 +1,439 @@
+/* IR -> C11.  Every SSA value is an int64_t local; blocks are labels, and
+ * phis become copies on the edges into their block (the IR is loop-free,
+ * so a phi never reads another phi of its own block and the copies can be
+ * sequential).  Addresses are IR_ADDR values: an immediate address names
+ * its cell directly, an address held in a value goes through lt_at(),
+ * which maps anything that is not a location to a scratch cell. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "backends/c11/c11.h"
+#include "backends/native/native_internal.h"
+
+typedef struct c11_ctx {
+    const native_opts *o;
+    const char *ptr_type;   /* cell type for accesses through a value, or NULL */
+} c11_ctx;
+
+/* Strength of the load side of an order: relaxed < consume < acquire < seq_cst. */
+static int load_rank(const char *mo)
+{
+    if (!strcmp(mo, "memory_order_seq_cst"))
+        return 3;
+    if (!strcmp(mo, "memory_order_acquire") || !strcmp(mo, "memory_order_acq_rel"))
+        return 2;
+    if (!strcmp(mo, "memory_order_consume"))
+        return 1;
+    return 0;
+}
+
+const char *c11_order(ir_mode m, ir_op op, bool plain_as_relaxed)
+{
+    const char *mo;
+    switch (m) {
+    case IR_MO_NA: case IR_JM_PLAIN:
+        if (op == IR_LOAD || op == IR_STORE)
+            return plain_as_relaxed ? "memory_order_relaxed" : NULL;
+        mo = "memory_order_relaxed";
+        break;
+    case IR_MO_RLX: case IR_JM_OPAQUE: case IR_MODE_NONE: mo = "memory_order_relaxed"; break;
+    case IR_MO_CON: mo = "memory_order_consume"; break;
+    case IR_MO_ACQ: case IR_JM_ACQUIRE: mo = "memory_order_acquire"; break;
+    case IR_MO_REL: case IR_JM_RELEASE: mo = "memory_order_release"; break;
+    case IR_MO_ACQ_REL: mo = "memory_order_acq_rel"; break;
+    case IR_MO_SC: case IR_JM_VOLATILE: case IR_X86_LOCKED: mo = "memory_order_seq_cst"; break;
+    /* x86-TSO gives every load acquire and every store release semantics. */
+    case IR_X86_PLAIN:
+        mo = op == IR_LOAD ? "memory_order_acquire" : op == IR_STORE ? "memory_order_release"
+                                                                       : "memory_order_seq_cst";
+        break;
+    default: mo = "memory_order_seq_cst"; break;
+    }
+    /* C allows only some orders per operation (and gcc rejects the others
+     * under -Werror): a load cannot release, a store cannot acquire. */
+    if (op == IR_LOAD) {
+        if (!strcmp(mo, "memory_order_release"))
+            mo = "memory_order_relaxed";
+        else if (!strcmp(mo, "memory_order_acq_rel"))
+            mo = "memory_order_acquire";
+    } else if (op == IR_STORE) {
+        if (!strcmp(mo, "memory_order_acquire") || !strcmp(mo, "memory_order_consume"))
+            mo = "memory_order_relaxed";
+        else if (!strcmp(mo, "memory_order_acq_rel"))
+            mo = "memory_order_release";
+    }
+    return mo;
+}
+
+/* The failure order of a CAS: a load order no stronger than the success
+ * order's load side. */
+static const char *cas_fail_order(const ir_instr *in, const char *succ)
+{
+    ir_mode fm = in->fail_mode != IR_MODE_NONE ? in->fail_mode : in->mode;
+    const char *f = c11_order(fm, IR_LOAD, true);
+    if (!f)
+        f = "memory_order_relaxed";
+    int limit = load_rank(succ);
+    if (!strcmp(succ, "memory_order_release"))
+        limit = 0;
+    if (load_rank(f) > limit)
+        f = limit == 3 ? "memory_order_seq_cst" : limit == 2 ? "memory_order_acquire"
+            : limit == 1 ? "memory_order_consume" : "memory_order_relaxed";
+    return f;
+}
+
+static void opnd(strbuf *b, ir_operand o)
+{
+    if (o.kind == IR_OPND_VAL)
+        sb_printf(b, "v%d", o.val);
+    else
+        nat_int_lit(b, o.kind == IR_OPND_IMM ? o.imm : 0);
+}
+
+/* The pointer expression for an access's address, typed for atomics or
+ * volatile; *TYPE gets the cell type.  false + diag if it is no address. */
+static bool address(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_instr *in,
+                    bool atomic, diag *d)
+{
+    const char *q = atomic ? "_Atomic " : "volatile ";
+    if (in->addr.kind == IR_OPND_IMM) {
+        if (!IR_IS_ADDR(in->addr.imm) || IR_ADDR_LOC(in->addr.imm) < 0 ||
+            IR_ADDR_LOC(in->addr.imm) >= t->nlocs)
+            return nat_error(d, t, in, "memory access to a constant that is not a location");
+        int l = IR_ADDR_LOC(in->addr.imm);
+        sb_printf(b, "(%s%s *)lt_c[%d]", q, nat_cell_type(t, l), l);
+        return true;
+    }
+    if (in->addr.kind != IR_OPND_VAL || !cx->ptr_type)
+        return nat_error(d, t, in, "memory access without an address");
+    sb_printf(b, "(%s%s *)lt_at(lt_c, v%d)", q, cx->ptr_type, in->addr.val);
+    return true;
+}
+
+static const char *cell_type_of(const c11_ctx *cx, const ir_test *t, const ir_instr *in)
+{
+    if (in->addr.kind == IR_OPND_IMM && IR_IS_ADDR(in->addr.imm) &&
+        IR_ADDR_LOC(in->addr.imm) >= 0 && IR_ADDR_LOC(in->addr.imm) < t->nlocs)
+        return nat_cell_type(t, IR_ADDR_LOC(in->addr.imm));
+    return cx->ptr_type ? cx->ptr_type : "int64_t";
+}
+
+static bool emit_load(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_instr *in, diag *d)
+{
+    const char *mo = c11_order(in->mode, IR_LOAD, cx->o->plain_as_relaxed);
+    sb_printf(b, "    v%d = (int64_t)", in->dst);
+    if (!mo) {
+        sb_add(b, "*");
+        if (!address(b, cx, t, in, false, d))
+            return false;
+        sb_add(b, ";\n");
+        return true;
+    }
+    sb_add(b, "atomic_load_explicit(");
+    if (!address(b, cx, t, in, true, d))
+        return false;
+    sb_printf(b, ", %s);\n", mo);
+    return true;
+}
+
+static bool emit_store(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_instr *in, diag *d)
+{
+    const char *mo = c11_order(in->mode, IR_STORE, cx->o->plain_as_relaxed);
+    const char *ty = cell_type_of(cx, t, in);
+    if (!mo) {
+        sb_add(b, "    *");
+        if (!address(b, cx, t, in, false, d))
+            return false;
+        sb_printf(b, " = (%s)", ty);
+        opnd(b, in->a);
+        sb_add(b, ";\n");
+        return true;
+    }
+    sb_add(b, "    atomic_store_explicit(");
+    if (!address(b, cx, t, in, true, d))
+        return false;
+    sb_printf(b, ", (%s)", ty);
+    opnd(b, in->a);
+    sb_printf(b, ", %s);\n", mo);
+    return true;
+}
+
+static bool emit_rmw(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_instr *in, diag *d)
+{
+    const char *mo = c11_order(in->mode, IR_RMW, true);
+    const char *ty = cell_type_of(cx, t, in);
+    if (in->rmw_op == IR_RMW_CAS) {
+        /* The expected slot ends up holding the old value either way. */
+        sb_printf(b, "    {\n        %s lt_old = (%s)", ty, ty);
+        opnd(b, in->b);
+        sb_printf(b, ";\n        (void)atomic_compare_exchange_%s_explicit(",
+                  in->weak ? "weak" : "strong");
+        if (!address(b, cx, t, in, true, d))
+            return false;
+        sb_printf(b, ", &lt_old, (%s)", ty);
+        opnd(b, in->a);
+        sb_printf(b, ", %s, %s);\n", mo, cas_fail_order(in, mo));
+        if (in->dst >= 0)
+            sb_printf(b, "        v%d = (int64_t)lt_old;\n", in->dst);
+        sb_add(b, "    }\n");
+        return true;
+    }
+    static const char *const fn[IR_RMW_COUNT] = {
+        [IR_RMW_XCHG] = "atomic_exchange_explicit", [IR_RMW_ADD] = "atomic_fetch_add_explicit",
+        [IR_RMW_SUB] = "atomic_fetch_sub_explicit", [IR_RMW_AND] = "atomic_fetch_and_explicit",
+        [IR_RMW_OR] = "atomic_fetch_or_explicit", [IR_RMW_XOR] = "atomic_fetch_xor_explicit",
+    };
+    if ((int)in->rmw_op < 0 || in->rmw_op >= IR_RMW_COUNT || !fn[in->rmw_op])
+        return nat_error(d, t, in, "unknown read-modify-write operation");
+    if (in->dst >= 0)
+        sb_printf(b, "    v%d = (int64_t)", in->dst);
+    else
+        sb_add(b, "    (void)");
+    sb_printf(b, "%s(", fn[in->rmw_op]);
+    if (!address(b, cx, t, in, true, d))
+        return false;
+    sb_printf(b, ", (%s)", ty);
+    opnd(b, in->a);
+    sb_printf(b, ", %s);\n", mo);
+    return true;
+}
+
+static void emit_fence(strbuf *b, const ir_instr *in)
+{
+    const char *mo;
+    switch (in->fence) {
+    case IR_FENCE_C: mo = c11_order(in->mode, IR_FENCE, true); break;
+    case IR_FENCE_J_FULL: case IR_FENCE_MFENCE: mo = "memory_order_seq_cst"; break;
+    case IR_FENCE_J_ACQUIRE: case IR_FENCE_J_LOADLOAD: mo = "memory_order_acquire"; break;
+    case IR_FENCE_J_RELEASE: case IR_FENCE_J_STORESTORE: mo = "memory_order_release"; break;
+    default:
+        /* LFENCE/SFENCE order nothing under x86-TSO: keep only the
+         * compiler from moving accesses across them. */
+        sb_add(b, "    atomic_signal_fence(memory_order_seq_cst);\n");
+        return;
+    }
+    sb_printf(b, "    atomic_thread_fence(%s);\n", mo);
+}
+
+/* herd's arithmetic: 64-bit wrap-around (done in unsigned, where C
+ * defines it), shifts modulo 64, division by zero yields 0. */
+static void emit_bin(strbuf *b, const ir_instr *in)
+{
+    sb_printf(b, "    v%d = ", in->dst);
+    const char *op = NULL;
+    switch (in->binop) {
+    case IR_ADD: op = "+"; goto wrap;
+    case IR_SUB: op = "-"; goto wrap;
+    case IR_MUL: op = "*"; goto wrap;
+    wrap:
+        sb_add(b, "(int64_t)((uint64_t)");
+        opnd(b, in->a);
+        sb_printf(b, " %s (uint64_t)", op);
+        opnd(b, in->b);
+        sb_add(b, ");\n");
+        return;
+    case IR_DIV: sb_add(b, "lt_div("); break;
+    case IR_REM: sb_add(b, "lt_rem("); break;
+    case IR_SHL:
+        sb_add(b, "(int64_t)((uint64_t)");
+        opnd(b, in->a);
+        sb_add(b, " << ((uint64_t)");
+        opnd(b, in->b);
+        sb_add(b, " & 63));\n");
+        return;
+    case IR_SHR:
+        sb_add(b, "(int64_t)((uint64_t)");
+        opnd(b, in->a);
+        sb_add(b, " >> ((uint64_t)");
+        opnd(b, in->b);
+        sb_add(b, " & 63));\n");
+        return;
+    case IR_AND: op = "&"; break;
+    case IR_OR: op = "|"; break;
+    case IR_XOR: op = "^"; break;
+    case IR_EQ: op = "=="; break;
+    case IR_NE: op = "!="; break;
+    case IR_LT: op = "<"; break;
+    case IR_LE: op = "<="; break;
+    case IR_GT: op = ">"; break;
+    case IR_GE: op = ">="; break;
+    default: op = "+"; break;
+    }
+    if (in->binop == IR_DIV || in->binop == IR_REM) {
+        opnd(b, in->a);
+        sb_add(b, ", ");
+        opnd(b, in->b);
+        sb_add(b, ");\n");
+        return;
+    }
+    sb_add(b, "(int64_t)(");
+    opnd(b, in->a);
+    sb_printf(b, " %s ", op);
+    opnd(b, in->b);
+    sb_add(b, ");\n");
+}
+
+/* Copies for the phis of block TO on the edge from block FROM. */
+static void emit_edge(strbuf *b, const ir_thread *th, int from, int to, const char *indent)
+{
+    const ir_block *bb = &th->blocks[to];
+    int p = -1;
+    for (int i = 0; i < bb->npreds; i++)
+        if (bb->preds[i] == from)
+            p = i;
+    for (int i = 0; i < bb->ninstrs && bb->instrs[i].op == IR_PHI; i++) {
+        const ir_instr *phi = &bb->instrs[i];
+        if (p < 0 || p >= phi->nphi_args)
+            continue;
+        sb_printf(b, "%sv%d = ", indent, phi->dst);
+        opnd(b, phi->phi_args[p]);
+        sb_add(b, ";\n");
+    }
+    sb_printf(b, "%sgoto lt_b%d;\n", indent, to);
+}
+
+static void emit_ret(strbuf *b, const nat_frame *f, int ti)
+{
+    const ir_thread *th = &f->t->threads[ti];
+    for (int k = 0; k < f->nregs[ti]; k++) {
+        int r = ir_thread_find_reg(th, f->regs[ti][k]);
+        sb_printf(b, "    lt_out[%d] = ", k);
+        if (r >= 0)
+            opnd(b, th->final_regs[r].value);
+        else
+            sb_add(b, "0");
+        sb_add(b, "; /* ");
+        nat_comment(b, f->regs[ti][k]);
+        sb_add(b, " */\n");
+    }
+    sb_add(b, "    return;\n");
+}
+
+static bool c11_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
+{
+    const c11_ctx *cx = ctx;
+    const ir_test *t = f->t;
+    const ir_thread *th = &t->threads[ti];
+    sb_printf(b, "/* Thread %d (", th->id);
+    nat_comment(b, th->name);
+    sb_printf(b, ") */\nstatic void lt_thread_%d(void *const *lt_c, int64_t *lt_out)\n{\n", ti);
+    sb_add(b, "    (void)lt_c;\n    (void)lt_out;\n");
+    for (int v = 0; v < th->nvals; v++)
+        sb_printf(b, "    int64_t v%d = 0;\n    (void)v%d;\n", v, v);
+    /* Only blocks something jumps to get a label (-Wunused-label). */
+    bool *target = xcalloc((size_t)th->nblocks + 1, sizeof *target);
+    for (int k = 0; k < th->nblocks; k++)
+        for (int i = 0; i < th->blocks[k].ninstrs; i++) {
+            const ir_instr *in = &th->blocks[k].instrs[i];
+            if ((in->op == IR_BR || in->op == IR_JMP) && in->then_block >= 0 && in->then_block < th->nblocks)
+                target[in->then_block] = true;
+            if (in->op == IR_BR && in->else_block >= 0 && in->else_block < th->nblocks)
+                target[in->else_block] = true;
+        }
+    bool ok = true;
+    for (int k = 0; ok && k < th->nblocks; k++) {
+        const ir_block *bb = &th->blocks[k];
+        if (target[k])
+            sb_printf(b, "lt_b%d:;\n", k);
+        for (int i = 0; ok && i < bb->ninstrs; i++) {
+            const ir_instr *in = &bb->instrs[i];
+            if (in->src && in->op != IR_PHI && in->op != IR_JMP && in->op != IR_RET) {
+                sb_add(b, "    /* ");
+                nat_comment(b, in->src);
+                sb_add(b, " */\n");
+            }
+            switch (in->op) {
+            case IR_LOAD: ok = emit_load(b, cx, t, in, d); break;
+            case IR_STORE: ok = emit_store(b, cx, t, in, d); break;
+            case IR_RMW: ok = emit_rmw(b, cx, t, in, d); break;
+            case IR_FENCE: emit_fence(b, in); break;
+            case IR_BIN: emit_bin(b, in); break;
+            case IR_PHI: break;
+            case IR_BR:
+                sb_add(b, "    if (");
+                opnd(b, in->a);
+                sb_add(b, " != 0) {\n");
+                emit_edge(b, th, k, in->then_block, "        ");
+                sb_add(b, "    } else {\n");
+                emit_edge(b, th, k, in->else_block, "        ");
+                sb_add(b, "    }\n");
+                break;
+            case IR_JMP: emit_edge(b, th, k, in->then_block, "    "); break;
+            case IR_RET: emit_ret(b, f, ti); break;
+            default: ok = nat_error(d, t, in, "instruction the C11 target cannot emit"); break;
+            }
+        }
+    }
+    free(target);
+    sb_add(b, "}\n");
+    return ok;
+}
+
+/* Accesses through a value need one cell type for every location they
+ * may reach; litmus tests that use pointers keep their cells uniform. */
+static bool pointer_type(const ir_test *t, c11_ctx *cx, diag *d)
+{
+    const ir_instr *first = NULL;
+    for (int i = 0; i < t->nthreads && !first; i++)
+        for (int k = 0; k < t->threads[i].nblocks && !first; k++)
+            for (int j = 0; j < t->threads[i].blocks[k].ninstrs; j++) {
+                const ir_instr *in = &t->threads[i].blocks[k].instrs[j];
+                if ((in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_RMW) &&
+                    in->addr.kind == IR_OPND_VAL) {
+                    first = in;
+                    break;
+                }
+            }
+    if (!first)
+        return true;
+    cx->ptr_type = t->nlocs ? nat_cell_type(t, 0) : "int64_t";
+    for (int l = 1; l < t->nlocs; l++)
+        if (strcmp(nat_cell_type(t, l), cx->ptr_type))
+            return nat_error(d, t, first,
+                             "access through a register to locations of different widths "
+                             "(%s and %s) is not supported by the native targets",
+                             cx->ptr_type, nat_cell_type(t, l));
+    return true;
+}
+
+static const char helpers[] =
+    "/* herd's division: by zero (or overflowing) yields 0 instead of trapping. */\n"
+    "static inline int64_t lt_div(int64_t a, int64_t b)\n"
+    "{\n    return (b == 0 || (a == INT64_MIN && b == -1)) ? 0 : a / b;\n}\n"
+    "static inline int64_t lt_rem(int64_t a, int64_t b)\n"
+    "{\n    return (b == 0 || (a == INT64_MIN && b == -1)) ? 0 : a % b;\n}\n";
+
+static const char at_helper[] =
+    "/* The cell an address value names; anything else hits a scratch cell\n"
+    " * (one per thread), so a bad pointer never leaves the harness's memory. */\n"
+    "static inline void *lt_at(void *const *lt_c, int64_t v)\n"
+    "{\n"
+    "    static _Thread_local int64_t lt_scratch;\n"
+    "    uint64_t u = (uint64_t)v;\n"
+    "    if ((u & LT_ADDR_MASK) != LT_ADDR_TAG)\n"
+    "        return &lt_scratch;\n"
+    "    uint64_t l = u & UINT64_C(0xffffffff);\n"
+    "    return l < LT_NLOCS ? lt_c[l] : (void *)&lt_scratch;\n"
+    "}\n\n";
+
+char *c11_generate(const ir_test *t, const native_opts *o, diag *d)
+{
+    c11_ctx cx = {o, NULL};
+    if (!pointer_type(t, &cx, d))
+        return NULL;
+    strbuf extra = {0};
+    sb_add(&extra, helpers);
+    sb_add(&extra, "\n");
+    if (cx.ptr_type) {
+        sb_printf(&extra, "#define LT_NLOCS %du\n", t->nlocs);
+        /* The IR's address encoding (ir/ir.h), so values stay comparable. */
+        sb_printf(&extra, "#define LT_ADDR_MASK UINT64_C(0x%" PRIx64 ")\n", (uint64_t)IR_ADDR_MASK);
+        sb_printf(&extra, "#define LT_ADDR_TAG UINT64_C(0x%" PRIx64 ")\n", (uint64_t)IR_ADDR_TAG);
+        sb_add(&extra, at_helper);
+    }
+    char *decls = sb_take(&extra);
+    char *src = nat_program(t, NULL, o->plain_as_relaxed ? "c11, plain as relaxed" : "c11", decls,
+                            c11_body, &cx, d);
+    free(decls);
+    return src;
+}

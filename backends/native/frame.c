@@ -1,0 +1,178 @@
+/* The program around the thread bodies: includes, reset and collect, the
+ * lrt_test descriptor and main().  Both native targets share it, so their
+ * programs differ only in how a thread's code is written. */
+#include <stdlib.h>
+#include <string.h>
+#include "backends/native/native_internal.h"
+
+static void frame_free(nat_frame *f)
+{
+    if (f->regs)
+        for (int i = 0; i < f->t->nthreads; i++)
+            free(f->regs[i]);
+    free(f->regs);
+    free(f->nregs);
+    free(f->obs);
+}
+
+/* Output slot of register NAME in thread index TI, adding it if new. */
+static int frame_slot(nat_frame *f, int ti, const char *name)
+{
+    for (int k = 0; k < f->nregs[ti]; k++)
+        if (!strcmp(f->regs[ti][k], name))
+            return k;
+    f->regs[ti] = xrealloc(f->regs[ti], (size_t)(f->nregs[ti] + 1) * sizeof *f->regs[ti]);
+    f->regs[ti][f->nregs[ti]] = (char *)name;
+    return f->nregs[ti]++;
+}
+
+static void frame_init(nat_frame *f, const ir_test *t)
+{
+    memset(f, 0, sizeof *f);
+    f->t = t;
+    f->cells = t;
+    f->obs = ir_observables(t, &f->nobs);
+    f->regs = xcalloc((size_t)t->nthreads + 1, sizeof *f->regs);
+    f->nregs = xcalloc((size_t)t->nthreads + 1, sizeof *f->nregs);
+    for (int j = 0; j < f->nobs; j++) {
+        const ir_obs *o = &f->obs[j];
+        if (o->kind != IR_OBS_REG)
+            continue;
+        int ti = ir_find_thread(t, o->thread);
+        if (ti >= 0 && ir_thread_find_reg(&t->threads[ti], o->reg) >= 0)
+            frame_slot(f, ti, o->reg);
+    }
+}
+
+static void emit_header(strbuf *b, const ir_test *t, const ir_test *cells, const char *target)
+{
+    sb_add(b, "/* litmusc native harness (");
+    nat_comment(b, target);
+    sb_add(b, " target)\n * test: ");
+    nat_comment(b, t->name);
+    sb_add(b, " (");
+    nat_comment(b, ir_arch_name(t->arch));
+    sb_add(b, ")\n");
+    if (t->file) {
+        sb_add(b, " * source: ");
+        nat_comment(b, t->file);
+        sb_add(b, "\n");
+    }
+    sb_add(b, " * Build with the runtime files (lrt*.c, lrt*.h): cc " NATIVE_CFLAGS
+              " test.c lrt_*.c\n * Its output is the litmusc-histogram protocol. */\n");
+    sb_add(b, "#include <stdatomic.h>\n#include <stdint.h>\n#include \"lrt.h\"\n\n");
+    sb_add(b, "/* Locations (cell index: name, cell type):\n");
+    for (int l = 0; l < cells->nlocs; l++) {
+        sb_printf(b, " *   %d: ", l);
+        nat_comment(b, cells->locs[l].name);
+        sb_printf(b, ", %s\n", nat_cell_type(cells, l));
+    }
+    sb_add(b, " */\n\n");
+}
+
+static void emit_cell(strbuf *b, const ir_test *t, int l)
+{
+    sb_printf(b, "(_Atomic %s *)lt_c[%d]", nat_cell_type(t, l), l);
+}
+
+static void emit_reset(strbuf *b, const ir_test *t)
+{
+    sb_add(b, "/* Every location back to its initial value. */\n");
+    sb_add(b, "static void lt_reset(void *const *lt_c)\n{\n    (void)lt_c;\n");
+    for (int l = 0; l < t->nlocs; l++) {
+        sb_add(b, "    atomic_store_explicit(");
+        emit_cell(b, t, l);
+        sb_printf(b, ", (%s)", nat_cell_type(t, l));
+        nat_int_lit(b, t->locs[l].init);
+        sb_add(b, ", memory_order_relaxed);\n");
+    }
+    sb_add(b, "}\n\n");
+}
+
+static void emit_collect(strbuf *b, const nat_frame *f)
+{
+    const ir_test *t = f->t;
+    const ir_test *cells = f->cells;
+    sb_add(b, "/* The outcome of one instance: the observables in ir_observables order. */\n");
+    sb_add(b, "static void lt_collect(void *const *lt_c, int64_t *const *lt_o, int64_t *lt_v)\n{\n");
+    sb_add(b, "    (void)lt_c;\n    (void)lt_o;\n    (void)lt_v;\n");
+    for (int j = 0; j < f->nobs; j++) {
+        const ir_obs *o = &f->obs[j];
+        sb_printf(b, "    lt_v[%d] = ", j);
+        if (o->kind == IR_OBS_MEM) {
+            sb_add(b, "(int64_t)atomic_load_explicit(");
+            emit_cell(b, cells, o->loc);
+            sb_add(b, ", memory_order_relaxed); /* [");
+            nat_comment(b, t->locs[o->loc].name);
+            sb_add(b, "] */\n");
+            continue;
+        }
+        int ti = ir_find_thread(t, o->thread);
+        int k = -1;
+        for (int i = 0; ti >= 0 && i < f->nregs[ti]; i++)
+            if (!strcmp(f->regs[ti][i], o->reg))
+                k = i;
+        /* A register the thread never has reads 0, as in herd. */
+        if (k < 0)
+            sb_add(b, "0;");
+        else
+            sb_printf(b, "lt_o[%d][%d];", ti, k);
+        sb_printf(b, " /* %d:", o->thread);
+        nat_comment(b, o->reg);
+        sb_add(b, " */\n");
+    }
+    sb_add(b, "}\n\n");
+}
+
+static void emit_descriptor(strbuf *b, const nat_frame *f)
+{
+    const ir_test *t = f->t;
+    sb_printf(b, "static const int lt_nout[%d] = {", t->nthreads);
+    for (int i = 0; i < t->nthreads; i++)
+        sb_printf(b, "%s%d", i ? ", " : "", f->nregs[i]);
+    sb_printf(b, "};\nstatic const lrt_thread_fn lt_threads[%d] = {", t->nthreads);
+    for (int i = 0; i < t->nthreads; i++)
+        sb_printf(b, "%slt_thread_%d", i ? ", " : "", i);
+    sb_add(b, "};\nstatic const lrt_test lt_test = {\n    ");
+    nat_cstring(b, t->name);
+    sb_printf(b, ", %d, %d, %d, lt_nout, lt_threads, lt_reset, lt_collect\n};\n\n",
+              t->nthreads, f->cells->nlocs, f->nobs);
+    sb_add(b, "int main(int argc, char **argv)\n{\n    return lrt_main(&lt_test, argc, argv);\n}\n");
+}
+
+char *nat_program(const ir_test *t, const ir_test *cells, const char *target,
+                  const char *extra_decls, nat_body_fn body, void *ctx, diag *d)
+{
+    if (!cells)
+        cells = t;
+    if (t->nthreads < 1)
+        return diag_error(d, t->file ? t->file : t->name, 0, 0, "the test has no threads"), NULL;
+    if (t->nthreads > 32)
+        return diag_error(d, t->file ? t->file : t->name, 0, 0,
+                          "%d threads: native harnesses support at most 32", t->nthreads), NULL;
+    nat_frame f;
+    frame_init(&f, t);
+    f.cells = cells;
+    if (f.nobs > 256) {
+        frame_free(&f);
+        return diag_error(d, t->file ? t->file : t->name, 0, 0,
+                          "%d observables: native harnesses support at most 256", f.nobs), NULL;
+    }
+    strbuf b = {0};
+    emit_header(&b, t, cells, target);
+    if (extra_decls)
+        sb_add(&b, extra_decls);
+    for (int i = 0; i < t->nthreads; i++) {
+        if (!body(&b, &f, i, ctx, d)) {
+            sb_free(&b);
+            frame_free(&f);
+            return NULL;
+        }
+        sb_add(&b, "\n");
+    }
+    emit_reset(&b, cells);
+    emit_collect(&b, &f);
+    emit_descriptor(&b, &f);
+    frame_free(&f);
+    return sb_take(&b);
+}

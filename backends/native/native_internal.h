@@ -1,0 +1,53 @@
+#ifndef LITMUSC_BACKENDS_NATIVE_INTERNAL_H
+#define LITMUSC_BACKENDS_NATIVE_INTERNAL_H
+/* Shared by the native generators (backends/c11, backends/x86native): the
+ * program frame around the thread bodies, cell types, and escaping of
+ * anything that comes from the litmus file. */
+#include <stdbool.h>
+#include "backends/native.h"
+#include "ir/ir.h"
+#include "util/diag.h"
+#include "util/mem.h"
+
+/* What the frame tells a thread-body emitter. */
+typedef struct nat_frame {
+    const ir_test *t;       /* the source test: observables, registers */
+    const ir_test *cells;   /* the test whose locations are the cells (t, or
+                               its compiled form, which may add locations) */
+    ir_obs *obs;            /* ir_observables() */
+    int nobs;
+    /* Per thread index: the observed registers, in output-slot order. */
+    char ***regs;
+    int *nregs;
+} nat_frame;
+
+/* Append the C function
+ *   static void lt_thread_TI(void *const *lt_c, int64_t *lt_out) { ... }
+ * for thread index TI to B.  false + diag when it cannot be emitted. */
+typedef bool (*nat_body_fn)(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d);
+
+/* The whole program: prologue, EXTRA_DECLS (may be NULL) then every thread
+ * body, reset, collect, descriptor and main.  Outcomes are T's; the cells
+ * are CELLS' locations (NULL: T's), whose first locations must be T's.
+ * TARGET names the target in the header comment.  malloc'd, or NULL + diag. */
+char *nat_program(const ir_test *t, const ir_test *cells, const char *target,
+                  const char *extra_decls, nat_body_fn body, void *ctx, diag *d);
+
+/* The C type of location L's cell: "int32_t", "uint8_t", "int64_t", ...
+ * (pointers hold IR_ADDR values in an int64_t; __int128 is narrowed to
+ * 64 bits, which every litmus value fits). */
+const char *nat_cell_type(const ir_test *t, int loc);
+
+/* A C expression for the int64 constant V ("INT64_C(5)"). */
+void nat_int_lit(strbuf *b, ir_val v);
+/* TEXT as the inside of a block comment: no comment terminator, no
+ * control characters, nothing that a compiler would read as code. */
+void nat_comment(strbuf *b, const char *text);
+/* TEXT as a C string literal, quotes included. */
+void nat_cstring(strbuf *b, const char *text);
+
+/* The source position of a thread's instruction as diag context. */
+bool nat_error(diag *d, const ir_test *t, const ir_instr *in, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif

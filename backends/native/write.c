@@ -1,0 +1,64 @@
+/* Writing generated files so that a failure never leaves a partial file:
+ * each goes to a temporary file beside its destination, then is renamed
+ * over it (atomic within one file system). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "backends/native/native_internal.h"
+
+bool native_write_file(const char *path, const char *data, size_t len, diag *d)
+{
+    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        diag_fail(d, "cannot create %s: %s", tmp, strerror(errno));
+        free(tmp);
+        return false;
+    }
+    bool ok = fwrite(data, 1, len, f) == len;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok) {
+        diag_fail(d, "cannot write %s: %s", tmp, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return false;
+    }
+    if (rename(tmp, path) != 0) {
+        diag_fail(d, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return false;
+    }
+    free(tmp);
+    return true;
+}
+
+bool native_write_runtime(const char *dir, diag *d)
+{
+    for (int i = 0; native_runtime_file(i); i++) {
+        const embed_file *f = native_runtime_file(i);
+        const char *base = strrchr(f->path, '/');
+        char *path = xasprintf("%s/%s", dir, base ? base + 1 : f->path);
+        bool ok = native_write_file(path, f->data, f->len, d);
+        free(path);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+char *native_file_stem(const char *name)
+{
+    strbuf b = {0};
+    for (const unsigned char *p = (const unsigned char *)(name ? name : ""); *p; p++) {
+        unsigned char c = *p;
+        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-' || c == '+' || (c == '.' && b.len > 0);
+        sb_addc(&b, keep ? (char)c : '_');
+    }
+    if (b.len == 0)
+        sb_add(&b, "test");
+    return sb_take(&b);
+}

@@ -1,0 +1,294 @@
+/* x86 instruction lists -> GCC extended inline asm, one asm statement per
+ * thread and instance:
+ *   - every x86 register the thread uses is a 64-bit local bound by a
+ *     "+&r" operand ("+&a" for EAX, cmpxchg's implicit operand), holding
+ *     its initial value (an address, a constant, or 0 as in herd); data
+ *     instructions name its 32-bit part (%k), memory through it its 64-bit
+ *     part (%q), since addresses are host pointers;
+ *   - each location the code names is a "+m" operand on the instance's cell;
+ *   - "cc" and "memory" clobbers; labels use %= so they are unique;
+ *   - marker comments #START _litmus_P<id>, #_litmus_P<id>_<j> before
+ *     instruction j and #END _litmus_P<id> let the compiled assembly be
+ *     cut out and shown (objdump -S, or cc -S).
+ * Observed registers are copied out after the asm, sign-extended from 32
+ * bits. */
+#include <stdlib.h>
+#include <string.h>
+#include "backends/native/native_internal.h"
+#include "backends/x86/x86.h"
+#include "backends/x86native/x86native.h"
+
+typedef struct xn_ctx {
+    const x86_prog *p;
+} xn_ctx;
+
+static const char *const reg_var[X86_NREGS] = {
+    "lt_eax", "lt_ebx", "lt_ecx", "lt_edx", "lt_esi", "lt_edi", "lt_ebp", "lt_esp",
+};
+
+const char *x86native_default_scheme(ir_arch arch)
+{
+    switch (arch) {
+    case IR_ARCH_C: return "c11-x86-xchg";
+    case IR_ARCH_JAVA: return "java-x86-hotspot";
+    default: return NULL;
+    }
+}
+
+static bool valid_reg(x86_reg r)
+{
+    return r >= 0 && r < X86_NREGS;
+}
+
+static void note_opnd(const x86_opnd *o, bool *regs, bool *mems, int nlocs)
+{
+    if ((o->kind == X86_O_REG || o->kind == X86_O_MEM_REG) && valid_reg(o->reg))
+        regs[o->reg] = true;
+    if (o->kind == X86_O_MEM && o->loc >= 0 && o->loc < nlocs)
+        mems[o->loc] = true;
+}
+
+/* One operand in AT&T syntax. */
+static bool put_opnd(strbuf *b, const x86_opnd *o, const ir_test *t, diag *d)
+{
+    switch (o->kind) {
+    case X86_O_REG:
+        if (!valid_reg(o->reg))
+            break;
+        sb_printf(b, "%%k[%s]", reg_var[o->reg] + 3);
+        return true;
+    case X86_O_IMM:
+        sb_printf(b, "$%lld", (long long)o->imm);
+        return true;
+    case X86_O_MEM:
+        if (o->loc < 0 || o->loc >= t->nlocs)
+            break;
+        sb_printf(b, "%%[m%d]", o->loc);
+        return true;
+    case X86_O_MEM_REG:
+        if (!valid_reg(o->reg))
+            break;
+        sb_printf(b, "(%%q[%s])", reg_var[o->reg] + 3);
+        return true;
+    case X86_O_LABEL:
+        sb_printf(b, "lt_L%d_%%=", o->label);
+        return true;
+    default:
+        break;
+    }
+    return diag_error(d, t->file ? t->file : t->name, 0, 0, "malformed x86 operand"), false;
+}
+
+/* One instruction as an asm template line (Intel order in, AT&T out). */
+static bool put_instr(strbuf *b, const x86_instr *in, const ir_test *t, diag *d)
+{
+    static const char *const mnem[X86_OP_COUNT] = {
+        [X86_MOV] = "movl", [X86_XCHG] = "xchgl", [X86_ADD] = "addl", [X86_SUB] = "subl",
+        [X86_AND] = "andl", [X86_OR] = "orl", [X86_XOR] = "xorl", [X86_XADD] = "xaddl",
+        [X86_CMPXCHG] = "cmpxchgl", [X86_CMP] = "cmpl", [X86_MFENCE] = "mfence",
+        [X86_LFENCE] = "lfence", [X86_SFENCE] = "sfence", [X86_JMP] = "jmp",
+        [X86_JE] = "je", [X86_JNE] = "jne",
+    };
+    if (in->op == X86_LABEL) {
+        sb_printf(b, "lt_L%d_%%=:", in->label);
+        return true;
+    }
+    if ((int)in->op < 0 || in->op >= X86_OP_COUNT || !mnem[in->op])
+        return diag_error(d, t->file ? t->file : t->name, in->line, 0,
+                          "x86 instruction the native target cannot emit"), false;
+    sb_printf(b, "%s%s", in->lock && in->op != X86_XCHG ? "lock " : "", mnem[in->op]);
+    switch (in->op) {
+    case X86_MFENCE: case X86_LFENCE: case X86_SFENCE:
+        return true;
+    case X86_JMP: case X86_JE: case X86_JNE:
+        sb_addc(b, ' ');
+        return put_opnd(b, &in->dst, t, d);
+    default:
+        break;
+    }
+    /* AT&T order is the reverse of Intel's. */
+    sb_addc(b, ' ');
+    if (!put_opnd(b, &in->src, t, d))
+        return false;
+    sb_addc(b, ',');
+    return put_opnd(b, &in->dst, t, d);
+}
+
+static bool loc_is_32bit(const ir_test *t, int l)
+{
+    const char *ty = nat_cell_type(t, l);
+    return !strcmp(ty, "int32_t") || !strcmp(ty, "uint32_t");
+}
+
+/* Is register R written by any instruction (so an address it held at
+ * the start may be gone by the end)? */
+static bool reg_written(const x86_thread *xt, x86_reg r)
+{
+    for (int i = 0; i < xt->ncode; i++) {
+        const x86_instr *in = &xt->code[i];
+        if (in->dst.kind == X86_O_REG && in->dst.reg == r && in->op != X86_CMP)
+            return true;
+        if ((in->op == X86_XCHG || in->op == X86_XADD) && in->src.kind == X86_O_REG && in->src.reg == r)
+            return true;
+        if (in->op == X86_CMPXCHG && r == X86_EAX)
+            return true;
+    }
+    return false;
+}
+
+static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
+{
+    const xn_ctx *cx = ctx;
+    const x86_prog *p = cx->p;
+    const ir_test *t = p->target;
+    const x86_thread *xt = &p->threads[ti];
+    int nl = t->nlocs;
+    bool regs[X86_NREGS] = {0};
+    bool *mems = xcalloc((size_t)nl + 1, sizeof *mems);
+    for (int i = 0; i < xt->ncode; i++) {
+        note_opnd(&xt->code[i].dst, regs, mems, nl);
+        note_opnd(&xt->code[i].src, regs, mems, nl);
+        if (xt->code[i].op == X86_CMPXCHG)
+            regs[X86_EAX] = true;
+    }
+    for (int i = 0; i < xt->ninits; i++)
+        if (valid_reg(xt->inits[i].reg))
+            regs[xt->inits[i].reg] = true;
+    for (int l = 0; l < nl; l++)
+        if (mems[l] && !loc_is_32bit(t, l)) {
+            free(mems);
+            return diag_error(d, f->t->file ? f->t->file : f->t->name, 0, 0,
+                              "location %d has cell type %s: the x86 target handles 32-bit locations only",
+                              l, nat_cell_type(t, l)), false;
+        }
+
+    sb_printf(b, "/* Thread %d (", xt->id);
+    nat_comment(b, f->t->threads[ti].name);
+    sb_printf(b, "), scheme ");
+    nat_comment(b, p->scheme);
+    sb_printf(b, " */\nstatic void lt_thread_%d(void *const *lt_c, int64_t *lt_out)\n{\n", ti);
+    sb_add(b, "    (void)lt_c;\n    (void)lt_out;\n");
+    for (int r = 0; r < X86_NREGS; r++) {
+        if (!regs[r])
+            continue;
+        sb_printf(b, "    int64_t %s = ", reg_var[r]);
+        bool set = false;
+        for (int i = 0; i < xt->ninits; i++) {
+            if (xt->inits[i].reg != (x86_reg)r)
+                continue;
+            ir_val v = xt->inits[i].val;
+            if (IR_IS_ADDR(v) && IR_ADDR_LOC(v) >= 0 && IR_ADDR_LOC(v) < nl)
+                sb_printf(b, "(int64_t)(intptr_t)lt_c[%d]", IR_ADDR_LOC(v));
+            else
+                nat_int_lit(b, v);
+            set = true;
+            break;
+        }
+        if (!set)
+            sb_add(b, "0");
+        sb_printf(b, "; /* %s */\n", x86_reg_name((x86_reg)r));
+    }
+    sb_add(b, "    __asm__ __volatile__(\n");
+    sb_printf(b, "        \"#START _litmus_P%d\\n\"\n", xt->id);
+    int j = 0;
+    bool ok = true;
+    for (int i = 0; ok && i < xt->ncode; i++) {
+        const x86_instr *in = &xt->code[i];
+        if (in->op != X86_LABEL)
+            sb_printf(b, "        \"#_litmus_P%d_%d\\n\"\n", xt->id, j++);
+        strbuf line = {0};
+        ok = put_instr(&line, in, t, d);
+        if (ok)
+            sb_printf(b, "        \"%s%s\\n\"\n", in->op == X86_LABEL ? "" : "\t", line.s ? line.s : "");
+        sb_free(&line);
+    }
+    sb_printf(b, "        \"#END _litmus_P%d\\n\"\n        : ", xt->id);
+    bool first = true;
+    for (int l = 0; l < nl; l++) {
+        if (!mems[l])
+            continue;
+        sb_printf(b, "%s[m%d] \"+m\" (*(volatile %s *)lt_c[%d])", first ? "" : ",\n          ", l,
+                  nat_cell_type(t, l), l);
+        first = false;
+    }
+    for (int r = 0; r < X86_NREGS; r++) {
+        if (!regs[r])
+            continue;
+        sb_printf(b, "%s[%s] \"+&%s\" (%s)", first ? "" : ",\n          ", reg_var[r] + 3,
+                  r == X86_EAX ? "a" : "r", reg_var[r]);
+        first = false;
+    }
+    sb_add(b, "\n        :\n        : \"cc\", \"memory\");\n");
+    free(mems);
+    if (!ok)
+        return false;
+
+    /* Observed registers: source name -> x86 register, through the map. */
+    const ir_thread *src = &f->t->threads[ti];
+    for (int k = 0; k < f->nregs[ti]; k++) {
+        x86_reg r = x86_prog_lookup(p, src->id, f->regs[ti][k]);
+        sb_printf(b, "    lt_out[%d] = ", k);
+        int fr = ir_thread_find_reg(src, f->regs[ti][k]);
+        if (valid_reg(r) && regs[r]) {
+            ir_val init = 0;
+            bool addr = false;
+            for (int i = 0; i < xt->ninits; i++)
+                if (xt->inits[i].reg == r && IR_IS_ADDR(xt->inits[i].val))
+                    addr = true, init = xt->inits[i].val;
+            if (addr && !reg_written(xt, r))
+                nat_int_lit(b, init);    /* herd shows the location, not a host pointer */
+            else
+                sb_printf(b, "(int64_t)(int32_t)%s", reg_var[r]);
+        } else if (fr >= 0 && src->final_regs[fr].value.kind == IR_OPND_IMM) {
+            nat_int_lit(b, src->final_regs[fr].value.imm);
+        } else {
+            sb_add(b, "0");
+        }
+        sb_add(b, "; /* ");
+        nat_comment(b, f->regs[ti][k]);
+        sb_add(b, " */\n");
+    }
+    sb_add(b, "}\n");
+    return true;
+}
+
+/* The compiled program's locations must extend the source's, index for
+ * index, because outcomes are read in the source's terms. */
+static bool same_locations(const ir_test *src, const ir_test *tgt, diag *d)
+{
+    if (tgt->nlocs < src->nlocs || tgt->nthreads != src->nthreads)
+        return diag_fail(d, "%s: compiled program does not match the source test", src->name);
+    for (int l = 0; l < src->nlocs; l++)
+        if (strcmp(src->locs[l].name, tgt->locs[l].name))
+            return diag_fail(d, "%s: compiled program renumbers locations", src->name);
+    return true;
+}
+
+char *x86native_generate(const ir_test *t, const native_opts *o, diag *d)
+{
+    const char *name = o->scheme ? o->scheme : x86native_default_scheme(t->arch);
+    x86_scheme *s = NULL;
+    if (name && !(s = x86_scheme_load(name, d)))
+        return NULL;
+    if (s && t->arch != x86_scheme_arch(s)) {
+        diag_error(d, t->file ? t->file : t->name, 0, 0, "scheme '%s' is for %s tests, not %s",
+                   x86_scheme_name(s), ir_arch_name(x86_scheme_arch(s)), ir_arch_name(t->arch));
+        x86_scheme_free(s);
+        return NULL;
+    }
+    x86_prog *p = x86_compile(t, s, d);
+    x86_scheme_free(s);
+    if (!p)
+        return NULL;
+    char *out = NULL;
+    if (same_locations(t, p->target, d)) {
+        xn_ctx cx = {p};
+        strbuf target = {0};
+        sb_printf(&target, "x86, scheme %s", p->scheme);
+        char *tname = sb_take(&target);
+        out = nat_program(t, p->target, tname, NULL, xn_body, &cx, d);
+        free(tname);
+    }
+    x86_prog_free(p);
+    return out;
+}

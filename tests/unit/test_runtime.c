@@ -1,0 +1,394 @@
+/* Unit tests of the native runtime (runtime/): the outcome table, cell
+ * layouts, random numbers, barriers, and whole runs of a hand-written
+ * test under every synchronisation mode, including oversubscription and
+ * interruption.  The runtime is compiled into each generated program, not
+ * into an archive, so its sources are included here directly. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "runtime/lrt_rand.c"
+#include "runtime/lrt_hist.c"
+#include "runtime/lrt_layout.c"
+#include "runtime/lrt_sync.c"
+#include "runtime/lrt_cpu.c"
+#include "runtime/lrt_run.c"
+
+/* ---- the outcome table ---------------------------------------------- */
+
+static void test_hist_counts_and_grows(void **state)
+{
+    (void)state;
+    lrt_hist h;
+    assert_true(lrt_hist_init(&h, 3));
+    /* 5000 distinct keys force several doublings from 64 slots. */
+    for (int round = 0; round < 3; round++)
+        for (int64_t i = 0; i < 5000; i++) {
+            int64_t key[3] = {i, -i, i * 7};
+            assert_true(lrt_hist_add(&h, key, (uint64_t)(round + 1)));
+        }
+    assert_int_equal(h.n, 5000);
+    assert_true(h.cap >= 10000);            /* load kept under one half */
+    assert_int_equal(lrt_hist_total(&h), 5000 * 6);
+    int64_t k42[3] = {42, -42, 294};
+    assert_int_equal(lrt_hist_get(&h, k42), 6);
+    int64_t absent[3] = {42, 42, 42};
+    assert_int_equal(lrt_hist_get(&h, absent), 0);
+    lrt_hist_free(&h);
+}
+
+static void test_hist_sorted_signed(void **state)
+{
+    (void)state;
+    lrt_hist h;
+    assert_true(lrt_hist_init(&h, 2));
+    int64_t keys[][2] = {{1, 0}, {-1, 5}, {0, 0}, {1, -3}, {INT64_MIN, 0}, {INT64_MAX, 1}};
+    for (size_t i = 0; i < 6; i++)
+        assert_true(lrt_hist_add(&h, keys[i], i + 1));
+    size_t *idx = lrt_hist_sorted(&h);
+    assert_non_null(idx);
+    int64_t want[][2] = {{INT64_MIN, 0}, {-1, 5}, {0, 0}, {1, -3}, {1, 0}, {INT64_MAX, 1}};
+    for (size_t i = 0; i < 6; i++) {
+        assert_int_equal(h.keys[idx[i] * 2], want[i][0]);
+        assert_int_equal(h.keys[idx[i] * 2 + 1], want[i][1]);
+    }
+    free(idx);
+    lrt_hist_free(&h);
+}
+
+static void test_hist_merge_and_width0(void **state)
+{
+    (void)state;
+    lrt_hist a, b;
+    assert_true(lrt_hist_init(&a, 1));
+    assert_true(lrt_hist_init(&b, 1));
+    int64_t x = 3, y = 4;
+    lrt_hist_add(&a, &x, 10);
+    lrt_hist_add(&b, &x, 5);
+    lrt_hist_add(&b, &y, 1);
+    assert_true(lrt_hist_merge(&a, &b));
+    assert_int_equal(lrt_hist_get(&a, &x), 15);
+    assert_int_equal(lrt_hist_get(&a, &y), 1);
+    assert_int_equal(a.n, 2);
+    lrt_hist_free(&a);
+    lrt_hist_free(&b);
+    /* A test with no observables has one outcome. */
+    lrt_hist z;
+    assert_true(lrt_hist_init(&z, 0));
+    lrt_hist_add(&z, NULL, 2);
+    lrt_hist_add(&z, NULL, 3);
+    assert_int_equal(z.n, 1);
+    assert_int_equal(lrt_hist_total(&z), 5);
+    lrt_hist_free(&z);
+}
+
+/* ---- layouts and random numbers ------------------------------------------ */
+
+static int cmp_ptr(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void check_distinct(const lrt_layout *l)
+{
+    size_t n = l->ninst * (size_t)l->nlocs;
+    void **copy = malloc(n * sizeof *copy);
+    memcpy(copy, l->cell, n * sizeof *copy);
+    qsort(copy, n, sizeof *copy, cmp_ptr);
+    for (size_t i = 1; i < n; i++)
+        assert_true((uintptr_t)copy[i] - (uintptr_t)copy[i - 1] >= l->stride);
+    for (size_t i = 0; i < n; i++) {
+        assert_true((unsigned char *)copy[i] >= l->arena);
+        assert_true((unsigned char *)copy[i] + LRT_CELL_SIZE <= l->arena + n * l->stride);
+        assert_int_equal((uintptr_t)copy[i] % LRT_CELL_SIZE, 0);
+    }
+    free(copy);
+}
+
+static void test_layouts(void **state)
+{
+    (void)state;
+    lrt_layout l;
+    assert_true(lrt_layout_init(&l, LRT_LAYOUT_PACKED, 100, 3));
+    /* Packed: an instance's cells are adjacent words. */
+    assert_ptr_equal((char *)lrt_layout_cells(&l, 5)[1], (char *)lrt_layout_cells(&l, 5)[0] + 8);
+    check_distinct(&l);
+    lrt_layout_free(&l);
+
+    assert_true(lrt_layout_init(&l, LRT_LAYOUT_LINE, 100, 3));
+    for (size_t i = 0; i < 300; i++)
+        assert_int_equal((uintptr_t)l.cell[i] % LRT_LINE, 0);
+    check_distinct(&l);
+    lrt_layout_free(&l);
+
+    assert_true(lrt_layout_init(&l, LRT_LAYOUT_SHUFFLE, 200, 2));
+    lrt_rng r;
+    lrt_rng_seed(&r, 7);
+    void *before = l.cell[0];
+    int moved = 0;
+    for (int k = 0; k < 5; k++) {
+        lrt_layout_shuffle(&l, &r);
+        check_distinct(&l);          /* still a permutation of the slots */
+        moved += l.cell[0] != before;
+        for (size_t i = 0; i < 400; i++)
+            assert_int_equal((uintptr_t)l.cell[i] % LRT_LINE, 0);
+    }
+    assert_true(moved >= 4);
+    lrt_layout_free(&l);
+}
+
+static void test_rng(void **state)
+{
+    (void)state;
+    lrt_rng a, b;
+    lrt_rng_seed(&a, 99);
+    lrt_rng_seed(&b, 99);
+    int seen[5] = {0};
+    for (int i = 0; i < 5000; i++) {
+        uint64_t x = lrt_rng_below(&a, 5);
+        assert_true(x < 5);
+        seen[x]++;
+        assert_int_equal(x, lrt_rng_below(&b, 5));   /* same seed, same stream */
+    }
+    for (int i = 0; i < 5; i++)
+        assert_true(seen[i] > 800 && seen[i] < 1200);
+    int perm[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    lrt_rng_shuffle(&a, perm, 10);
+    int sum = 0, mask = 0;
+    for (int i = 0; i < 10; i++)
+        sum += perm[i], mask |= 1 << perm[i];
+    assert_int_equal(sum, 45);
+    assert_int_equal(mask, 0x3ff);
+}
+
+/* ---- whole runs ---------------------------------------------------------------
+ * SB on relaxed atomics: thread k stores 1 to cell k, then loads cell 1-k.
+ * With 4 threads (two SB pairs sharing cells 0/1 and 2/3) the same shape
+ * oversubscribes a 2-CPU machine. */
+static void sb0(void *const *c, int64_t *out)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[0], 1, memory_order_relaxed);
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[1], memory_order_relaxed);
+}
+static void sb1(void *const *c, int64_t *out)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[1], 1, memory_order_relaxed);
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[0], memory_order_relaxed);
+}
+static void sb2(void *const *c, int64_t *out)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[2], 1, memory_order_relaxed);
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[3], memory_order_relaxed);
+}
+static void sb3(void *const *c, int64_t *out)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[3], 1, memory_order_relaxed);
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[2], memory_order_relaxed);
+}
+static void sb_reset(void *const *c)
+{
+    for (int l = 0; l < 4; l++)
+        atomic_store_explicit((_Atomic int32_t *)c[l], 0, memory_order_relaxed);
+}
+static void sb_collect(void *const *c, int64_t *const *o, int64_t *v)
+{
+    (void)c;
+    for (int k = 0; k < 2; k++)
+        v[k] = o[k][0];
+}
+static void sb_collect4(void *const *c, int64_t *const *o, int64_t *v)
+{
+    (void)c;
+    for (int k = 0; k < 4; k++)
+        v[k] = o[k][0];
+}
+/* Final memory as well: every cell must read 1 after its store. */
+static void sb_collect2(void *const *c, int64_t *const *o, int64_t *v)
+{
+    v[0] = o[0][0];
+    v[1] = o[1][0];
+    v[2] = atomic_load_explicit((_Atomic int32_t *)c[0], memory_order_relaxed);
+    v[3] = atomic_load_explicit((_Atomic int32_t *)c[1], memory_order_relaxed);
+}
+
+static const int nout4[4] = {1, 1, 1, 1};
+static const lrt_thread_fn fns4[4] = {sb0, sb1, sb2, sb3};
+
+static void check_sb_result(const lrt_result *r, int nthreads, uint64_t expect)
+{
+    assert_int_equal(r->iterations, expect);
+    assert_int_equal(lrt_hist_total(&r->hist), expect);
+    /* Every outcome is one of the values the threads can load. */
+    for (size_t i = 0; i < r->hist.cap; i++) {
+        if (!r->hist.counts[i])
+            continue;
+        for (int k = 0; k < r->hist.width; k++) {
+            int64_t v = r->hist.keys[i * (size_t)r->hist.width + (size_t)k];
+            assert_true(v == 0 || v == 1);
+        }
+    }
+    (void)nthreads;
+}
+
+static void run_sb(lrt_sync_kind sync, lrt_layout_kind layout, lrt_affinity_kind aff, int nthreads, int cpus)
+{
+    lrt_test t = {"SB", nthreads, 4, nthreads, nout4, fns4, sb_reset,
+                  nthreads == 4 ? sb_collect4 : sb_collect};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 2000;
+    c.runs = 5;
+    c.sync = sync;
+    c.layout = layout;
+    c.affinity = aff;
+    c.cpus = cpus;
+    c.seed = 12345;
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, nthreads, 10000);
+    assert_int_equal(r.runs_done, 5);
+    assert_false(r.interrupted);
+    assert_true(r.elapsed > 0);
+    lrt_hist_free(&r.hist);
+}
+
+static void test_run_every_mode(void **state)
+{
+    (void)state;
+    lrt_sync_kind syncs[] = {LRT_SYNC_LOOSE, LRT_SYNC_TIMEBASE, LRT_SYNC_USER};
+    lrt_layout_kind layouts[] = {LRT_LAYOUT_PACKED, LRT_LAYOUT_LINE, LRT_LAYOUT_SHUFFLE};
+    lrt_affinity_kind affs[] = {LRT_AFF_NONE, LRT_AFF_INCR, LRT_AFF_RANDOM};
+    for (int s = 0; s < 3; s++)
+        for (int l = 0; l < 3; l++)
+            run_sb(syncs[s], layouts[l], affs[(s + l) % 3], 2, 0);
+}
+
+/* Four spinning threads on one CPU: must finish (yielding), not livelock. */
+static void test_run_oversubscribed(void **state)
+{
+    (void)state;
+    run_sb(LRT_SYNC_USER, LRT_LAYOUT_LINE, LRT_AFF_INCR, 4, 1);
+    run_sb(LRT_SYNC_TIMEBASE, LRT_LAYOUT_LINE, LRT_AFF_RANDOM, 4, 1);
+    run_sb(LRT_SYNC_LOOSE, LRT_LAYOUT_PACKED, LRT_AFF_NONE, 4, 2);
+    lrt_test t = {"SB", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 1000;
+    c.runs = 3;
+    c.sync = LRT_SYNC_USER;
+    c.cpus = 1;
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    assert_true(r.oversubscribed);
+    assert_int_equal(r.cpus, 1);
+    lrt_hist_free(&r.hist);
+}
+
+/* Final memory is collected after every thread finished, and reset
+ * between runs: both cells always read 1. */
+static void sb_reset2(void *const *c)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[0], 0, memory_order_relaxed);
+    atomic_store_explicit((_Atomic int32_t *)c[1], 0, memory_order_relaxed);
+}
+
+static void test_run_memory_and_reset(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 2, 4, nout4, fns4, sb_reset2, sb_collect2};
+    lrt_layout_kind layouts[] = {LRT_LAYOUT_PACKED, LRT_LAYOUT_LINE, LRT_LAYOUT_SHUFFLE};
+    for (int l = 0; l < 3; l++) {
+        lrt_config c;
+        lrt_config_default(&c);
+        c.size = 3000;
+        c.runs = 4;
+        c.layout = layouts[l];
+        lrt_result r;
+        assert_int_equal(lrt_run(&t, &c, &r), 0);
+        assert_int_equal(r.iterations, 12000);
+        uint64_t seen = 0;
+        for (int64_t a = 0; a < 2; a++)
+            for (int64_t b = 0; b < 2; b++) {
+                int64_t key[4] = {a, b, 1, 1};
+                seen += lrt_hist_get(&r.hist, key);
+            }
+        assert_int_equal(seen, 12000);
+        /* Loads can only read a value some thread stored: (0,0) is the
+         * only weak one, and no outcome may be missing entirely from
+         * both strong ones on any machine. */
+        int64_t k01[4] = {0, 1, 1, 1}, k10[4] = {1, 0, 1, 1};
+        assert_true(lrt_hist_get(&r.hist, k01) + lrt_hist_get(&r.hist, k10) > 0);
+        lrt_hist_free(&r.hist);
+    }
+}
+
+/* A thread that asks the run to stop part-way through the third run. */
+static _Atomic int stop_calls;
+static void sb0_stopper(void *const *c, int64_t *out)
+{
+    if (atomic_fetch_add(&stop_calls, 1) == 2500)
+        lrt_stop_requested = 1;
+    sb0(c, out);
+}
+static const lrt_thread_fn fns_stop[2] = {sb0_stopper, sb1};
+
+static void test_run_interrupted(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_stop, sb_reset, sb_collect};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 1000;
+    c.runs = 100;
+    lrt_stop_requested = 0;
+    atomic_store(&stop_calls, 0);
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    lrt_stop_requested = 0;
+    assert_true(r.interrupted);
+    /* Stopped at the end of the run in progress: runs 1-3 are complete. */
+    assert_int_equal(r.runs_done, 3);
+    assert_int_equal(r.iterations, 3000);
+    assert_int_equal(lrt_hist_total(&r.hist), 3000);
+    lrt_hist_free(&r.hist);
+}
+
+static void test_run_time_limit(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 1000;
+    c.runs = UINT64_MAX;
+    c.time_limit = 0.05;
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    assert_false(r.interrupted);
+    assert_true(r.runs_done >= 1);
+    assert_int_equal(r.iterations, r.runs_done * 1000);
+    assert_true(r.elapsed >= 0.05 && r.elapsed < 5);
+    lrt_hist_free(&r.hist);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hist_counts_and_grows),
+        cmocka_unit_test(test_hist_sorted_signed),
+        cmocka_unit_test(test_hist_merge_and_width0),
+        cmocka_unit_test(test_layouts),
+        cmocka_unit_test(test_rng),
+        cmocka_unit_test(test_run_every_mode),
+        cmocka_unit_test(test_run_oversubscribed),
+        cmocka_unit_test(test_run_memory_and_reset),
+        cmocka_unit_test(test_run_interrupted),
+        cmocka_unit_test(test_run_time_limit),
+    };
+    return cmocka_run_group_tests_name("runtime", tests, NULL, NULL);
+}
