@@ -1,11 +1,108 @@
-/* Placeholder until this command is written: refuses with exit status 3. */
+/* litmusc emit --target java FILE... -o DIR [--package P]
+ *
+ * The standalone Java stress runner's sources: the runner library
+ * (the .java files of DIR/litmusc/runner) and one LitmusCase class per test
+ * (DIR/<package folders>/NAME.java).  Built and run with a plain JDK:
+ *   javac -d classes $(find DIR -name '*.java')
+ *   java -cp classes litmusc.runner.LitmusMain [-s N] [-r N] P.NAME...
+ * Everything is generated before anything is written, all or nothing. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "backends/java/javagen.h"
+#include "backends/java/javaout.h"
+#include "backends/java/javarun.h"
 #include "cli/cli.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: litmusc emit --target java FILE... -o DIR [--package P]\n"
+            "Write the standalone Java stress runner: its library under DIR/litmusc/runner/\n"
+            "and one class per litmus test (Java and C tests) as DIR/<package folders>/NAME.java.\n\n"
+            "  -o DIR         output folder (without it, one test's class goes to stdout)\n"
+            "  --package P    Java package of the test classes (default litmusc.generated)\n\n"
+            "then: javac -d classes $(find DIR -name '*.java')\n"
+            "      java -cp classes " JAVARUN_MAIN " [-s N] [-r N] [--time SEC] P.NAME...\n");
+}
 
 int emit_java(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "litmusc: emit_java is not available in this build\n");
-    return EXIT_INTERNAL;
+    const char *out = NULL, *package = "litmusc.generated";
+    const char **files = xcalloc((size_t)argc + 1, sizeof *files);
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        bool has_value = i + 1 < argc;
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            usage(stdout);
+            free(files);
+            return EXIT_OK;
+        } else if (!strcmp(s, "--target") && has_value) {
+            i++;
+        } else if (!strncmp(s, "--target=", 9)) {
+            continue;
+        } else if (!strcmp(s, "-o") && has_value) {
+            out = argv[++i];
+        } else if (!strcmp(s, "--package") && has_value) {
+            package = argv[++i];
+        } else if (s[0] == '-' && s[1]) {
+            fprintf(stderr, "litmusc emit: unknown option or missing value: %s\n", s);
+            usage(stderr);
+            free(files);
+            return EXIT_USAGE;
+        } else {
+            files[nfiles++] = s;
+        }
+    }
+    const char *problem = nfiles == 0 ? "no test files given"
+                          : !out && nfiles > 1 ? "-o DIR is needed for more than one test"
+                          : !javagen_valid_package(package) ? "not a valid Java package name"
+                                                            : NULL;
+    if (problem) {
+        bool pkg = nfiles && (out || nfiles == 1);
+        fprintf(stderr, "litmusc emit: %s%s%s\n", problem, pkg ? ": " : "", pkg ? package : "");
+        free(files);
+        return EXIT_USAGE;
+    }
+    javaout_set set = {0};
+    char **taken = xcalloc((size_t)nfiles + 1, sizeof *taken);
+    int st = EXIT_OK;
+    diag d = {0};
+    for (int i = 0; i < nfiles && st == EXIT_OK; i++) {
+        ir_test *t = cli_load_test(files[i], &d);
+        char *src = NULL;
+        if (t) {
+            taken[i] = javagen_class_name(t->name, (const char *const *)taken, i);
+            src = javarun_generate(t, package, taken[i], &d);
+        }
+        if (src)
+            javaout_add(&set, out ? javaout_source_path(out, package, taken[i]) : xstrdup("-"), src);
+        else
+            st = cli_report(&d);
+        ir_test_free(t);
+    }
+    if (st == EXIT_OK && out) {
+        for (int i = 0; javarun_library_file(i); i++) {
+            const embed_file *f = javarun_library_file(i);
+            javaout_add(&set, xasprintf("%s/litmusc/runner/%s", out, strrchr(f->path, '/') + 1),
+                        xstrdup(f->data));
+        }
+    }
+    if (st == EXIT_OK) {
+        if (!out) {
+            fputs(set.data[0], stdout);
+        } else if (!javaout_write(&set, &d)) {
+            st = cli_report(&d);
+        } else {
+            for (int i = 0; i < set.n; i++)
+                printf("%s\n", set.paths[i]);
+        }
+    }
+    for (int i = 0; i < nfiles; i++)
+        free(taken[i]);
+    free(taken);
+    javaout_free(&set);
+    free(files);
+    return st;
 }

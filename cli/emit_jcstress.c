@@ -1,11 +1,172 @@
-/* Placeholder until this command is written: refuses with exit status 3. */
+/* litmusc emit --target jcstress FILE... -o DIR [--package P] [--model M]
+ *
+ * One jcstress test source per litmus test, DIR/<package path>/CLASS.java,
+ * with its @Outcome annotations from the test's behaviour set.  Every test
+ * is loaded, modelled and generated before anything is written, and the
+ * files are written all or nothing. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "backends/java/javagen.h"
+#include "backends/java/javaout.h"
+#include "backends/jcstress/jcstress.h"
 #include "cli/cli.h"
+#include "model/model.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: litmusc emit --target jcstress FILE... -o DIR [--package P] [--model M]\n"
+            "Write one jcstress test class per litmus test (Java and C tests) as\n"
+            "DIR/<package folders>/NAME.java, with an @Outcome per state the model allows.\n\n"
+            "  -o DIR         output folder (without it, one test's source goes to stdout)\n"
+            "  --package P    Java package (default litmusc.generated)\n"
+            "  --model M      memory model name or .cat path (default: jam21 for Java,\n"
+            "                 rc11 for C)\n");
+}
+
+typedef struct emit_args {
+    const char *out, *package, *model;
+    const char **files;
+    int nfiles;
+} emit_args;
+
+/* -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, emit_args *a)
+{
+    a->package = "litmusc.generated";
+    a->files = xcalloc((size_t)argc + 1, sizeof *a->files);
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        bool has_value = i + 1 < argc;
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (!strcmp(s, "--target") && has_value) {
+            i++;
+        } else if (!strncmp(s, "--target=", 9)) {
+            continue;
+        } else if (!strcmp(s, "-o") && has_value) {
+            a->out = argv[++i];
+        } else if (!strcmp(s, "--package") && has_value) {
+            a->package = argv[++i];
+        } else if (!strcmp(s, "--model") && has_value) {
+            a->model = argv[++i];
+        } else if (s[0] == '-' && s[1]) {
+            fprintf(stderr, "litmusc emit: unknown option or missing value: %s\n", s);
+            usage(stderr);
+            return EXIT_USAGE;
+        } else {
+            a->files[a->nfiles++] = s;
+        }
+    }
+    if (a->nfiles == 0) {
+        fprintf(stderr, "litmusc emit: no test files given\n");
+        return EXIT_USAGE;
+    }
+    if (!a->out && a->nfiles > 1) {
+        fprintf(stderr, "litmusc emit: -o DIR is needed for more than one test\n");
+        return EXIT_USAGE;
+    }
+    if (!javagen_valid_package(a->package)) {
+        fprintf(stderr, "litmusc emit: '%s' is not a valid Java package name\n", a->package);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* Models by name, loaded once each. */
+typedef struct models {
+    char **name;
+    model **m;
+    size_t n, cap, mcap;
+} models;
+
+static model *get_model(models *ms, const char *name, diag *d)
+{
+    for (size_t i = 0; i < ms->n; i++)
+        if (!strcmp(ms->name[i], name))
+            return ms->m[i];
+    model *m = model_load(name, d);
+    if (m) {
+        size_t n = ms->n;
+        VEC_PUSH(ms->name, ms->n, ms->cap, xstrdup(name));
+        VEC_PUSH(ms->m, n, ms->mcap, m);
+    }
+    return m;
+}
+
+static void free_models(models *ms)
+{
+    for (size_t i = 0; i < ms->n; i++) {
+        free(ms->name[i]);
+        model_free(ms->m[i]);
+    }
+    free(ms->name);
+    free(ms->m);
+}
+
+/* Load, model and generate one file; its class name joins TAKEN. */
+static bool emit_one(const emit_args *a, const char *path, models *ms, char ***taken, int *ntaken,
+                     javaout_set *set, diag *d)
+{
+    ir_test *t = cli_load_test(path, d);
+    if (!t)
+        return false;
+    const char *mname = a->model ? a->model : model_default_name(t->arch);
+    model *m = get_model(ms, mname, d);
+    bset *b = m ? model_run(m, t, d) : NULL;
+    bool ok = false;
+    if (b) {
+        char *cls = javagen_class_name(t->name, (const char *const *)*taken, *ntaken);
+        jcstress_opts o = {a->package, cls, model_name(m)};
+        char *src = jcstress_generate(t, b, &o, d);
+        if (src) {
+            javaout_add(set, a->out ? javaout_source_path(a->out, a->package, cls) : xstrdup("-"), src);
+            *taken = xrealloc(*taken, (size_t)(*ntaken + 1) * sizeof **taken);
+            (*taken)[(*ntaken)++] = cls;
+            ok = true;
+        } else {
+            free(cls);
+        }
+        bset_free(b);
+    }
+    ir_test_free(t);
+    return ok;
+}
 
 int emit_jcstress(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "litmusc: emit_jcstress is not available in this build\n");
-    return EXIT_INTERNAL;
+    emit_args a = {0};
+    int st = parse_args(argc, argv, &a);
+    if (st >= 0) {
+        free(a.files);
+        return st;
+    }
+    models ms = {0};
+    javaout_set set = {0};
+    char **taken = NULL;
+    int ntaken = 0;
+    diag d = {0};
+    st = EXIT_OK;
+    for (int i = 0; i < a.nfiles && st == EXIT_OK; i++)
+        if (!emit_one(&a, a.files[i], &ms, &taken, &ntaken, &set, &d))
+            st = cli_report(&d);
+    if (st == EXIT_OK) {
+        if (!a.out) {
+            fputs(set.data[0], stdout);
+        } else if (!javaout_write(&set, &d)) {
+            st = cli_report(&d);
+        } else {
+            for (int i = 0; i < set.n; i++)
+                printf("%s\n", set.paths[i]);
+        }
+    }
+    for (int i = 0; i < ntaken; i++)
+        free(taken[i]);
+    free(taken);
+    javaout_free(&set);
+    free_models(&ms);
+    free(a.files);
+    return st;
 }

@@ -1,0 +1,108 @@
+/* All-or-nothing writing of generated sources (see javaout.h). */
+#include "backends/java/javaout.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "util/mem.h"
+
+void javaout_add(javaout_set *s, char *path, char *data)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 8;
+        s->paths = xrealloc(s->paths, (size_t)s->cap * sizeof *s->paths);
+        s->data = xrealloc(s->data, (size_t)s->cap * sizeof *s->data);
+    }
+    s->paths[s->n] = path;
+    s->data[s->n] = data;
+    s->n++;
+}
+
+void javaout_free(javaout_set *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        free(s->paths[i]);
+        free(s->data[i]);
+    }
+    free(s->paths);
+    free(s->data);
+    memset(s, 0, sizeof *s);
+}
+
+bool javaout_mkdirs(const char *dir, diag *d)
+{
+    char *p = xstrdup(dir);
+    for (char *q = p + 1;; q++) {
+        if (*q == '/' || *q == '\0') {
+            char c = *q;
+            *q = '\0';
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                diag_fail(d, "cannot create folder %s: %s", p, strerror(errno));
+                free(p);
+                return false;
+            }
+            *q = c;
+            if (!c)
+                break;
+        }
+    }
+    struct stat st;
+    bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    if (!ok)
+        diag_fail(d, "%s is not a folder", dir);
+    free(p);
+    return ok;
+}
+
+char *javaout_source_path(const char *root, const char *package, const char *cls)
+{
+    char *pkg = xstrdup(package);
+    for (char *q = pkg; *q; q++)
+        if (*q == '.')
+            *q = '/';
+    char *path = xasprintf("%s/%s/%s.java", root, pkg, cls);
+    free(pkg);
+    return path;
+}
+
+static bool write_one(const char *path, const char *data, diag *d)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        if (!javaout_mkdirs(dir, d)) {
+            free(dir);
+            return false;
+        }
+    }
+    free(dir);
+    char *tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    size_t len = strlen(data);
+    bool ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (ok && rename(tmp, path) != 0)
+        ok = false;
+    if (!ok) {
+        diag_fail(d, "cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
+    return ok;
+}
+
+bool javaout_write(const javaout_set *s, diag *d)
+{
+    for (int i = 0; i < s->n; i++) {
+        if (!write_one(s->paths[i], s->data[i], d)) {
+            for (int j = 0; j < i; j++)
+                unlink(s->paths[j]);
+            return false;
+        }
+    }
+    return true;
+}
