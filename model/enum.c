@@ -563,7 +563,8 @@ static bool rf_done(enumr *e)
         if (ok && build_cons(e, l, &c)) {
             ords[l].k = c.k;
             int cur[EXEC_MAX];
-            gen_orders(&c, &ords[l], cur, 0, 0, c.k);
+            /* IW is co-first: placed before the search starts. */
+            gen_orders(&c, &ords[l], cur, 0, (uint64_t)1 << l, c.k);
             if (ords[l].norders == 0)
                 ok = false;
         } else {
