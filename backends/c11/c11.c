@@ -396,12 +396,27 @@ static bool pointer_type(const ir_test *t, c11_ctx *cx, diag *d)
     return true;
 }
 
-static const char helpers[] =
+/* clang rejects unused static functions, so each helper comes only with
+ * its operation. */
+static bool uses_binop(const ir_test *t, ir_binop op)
+{
+    for (int i = 0; i < t->nthreads; i++)
+        for (int k = 0; k < t->threads[i].nblocks; k++)
+            for (int j = 0; j < t->threads[i].blocks[k].ninstrs; j++) {
+                const ir_instr *in = &t->threads[i].blocks[k].instrs[j];
+                if (in->op == IR_BIN && in->binop == op)
+                    return true;
+            }
+    return false;
+}
+
+static const char div_helper[] =
     "/* herd's division: by zero (or overflowing) yields 0 instead of trapping. */\n"
     "static inline int64_t lt_div(int64_t a, int64_t b)\n"
-    "{\n    return (b == 0 || (a == INT64_MIN && b == -1)) ? 0 : a / b;\n}\n"
+    "{\n    return (b == 0 || (a == INT64_MIN && b == -1)) ? 0 : a / b;\n}\n\n";
+static const char rem_helper[] =
     "static inline int64_t lt_rem(int64_t a, int64_t b)\n"
-    "{\n    return (b == 0 || (a == INT64_MIN && b == -1)) ? 0 : a % b;\n}\n";
+    "{\n    return (b == 0 || (a == INT64_MIN && b == -1)) ? 0 : a % b;\n}\n\n";
 
 static const char at_helper[] =
     "/* The cell an address value names; anything else hits a scratch cell\n"
@@ -422,8 +437,10 @@ char *c11_generate(const ir_test *t, const native_opts *o, diag *d)
     if (!pointer_type(t, &cx, d))
         return NULL;
     strbuf extra = {0};
-    sb_add(&extra, helpers);
-    sb_add(&extra, "\n");
+    if (uses_binop(t, IR_DIV))
+        sb_add(&extra, div_helper);
+    if (uses_binop(t, IR_REM))
+        sb_add(&extra, rem_helper);
     if (cx.ptr_type) {
         sb_printf(&extra, "#define LT_NLOCS %du\n", t->nlocs);
         /* The IR's address encoding (ir/ir.h), so values stay comparable. */
