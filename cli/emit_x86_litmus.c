@@ -108,6 +108,21 @@ int emit_x86_litmus(int argc, char **argv)
         free(files);
         return EXIT_USAGE;
     }
+    /* Two inputs with one file name would overwrite each other in OUT. */
+    for (int i = 0; nfiles > 1 && i < nfiles; i++)
+        for (int j = 0; j < i; j++) {
+            char *a = stem(files[i]), *b = stem(files[j]);
+            bool same = !strcmp(a, b);
+            free(a);
+            free(b);
+            if (same) {
+                fprintf(stderr, "litmusc emit: %s and %s would both be written as %s/%s.litmus\n", files[j], files[i],
+                        out, b = stem(files[i]));
+                free(b);
+                free(files);
+                return EXIT_USAGE;
+            }
+        }
     diag d = {0};
     x86_scheme *s = NULL;
     if (scheme_arg && !(s = x86_scheme_load(scheme_arg, &d))) {
