@@ -703,6 +703,11 @@ static bool build_events(enumr *e)
     for (int j = 0; j < e->nreads; j++) {
         int r = e->reads[j];
         e->candw[r] = e->locw[x->ev[r].loc] & ~((uint64_t)1 << r);
+        /* Nor from the write of its own locked instruction (herd's iico). */
+        int th = e->evth[r], i = e->evix[r];
+        int partner = e->cur[th]->ev[i].partner;
+        if (partner >= 0)
+            e->candw[r] &= ~((uint64_t)1 << (r + partner - i));
     }
     return true;
 }
