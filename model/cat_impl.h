@@ -1,0 +1,167 @@
+#ifndef LITMUSC_MODEL_CAT_IMPL_H
+#define LITMUSC_MODEL_CAT_IMPL_H
+/* Internals shared by the cat loader, resolver, evaluator and primitives:
+ * run-time values, the per-candidate arena, frames, and the loaded model. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "model/cat.h"
+#include "model/cat_ast.h"
+#include "model/exec.h"
+
+/* ---- values ------------------------------------------------------------------
+ * herd's cat values are dynamically typed; {} and _ are polymorphic (they
+ * take the type of what they meet).  0 is the empty relation. */
+typedef enum cv_kind {
+    CV_EMPTY,   /* {}: empty set of anything */
+    CV_UNIV,    /* _: all events, or all pairs */
+    CV_SET,     /* set of events (bitset) */
+    CV_REL,     /* relation on events (n rows) */
+    CV_EVENT,   /* one event (from matching on a set) */
+    CV_TAG,     /* 'name */
+    CV_TUPLE,   /* (v1, ..., vn); n = 0 is unit */
+    CV_VSET,    /* set of values (sets of relations, of tags, ...) */
+    CV_CLOS,    /* function value */
+    CV_PRIM,    /* built-in function */
+    CV_PROC,    /* procedure */
+} cv_kind;
+
+struct cat_frame;
+
+typedef struct cat_clos {
+    const cat_fun *fun;         /* CV_CLOS */
+    const cat_ins *proc;        /* CV_PROC */
+    struct cat_frame *env;      /* enclosing function frame (NULL at top level) */
+} cat_clos;
+
+typedef struct cat_val {
+    uint8_t kind;
+    int32_t n;                  /* TUPLE/VSET length; EVENT index; TAG id; PRIM id */
+    union {
+        exec_set set;
+        exec_rel *rel;          /* never written through once built */
+        struct cat_val *elts;
+        cat_clos *clos;
+    } u;
+} cat_val;
+
+typedef struct cat_frame {
+    struct cat_frame *up;
+    cat_val v[];
+} cat_frame;
+
+/* ---- arena: everything a candidate evaluation allocates ------------------------ */
+typedef struct cat_arena_chunk {
+    struct cat_arena_chunk *next;
+    size_t size, used;
+    max_align_t data[];
+} cat_arena_chunk;
+
+typedef struct cat_arena {
+    cat_arena_chunk *head;      /* current chunk (list of all chunks) */
+    cat_arena_chunk *first;
+} cat_arena;
+
+void *cat_arena_alloc(cat_arena *a, size_t n);
+/* Marks let a `with` branch give back what it allocated. */
+typedef struct cat_arena_mark { cat_arena_chunk *chunk; size_t used; } cat_arena_mark;
+cat_arena_mark cat_arena_save(const cat_arena *a);
+void cat_arena_restore(cat_arena *a, cat_arena_mark mk);
+void cat_arena_reset(cat_arena *a);
+void cat_arena_free(cat_arena *a);
+
+/* ---- built-in names ------------------------------------------------------------ */
+typedef enum cat_builtin {
+    /* event sets */
+    CB_M, CB_R, CB_W, CB_IW, CB_FW, CB_F, CB_B, CB_RMW, CB_EXP, CB_NEXP,
+    CB_NA, CB_RLX, CB_CON, CB_ACQ, CB_REL, CB_ACQ_REL, CB_SC, CB_A,
+    CB_O, CB_RA, CB_V,
+    CB_X, CB_MFENCE, CB_LFENCE, CB_SFENCE,
+    CB_SET_LAST = CB_SFENCE,
+    /* relations */
+    CB_ID, CB_LOC, CB_INT, CB_EXT, CB_PO, CB_RF, CB_RMWREL, CB_AMO,
+    CB_ADDR, CB_DATA, CB_CTRL, CB_SM, CB_SI, CB_PARTIAL_PO,
+    CB_REL_LAST = CB_PARTIAL_PO,
+    /* functions */
+    CB_DOMAIN, CB_RANGE, CB_CLASSES_LOC, CB_CLASSES, CB_LINEARISATIONS, CB_FAIL,
+    CB_DIFFERENT_VALUES, CB_CROSS_ORDERS, CB_CROSS,
+    CB_COUNT
+} cat_builtin;
+
+const char *cat_builtin_name(int b);
+/* Which built-in sets and relations depend only on the events and po (not
+ * on rf, co, FW or values): those are cached across candidates. */
+bool cat_builtin_static(int b);
+
+/* ---- the loaded model ------------------------------------------------------------ */
+struct cat_model {
+    char *name, *title;
+    char **files;               /* every file name referenced by nodes (owned) */
+    int nfiles;
+    cat_file **parsed;          /* parsed files (own the trees) */
+    int nparsed;
+    const cat_ins **top;        /* top-level instructions after includes, in order */
+    int ntop;
+    int nglobals;               /* global frame size; slots < CB_COUNT are built-ins */
+    char **flags;
+    int nflags;
+    char **tags;                /* interned tags ('x), declared by enum */
+    int ntags;
+    bool generates_co;
+    int co_slot;                /* slot bound by `with co from` (or -1) */
+    bool *global_dyn;           /* per global slot: using it makes a value depend on the
+                                   candidate (for a function: its body does) */
+};
+
+/* Resolve names, inline includes (stdlib.cat first), decide liveness and
+ * which globals are candidate-independent (cat_resolve.c).  MAIN was parsed
+ * from MAIN_PATH (NULL: not a file) and becomes owned by M. */
+bool cat_resolve(cat_model *m, cat_file *main_file, const char *main_path, diag *d);
+/* Find an included file: beside FROM_PATH (when it is a real file), then
+ * among the embedded model/cat files.  Returns its text (malloc'd) and the
+ * path to show in messages (malloc'd), or false + diag (cat_load.c). */
+bool cat_find_include(const char *name, const char *from_path, char **text, char **path);
+/* Keep a file name alive as long as the model; returns the stored copy. */
+const char *cat_model_intern_file(cat_model *m, const char *path);
+
+/* ---- evaluation ------------------------------------------------------------------- */
+struct cat_run {
+    const cat_model *m;
+    cat_arena arena;            /* per candidate */
+    cat_arena static_arena;     /* values cached while the event structure is unchanged */
+    cat_arena *cur;             /* where new values go */
+    exec_rel *zero, *univ, *ident;  /* shared constants for the current n */
+    cat_val *globals;
+    bool *ins_cached;           /* per top-level instruction: its static value is cached */
+    const exec *x;
+    int n;
+    exec_set all;               /* {0..n-1} */
+    /* cache key of the static part */
+    bool have_key;
+    uint64_t key_hash;
+    exec *key;                  /* copy of the fields the static values depend on */
+    /* evaluation result */
+    cat_verdict *out;
+    diag *d;
+    bool error;
+    bool dry;                   /* type-checking run at load time */
+};
+
+/* Fill the built-in slots of r->globals for r->x (cat_prim.c). */
+void cat_prim_fill(struct cat_run *r, bool statics, bool dynamics);
+/* Apply built-in function B to ARG at node E (for messages). */
+bool cat_prim_apply(struct cat_run *r, int b, cat_val arg, const cat_expr *e, cat_val *out);
+
+/* Helpers shared by the evaluator and the primitives (cat_eval.c). */
+exec_rel *cat_new_rel(struct cat_run *r);
+bool cat_type_error(struct cat_run *r, const char *file, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+const char *cat_kind_name(int kind);
+int cat_val_cmp(const struct cat_run *r, const cat_val *a, const cat_val *b);
+cat_val cat_vset_make(struct cat_run *r, cat_val *elts, int n);   /* sorts and dedups */
+
+static inline cat_val cv_set(exec_set s) { cat_val v = {CV_SET, 0, {.set = s}}; return v; }
+static inline cat_val cv_rel(exec_rel *x) { cat_val v = {CV_REL, 0, {.rel = x}}; return v; }
+static inline cat_val cv_kind_only(int k) { cat_val v = {(uint8_t)k, 0, {.set = 0}}; return v; }
+
+#endif

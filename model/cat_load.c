@@ -1,0 +1,162 @@
+/* Loading a cat model: find the file (built-in name or path), parse it,
+ * resolve it with its includes, and type-check it by running it once on
+ * an empty execution, so that a model with a type error is rejected when
+ * it is loaded rather than on the first candidate. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/cat_impl.h"
+#include "util/embed.h"
+#include "util/mem.h"
+
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    strbuf b = {0};
+    char buf[4096];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0) sb_addn(&b, buf, k);
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) { sb_free(&b); return NULL; }
+    return sb_take(&b);
+}
+
+static char *embedded_text(const char *name, char **path) {
+    char *p = xasprintf("model/cat/%s", name);
+    const embed_file *e = embed_find(p);
+    if (!e) { free(p); return NULL; }
+    *path = p;
+    return xstrdup(e->data);
+}
+
+bool cat_find_include(const char *name, const char *from_path, char **text, char **path) {
+    if (from_path && from_path[0] != '<' && strncmp(from_path, "model/cat/", 10) != 0 && strchr(name, '/') == NULL) {
+        const char *slash = strrchr(from_path, '/');
+        char *cand = slash ? xasprintf("%.*s/%s", (int)(slash - from_path), from_path, name) : xstrdup(name);
+        char *t = read_file(cand);
+        if (t) { *text = t; *path = cand; return true; }
+        free(cand);
+    } else if (strchr(name, '/')) {
+        char *t = read_file(name);
+        if (t) { *text = t; *path = xstrdup(name); return true; }
+    }
+    char *t = embedded_text(name, path);
+    if (!t) return false;
+    *text = t;
+    return true;
+}
+
+const char *cat_model_intern_file(cat_model *m, const char *path) {
+    for (int i = 0; i < m->nfiles; i++)
+        if (!strcmp(m->files[i], path)) return m->files[i];
+    m->files = xrealloc(m->files, (size_t)(m->nfiles + 1) * sizeof *m->files);
+    m->files[m->nfiles] = xstrdup(path);
+    return m->files[m->nfiles++];
+}
+
+static char *base_name(const char *path) {
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    if (n > 4 && !strcmp(b + n - 4, ".cat")) n -= 4;
+    return xstrndup(b, n);
+}
+
+/* Run the model once on an execution with no events: every expression on
+ * the path is evaluated, so type errors surface with their position. */
+static bool dry_run(const cat_model *m, diag *d) {
+    exec *x = xcalloc(1, sizeof *x);
+    cat_run *r = cat_run_new(m);
+    r->dry = true;
+    cat_verdict v;
+    bool ok = cat_run_check(r, x, &v, d);
+    cat_run_free(r);
+    free(x);
+    return ok;
+}
+
+static cat_model *load_text(const char *text, const char *path, const char *name, diag *d) {
+    cat_model *m = xcalloc(1, sizeof *m);
+    m->co_slot = -1;
+    m->name = xstrdup(name);
+    const char *file = cat_model_intern_file(m, path ? path : "<model>");
+    cat_file *f = xcalloc(1, sizeof *f);
+    if (!cat_parse(text, file, f, d)) {
+        free(f);
+        cat_free(m);
+        return NULL;
+    }
+    m->title = xstrdup(f->title ? f->title : "");
+    if (!cat_resolve(m, f, file, d) || !dry_run(m, d)) {
+        cat_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+cat_model *cat_load_text(const char *text, const char *file, diag *d) {
+    char *name = base_name(file ? file : "model");
+    cat_model *m = load_text(text, file, name, d);
+    free(name);
+    return m;
+}
+
+static bool is_builtin_name(const char *s) {
+    return strchr(s, '/') == NULL && strchr(s, '.') == NULL;
+}
+
+cat_model *cat_load(const char *name_or_path, diag *d) {
+    char *text, *path, *name = base_name(name_or_path);
+    if (is_builtin_name(name_or_path)) {
+        char *file = xasprintf("%s.cat", name_or_path);
+        text = embedded_text(file, &path);
+        free(file);
+        if (!text) {
+            diag_error(d, NULL, 0, 0, "unknown model '%s' (built-in models: sc, x86tso, rc11, jam21; or give a .cat file)",
+                       name_or_path);
+            free(name);
+            return NULL;
+        }
+    } else {
+        text = read_file(name_or_path);
+        if (!text) {
+            diag_error(d, name_or_path, 0, 0, "cannot read model: %s", strerror(errno));
+            free(name);
+            return NULL;
+        }
+        path = xstrdup(name_or_path);
+    }
+    cat_model *m = load_text(text, path, name, d);
+    free(text);
+    free(path);
+    free(name);
+    return m;
+}
+
+void cat_free(cat_model *m) {
+    if (!m) return;
+    for (int i = 0; i < m->nparsed; i++) {
+        cat_file_free(m->parsed[i]);
+        free(m->parsed[i]);
+    }
+    free(m->parsed);
+    for (int i = 0; i < m->nfiles; i++) free(m->files[i]);
+    free(m->files);
+    for (int i = 0; i < m->nflags; i++) free(m->flags[i]);
+    free(m->flags);
+    for (int i = 0; i < m->ntags; i++) free(m->tags[i]);
+    free(m->tags);
+    free(m->top);
+    free(m->global_dyn);
+    free(m->name);
+    free(m->title);
+    free(m);
+}
+
+const char *cat_model_name(const cat_model *m) { return m->name; }
+const char *cat_model_title(const cat_model *m) { return m->title; }
+bool cat_model_generates_co(const cat_model *m) { return m->generates_co; }
+int cat_model_nflags(const cat_model *m) { return m->nflags; }
+const char *cat_model_flag_name(const cat_model *m, int i) { return i >= 0 && i < m->nflags ? m->flags[i] : NULL; }
