@@ -32,8 +32,10 @@
  *                   shuffled every run)
  *   --cpus N        CPUs to use (default: those the process may run on)
  *   --seed N        random seed (default: from the clock); printed as config
- *   --period N      timebase: ticks between instances (default 256)
- *   --delay N       timebase: per-thread delays are drawn from [0, N] (default 128)
+ *   --period N|auto timebase: ticks between instances; auto (default) adapts
+ *                   it run by run to the pace the slowest thread keeps
+ *   --delay N|auto  timebase: per-thread delays, redrawn every run from
+ *                   [0, N]; auto (default) = [0, period/2]
  *   --time SECONDS  stop after this much wall time (at a run boundary)
  *   -h, --help
  * Test threads are assigned to the persistent workers at random in every
@@ -43,7 +45,8 @@
  * Its stdout is the raw histogram protocol, and nothing else:
  *   litmusc-histogram 1
  *   config KEY VALUE          (sync, affinity, layout, size, runs, threads,
- *                              cpus, oversubscribed, seed; timebase: period, delay)
+ *                              cpus, oversubscribed, seed; timebase: period
+ *                              (N, or "auto" and the last period), delay)
  *   outcome COUNT V1 ... Vn   (Vi: the i-th of ir_observables(), decimal int64;
  *                              addresses are IR_ADDR(loc) values)
  *   iterations N              (= sum of COUNTs = completed runs * S)

@@ -107,10 +107,14 @@ typedef struct lrt_config {
     lrt_layout_kind layout;
     int cpus;                   /* 0: every CPU the process may use */
     uint64_t seed;
-    uint64_t period, delay;     /* timebase, in ticks */
+    /* timebase, in ticks: 0 = adapt the period to what the threads keep
+     * up with; LRT_DELAY_AUTO = delays drawn from [0, period/2]. */
+    uint64_t period, delay;
     double time_limit;          /* seconds; 0: none */
 } lrt_config;
 void lrt_config_default(lrt_config *c);
+
+#define LRT_DELAY_AUTO UINT64_MAX
 
 typedef struct lrt_result {
     lrt_hist hist;              /* merged outcomes */
@@ -120,6 +124,7 @@ typedef struct lrt_result {
     bool interrupted;           /* a signal stopped it early */
     int cpus;
     bool oversubscribed;
+    uint64_t period;            /* timebase: the period of the last run */
 } lrt_result;
 
 /* Set by the signal handler (or anyone) to stop at the next run boundary. */

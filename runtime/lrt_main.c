@@ -27,8 +27,8 @@ static void usage(FILE *f, const char *prog)
 {
     fprintf(f,
             "usage: %s [-s N] [-r N] [--sync loose|timebase|user] [--affinity none|incr|random]\n"
-            "       [--layout packed|line|shuffle] [--cpus N] [--seed N] [--period TICKS]\n"
-            "       [--delay TICKS] [--time SECONDS]\n"
+            "       [--layout packed|line|shuffle] [--cpus N] [--seed N] [--period TICKS|auto]\n"
+            "       [--delay TICKS|auto] [--time SECONDS]\n"
             "Runs the test's threads on N instances per run, R runs, and prints the\n"
             "outcome histogram (litmusc-histogram protocol) on stdout.\n",
             prog);
@@ -99,9 +99,10 @@ static int parse_args(lrt_config *c, int argc, char **argv)
         else if (!strcmp(a, "--seed"))
             ok = parse_count(v, &c->seed), seeded = true;
         else if (!strcmp(a, "--period"))
-            ok = parse_count(v, &c->period);
+            ok = !strcmp(v, "auto") ? (c->period = 0, true) : parse_count(v, &c->period) && c->period > 0;
         else if (!strcmp(a, "--delay"))
-            ok = parse_count(v, &c->delay) && c->delay < (UINT64_C(1) << 40);
+            ok = !strcmp(v, "auto") ? (c->delay = LRT_DELAY_AUTO, true)
+                                    : parse_count(v, &c->delay) && c->delay < (UINT64_C(1) << 40);
         else if (!strcmp(a, "--time")) {
             char *end;
             c->time_limit = strtod(v, &end);
@@ -140,8 +141,14 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
     printf("config oversubscribed %d\n", r->oversubscribed ? 1 : 0);
     printf("config seed %" PRIu64 "\n", c->seed);
     if (c->sync == LRT_SYNC_TIMEBASE) {
-        printf("config period %" PRIu64 "\n", c->period);
-        printf("config delay %" PRIu64 "\n", c->delay);
+        if (c->period)
+            printf("config period %" PRIu64 "\n", c->period);
+        else
+            printf("config period auto %" PRIu64 "\n", r->period);
+        if (c->delay == LRT_DELAY_AUTO)
+            printf("config delay auto\n");
+        else
+            printf("config delay %" PRIu64 "\n", c->delay);
     }
     for (size_t k = 0; k < h->n; k++) {
         size_t i = idx[k];

@@ -23,6 +23,8 @@ volatile sig_atomic_t lrt_stop_requested;
 /* Ticks between opening the reset barrier and the first timebase
  * instance: enough for every woken worker to reach its first wait. */
 enum { TIMEBASE_MARGIN = 200000 };
+/* The adaptive period starts here and never leaves [MIN, MAX]. */
+enum { PERIOD_START = 512, PERIOD_MIN = 32, PERIOD_MAX = 1 << 20 };
 
 typedef struct lrt_shared {
     const lrt_test *t;
@@ -43,6 +45,8 @@ typedef struct lrt_shared {
     int cpu_of[LRT_MAX_THREADS];    /* worker -> CPU, or -1 */
     uint64_t delay[LRT_MAX_THREADS];/* test thread -> timebase delay */
     uint64_t t0;
+    uint64_t period;                /* timebase: ticks between instances */
+    uint64_t finish[LRT_MAX_THREADS];/* test thread -> tick its run ended */
     uint64_t runs_done;
     double start, end;
     _Atomic bool failed;            /* a table ran out of memory */
@@ -62,8 +66,34 @@ void lrt_config_default(lrt_config *c)
     c->sync = LRT_SYNC_LOOSE;
     c->affinity = LRT_AFF_INCR;
     c->layout = LRT_LAYOUT_LINE;
-    c->period = 256;
-    c->delay = 128;
+    c->period = 0;
+    c->delay = LRT_DELAY_AUTO;
+}
+
+/* Serial, timebase with an adaptive period: a thread that ended its run
+ * well behind schedule ran instances back to back, with no meeting point;
+ * jump the period to the pace it managed (plus a margin).  A run on time
+ * shrinks the period a little, to find the fastest pace that still holds. */
+static void adapt_period(lrt_shared *sh)
+{
+    uint64_t s = sh->layout.ninst ? sh->layout.ninst : 1;
+    uint64_t need = 0;
+    for (int t = 0; t < sh->nworkers; t++) {
+        uint64_t start = sh->t0 + sh->delay[t];
+        uint64_t took = sh->finish[t] > start ? sh->finish[t] - start : 0;
+        if (took / s > need)
+            need = took / s;
+    }
+    uint64_t p = sh->period;
+    if (need > p + p / 8)
+        p = need + need / 4;
+    else
+        p -= p / 16;
+    if (p < PERIOD_MIN)
+        p = PERIOD_MIN;
+    if (p > PERIOD_MAX)
+        p = PERIOD_MAX;
+    sh->period = p;
 }
 
 /* Serial: close the run that just ended and set up the next one. */
@@ -74,6 +104,8 @@ static void step_prepare(void *arg)
     if (sh->running) {
         sh->runs_done++;
         sh->end = now;
+        if (sh->c->sync == LRT_SYNC_TIMEBASE && sh->c->period == 0)
+            adapt_period(sh);
     } else {
         sh->start = sh->end = now;
     }
@@ -97,8 +129,9 @@ static void step_prepare(void *arg)
         for (int w = 0; w < n; w++)
             sh->cpu_of[w] = perm[w % sh->ncpus];
     }
+    uint64_t range = sh->c->delay == LRT_DELAY_AUTO ? sh->period / 2 : sh->c->delay;
     for (int t = 0; t < n; t++)
-        sh->delay[t] = sh->c->delay ? lrt_rng_below(&sh->rng, sh->c->delay + 1) : 0;
+        sh->delay[t] = range ? lrt_rng_below(&sh->rng, range + 1) : 0;
     lrt_layout_shuffle(&sh->layout, &sh->rng);
 }
 
@@ -133,10 +166,12 @@ static void run_timebase(lrt_shared *sh, int t)
     size_t nout = (size_t)sh->t->nout[t];
     int64_t *out = sh->out[t];
     uint64_t when = sh->t0 + sh->delay[t];
-    for (size_t i = 0; i < sh->layout.ninst; i++, when += sh->c->period) {
+    uint64_t period = sh->period;
+    for (size_t i = 0; i < sh->layout.ninst; i++, when += period) {
         lrt_wait_ticks(when, sh->yield);
         fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
     }
+    sh->finish[t] = lrt_ticks();
 }
 
 /* One flag per instance: thread i mod N raises it, the others wait for it. */
@@ -233,6 +268,7 @@ static bool shared_init(lrt_shared *sh, const lrt_test *t, const lrt_config *c)
         sh->ncpus = c->cpus;
     sh->yield = t->nthreads > sh->ncpus;
     lrt_rng_seed(&sh->rng, c->seed);
+    sh->period = c->period ? c->period : PERIOD_START;
     lrt_barrier_init(&sh->bar, (uint32_t)t->nthreads, sh->yield);
     for (int w = 0; w < LRT_MAX_THREADS; w++)
         sh->cpu_of[w] = -1;
@@ -309,6 +345,7 @@ int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r)
         r->interrupted = sh->interrupted;
         r->cpus = sh->ncpus;
         r->oversubscribed = sh->yield;
+        r->period = sh->period;
     } else {
         lrt_hist_free(&r->hist);
     }

@@ -199,7 +199,7 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
         strbuf line = {0};
         ok = put_instr(&line, in, t, d);
         if (ok)
-            sb_printf(b, "        \"%s%s\\n\"\n", in->op == X86_LABEL ? "" : "\t", line.s ? line.s : "");
+            sb_printf(b, "        \"%s%s\\n\"\n", in->op == X86_LABEL ? "" : "\\t", line.s ? line.s : "");
         sb_free(&line);
     }
     sb_printf(b, "        \"#END _litmus_P%d\\n\"\n        : ", xt->id);

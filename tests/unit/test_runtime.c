@@ -376,6 +376,40 @@ static void test_run_time_limit(void **state)
     lrt_hist_free(&r.hist);
 }
 
+/* A thread that takes about 4000 ticks per instance: the adaptive
+ * timebase period must grow to let it keep its schedule. */
+static void slow0(void *const *c, int64_t *out)
+{
+    uint64_t end = lrt_ticks() + 4000;
+    while (lrt_ticks() < end)
+        ;
+    sb0(c, out);
+}
+static const lrt_thread_fn fns_slow[2] = {slow0, sb1};
+
+static void test_timebase_adapts(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_slow, sb_reset, sb_collect};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 200;
+    c.runs = 8;
+    c.sync = LRT_SYNC_TIMEBASE;
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    assert_int_equal(r.iterations, 1600);
+    if (r.period < 4000)
+        fail_msg("period stayed at %llu ticks", (unsigned long long)r.period);
+    lrt_hist_free(&r.hist);
+    /* A fixed period is kept. */
+    c.period = 700;
+    t.threads = fns4;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    assert_int_equal(r.period, 700);
+    lrt_hist_free(&r.hist);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -389,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_run_memory_and_reset),
         cmocka_unit_test(test_run_interrupted),
         cmocka_unit_test(test_run_time_limit),
+        cmocka_unit_test(test_timebase_adapts),
     };
     return cmocka_run_group_tests_name("runtime", tests, NULL, NULL);
 }
