@@ -266,7 +266,7 @@ void harness_child_free(harness_child *c)
 void harness_child_describe(const harness_child *c, char *buf, size_t size)
 {
     if (c->term_signal)
-        snprintf(buf, size, "killed by signal %d (%s)", c->term_signal, strsignal(c->term_signal));
+        snprintf(buf, size, "was killed by signal %d (%s)", c->term_signal, strsignal(c->term_signal));
     else
         snprintf(buf, size, "exited with status %d", c->exit_status);
 }

@@ -105,7 +105,8 @@ typedef struct harness_runinfo {
     int cores;              /* online cores */
     const char *build;      /* "cached", "built in 1.21 s", or NULL (not printed) */
 } harness_runinfo;
-/* Fill cpu and cores from the machine (/proc/cpuinfo, sysconf). */
+/* Clear RI (every pointer NULL), then fill cpu and cores from the machine
+ * (/proc/cpuinfo, sysconf). */
 void harness_machine(harness_runinfo *ri);
 
 /* The verdict block printed after the log: one line per observed state
@@ -146,7 +147,7 @@ typedef struct harness_child {
 bool harness_child_run(char *const argv[], double timeout_s, double grace_s,
                        harness_child *c, diag *d);
 void harness_child_free(harness_child *c);
-/* "exited with status 2", "killed by signal 11 (Segmentation fault)", ... */
+/* "exited with status 2", "was killed by signal 11 (Segmentation fault)" */
 void harness_child_describe(const harness_child *c, char *buf, size_t size);
 
 /* SIGINT and SIGTERM set a flag instead of killing litmusc, so a running

@@ -131,8 +131,8 @@ bool harness_run_native(const ir_test *t, const harness_native_opts *o, harness_
         r->status = r->hist ? xstrdup("interrupted: partial histogram") : NULL;
     if (!r->hist) {
         if (c.timed_out)
-            ok = diag_fail(d, "%s: the runner hung and was killed after %.0f s (%s)", t->name,
-                           o->timeout_s, how);
+            ok = diag_fail(d, "%s: the runner hung and was killed after %.0f s", t->name,
+                           o->timeout_s);
         else if (c.interrupted)
             ok = diag_fail(d, "%s: interrupted before the runner printed a histogram", t->name);
         else if (c.term_signal || c.exit_status != 0)

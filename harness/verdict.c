@@ -10,6 +10,7 @@
 
 void harness_machine(harness_runinfo *ri)
 {
+    memset(ri, 0, sizeof *ri);
     snprintf(ri->cpu, sizeof ri->cpu, "unknown");
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     ri->cores = n > 0 ? (int)n : 1;
