@@ -249,6 +249,8 @@ typedef struct fe_thread {
     int nparams;
     /* C and Java: the body, an FE_S_BLOCK */
     fe_stmt *body;
+    /* C: the body's text between its braces, verbatim (herd hashes it) */
+    char *body_text;
 } fe_thread;
 
 /* ---- the test ----------------------------------------------------------------- */

@@ -1,0 +1,144 @@
+#ifndef LITMUSC_FRONTEND_INTERNAL_H
+#define LITMUSC_FRONTEND_INTERNAL_H
+/* Private to frontend/: the lexer, the split of a file into sections, and
+ * the per-section parsers.  Positions are absolute in the file, because
+ * every section is lexed in place inside the whole buffer. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "frontend/ast.h"
+#include "util/diag.h"
+
+/* ---- lexer ---------------------------------------------------------------- */
+typedef enum tok_kind {
+    TK_EOF,
+    TK_IDENT,       /* [A-Za-z_][A-Za-z0-9_]* */
+    TK_NUM,         /* decimal or 0x hex, unsigned; a leading '-' is a TK_PUNCT */
+    TK_PUNCT        /* one of the operators below, text in s/len */
+} tok_kind;
+
+typedef struct tok {
+    tok_kind kind;
+    const char *s;
+    size_t len;
+    int line, col;
+    uint64_t num;       /* TK_NUM */
+    bool big;           /* TK_NUM did not fit in 64 bits */
+    const char *end;    /* one past the token */
+} tok;
+
+/* Comment styles a section allows. */
+enum {
+    LX_ML_COMMENTS = 1,     /* (* ... *), nested */
+    LX_C_COMMENTS = 2,      /* slash-star ... star-slash and // */
+    LX_HASH_COMMENTS = 4    /* # to end of line (x86 annotations) */
+};
+
+typedef struct lexer {
+    const char *p, *end;
+    int line, col;
+    int flags;
+    const char *file;
+    diag *d;
+    tok cur;            /* the current token (after lx_next) */
+    bool failed;
+} lexer;
+
+/* Start lexing [p, end) which begins at LINE:COL, and read the first token. */
+void lx_init(lexer *lx, const char *p, const char *end, int line, int col, int flags,
+             const char *file, diag *d);
+/* Advance to the next token; returns false (diag set) on a lexical error. */
+bool lx_next(lexer *lx);
+/* Is the current token the punctuation / identifier S? */
+bool lx_is(const lexer *lx, const char *s);
+bool lx_is_ident(const lexer *lx, const char *s);
+bool lx_is_ident_ci(const lexer *lx, const char *s);   /* case-insensitive */
+/* Error at the current token: "MSG, found 'TOK'" (token text shortened). */
+bool lx_error(lexer *lx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Error at an explicit position. */
+bool lx_error_at(lexer *lx, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* If the current token is S, consume it and return true. */
+bool lx_accept(lexer *lx, const char *s);
+/* Require S: consume it, or report "expected 'S'". */
+bool lx_expect(lexer *lx, const char *s);
+/* Describe the current token for messages ("'foo'", "end of file"). */
+void lx_describe(const tok *t, char *buf, size_t size);
+/* The token's text as a fresh string. */
+char *tok_str(const tok *t);
+
+/* Skip blanks and comments of the given style from P; keeps line/col. */
+const char *skip_blanks(const char *p, const char *end, int *line, int *col, int flags, bool *unterminated);
+/* Advance line/col over [p, q). */
+void advance_pos(const char *p, const char *q, int *line, int *col);
+
+/* ---- split --------------------------------------------------------------- */
+typedef struct section {
+    const char *p, *end;
+    int line, col;
+} section;
+
+typedef struct split {
+    fe_arch arch;
+    char *arch_name, *name, *doc;
+    fe_info *info;
+    int ninfo;
+    section init, prog, cond;
+    bool has_init;
+} split;
+
+bool fe_split(const char *text, size_t len, const char *file, split *sp, diag *d);
+
+/* ---- section parsers -------------------------------------------------------- */
+bool fe_parse_init(fe_test *t, const section *s, const char *file, diag *d);
+bool fe_parse_cond(fe_test *t, const section *s, const char *file, diag *d);
+bool fe_parse_x86(fe_test *t, const section *s, const char *file, diag *d);
+bool fe_parse_c(fe_test *t, const section *s, const char *file, diag *d);
+bool fe_parse_java(fe_test *t, const section *s, const char *file, diag *d);
+/* Cross-section checks: threads, registers and locations named by the
+ * init and the condition exist; C/Java programs use known names. */
+bool fe_check(fe_test *t, const char *file, diag *d);
+
+/* ---- shared helpers ------------------------------------------------------------ */
+/* X86_64 register NAME (no '%', any case) -> its 64-bit name and size in
+ * bytes; NULL if it is not a register. */
+const char *x86_64_reg(const char *name, int *size);
+/* X86 register NAME (any case) -> canonical upper-case spelling, or NULL. */
+const char *x86_reg(const char *name);
+/* The spelling of 64-bit register FULL at SIZE bytes ("rax",4 -> "eax"). */
+const char *x86_64_reg_sized(const char *full, int size);
+
+/* Free helpers for AST parts (frontend/ast.c). */
+void fe_expr_free(fe_expr *e);
+void fe_stmt_free(fe_stmt *s);
+void fe_prop_free(fe_prop *p);
+void fe_loc_clear(fe_loc *l);
+void fe_value_clear(fe_value *v);
+
+/* Is this C identifier a type word that can start a declaration? */
+bool c_is_type_word(const char *s, size_t len);
+
+/* Print helpers shared by the printer and the hash (frontend/print.c). */
+typedef struct strbuf strbuf;
+void fe_print_x86_instr(strbuf *b, const fe_test *t, const fe_x86_instr *in, bool herd_hash);
+void fe_print_value(strbuf *b, const fe_value *v);
+void fe_print_loc(strbuf *b, const fe_loc *l, bool brackets);
+
+
+
+/* ---- C and Java thread bodies (frontend/code.c) ------------------------------ */
+typedef struct code_scope {
+    fe_test *t;
+    fe_thread *th;
+    bool java;
+    char **names;       /* declared locals (registers) */
+    bool *is_ptr;       /* C: the local holds a pointer */
+    int nnames, cap;
+} code_scope;
+
+/* Parse `{ stmts }` at the current token into an FE_S_BLOCK. */
+fe_stmt *code_parse_block(lexer *lx, code_scope *sc);
+void code_scope_add(code_scope *sc, const char *name, bool is_ptr);
+int code_scope_find(const code_scope *sc, const char *name);
+void code_scope_free(code_scope *sc);
+#endif

@@ -1,0 +1,500 @@
+/* X86 (Intel operand order) and X86_64 (AT&T) programs: a table whose
+ * first row names the threads `P0 | P1 ;` and whose other rows hold one
+ * cell per thread, `[LBL:] [LOCK[;]] INSTR operands`, ended by ';'. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "frontend/internal.h"
+#include "util/mem.h"
+
+typedef struct mnem {
+    const char *name;
+    fe_x86_op op;
+    int nops;       /* operand count */
+    bool lockable;
+} mnem;
+
+static const mnem mnems[] = {
+    {"MOV", FE_X86_MOV, 2, false},     {"ADD", FE_X86_ADD, 2, true},     {"SUB", FE_X86_SUB, 2, true},
+    {"XOR", FE_X86_XOR, 2, true},      {"OR", FE_X86_OR, 2, true},       {"AND", FE_X86_AND, 2, true},
+    {"INC", FE_X86_INC, 1, true},      {"DEC", FE_X86_DEC, 1, true},     {"CMP", FE_X86_CMP, 2, false},
+    {"XCHG", FE_X86_XCHG, 2, true},    {"XADD", FE_X86_XADD, 2, true},   {"CMPXCHG", FE_X86_CMPXCHG, 2, true},
+    {"MFENCE", FE_X86_MFENCE, 0, false}, {"LFENCE", FE_X86_LFENCE, 0, false},
+    {"SFENCE", FE_X86_SFENCE, 0, false}, {"JMP", FE_X86_JMP, 1, false}, {"JE", FE_X86_JE, 1, false},
+    {"JZ", FE_X86_JE, 1, false},       {"JNE", FE_X86_JNE, 1, false},    {"JNZ", FE_X86_JNE, 1, false},
+    {"SETNB", FE_X86_SETNB, 1, false}, {"SETAE", FE_X86_SETNB, 1, false}, {"CMOVC", FE_X86_CMOVC, 2, false},
+    {"CMOVB", FE_X86_CMOVC, 2, false}, {"NOP", FE_X86_NOP, 0, false},    {"MOVNTI", FE_X86_MOVNTI, 2, false},
+    {"CLFLUSH", FE_X86_CLFLUSH, 1, false}, {"RET", FE_X86_RET, 0, false},
+    {"ENDBR64", FE_X86_NOP, 0, false},
+    {NULL, FE_X86_EMPTY, 0, false},
+};
+
+static const mnem *find_mnem(const char *up)
+{
+    for (int i = 0; mnems[i].name; i++)
+        if (!strcmp(mnems[i].name, up))
+            return &mnems[i];
+    return NULL;
+}
+
+/* Mnemonic with an optional size suffix b/w/l/q. */
+static const mnem *lookup_mnem(const tok *t, int *size)
+{
+    char up[24];
+    if (t->len >= sizeof up)
+        return NULL;
+    for (size_t i = 0; i < t->len; i++)
+        up[i] = (char)toupper((unsigned char)t->s[i]);
+    up[t->len] = 0;
+    *size = 0;
+    const mnem *m = find_mnem(up);
+    if (m)
+        return m;
+    size_t n = t->len;
+    if (n < 2)
+        return NULL;
+    char last = up[n - 1];
+    int sz = last == 'B' ? 1 : last == 'W' ? 2 : last == 'L' ? 4 : last == 'Q' ? 8 : 0;
+    if (!sz)
+        return NULL;
+    up[n - 1] = 0;
+    m = find_mnem(up);
+    if (!m || m->nops == 0 || m->op == FE_X86_JMP || m->op == FE_X86_JE || m->op == FE_X86_JNE ||
+        m->op == FE_X86_CLFLUSH)
+        return NULL;
+    *size = sz;
+    return m;
+}
+
+typedef struct xp {
+    lexer lx;
+    fe_test *t;
+    bool att;       /* X86_64: AT&T syntax */
+} xp;
+
+static bool is_mem(const fe_x86_opnd *o)
+{
+    return o->kind == FE_XO_MEM || o->kind == FE_XO_MEM_REG || o->kind == FE_XO_MEM_ABS;
+}
+
+static bool parse_imm(xp *p, fe_x86_opnd *o)
+{
+    lexer *lx = &p->lx;
+    bool neg = lx_accept(lx, "-");
+    if (lx->failed)
+        return false;
+    if (lx->cur.kind != TK_NUM)
+        return lx_error(lx, "expected a number");
+    if (lx->cur.big || lx->cur.num > (uint64_t)INT64_MAX + (neg ? 1 : 0))
+        return lx_error(lx, "immediate out of range");
+    o->kind = FE_XO_IMM;
+    o->imm = neg ? (int64_t)(0 - lx->cur.num) : (int64_t)lx->cur.num;
+    return lx_next(lx);
+}
+
+/* Register token -> operand fields; reports unknown registers. */
+static bool set_reg(xp *p, fe_x86_opnd *o, const tok *rt)
+{
+    char name[24];
+    if (rt->len >= sizeof name) {
+        return lx_error_at(&p->lx, rt->line, rt->col, "unknown register '%.20s...'", rt->s);
+    }
+    memcpy(name, rt->s, rt->len);
+    name[rt->len] = 0;
+    if (p->att) {
+        int size;
+        const char *r = x86_64_reg(name, &size);
+        if (!r)
+            return lx_error_at(&p->lx, rt->line, rt->col, "unknown register '%%%s'", name);
+        o->name = xstrdup(r);
+        o->reg_size = size;
+    } else {
+        const char *r = x86_reg(name);
+        if (!r)
+            return lx_error_at(&p->lx, rt->line, rt->col, "unknown register '%s'", name);
+        o->name = xstrdup(r);
+        o->reg_size = 4;
+    }
+    return true;
+}
+
+/* Inside [ ] or ( ): a location, a register, or an absolute address. */
+static bool parse_mem_inner(xp *p, fe_x86_opnd *o, const char *close)
+{
+    lexer *lx = &p->lx;
+    if (lx->cur.kind == TK_NUM) {
+        if (lx->cur.big || lx->cur.num > (uint64_t)INT64_MAX)
+            return lx_error(lx, "address out of range");
+        o->kind = FE_XO_MEM_ABS;
+        o->imm = (int64_t)lx->cur.num;
+        if (!lx_next(lx))
+            return false;
+        return lx_expect(lx, close);
+    }
+    bool pct = lx_accept(lx, "%");
+    if (lx->failed)
+        return false;
+    if (lx->cur.kind != TK_IDENT)
+        return lx_error(lx, "expected a location or a register");
+    tok id = lx->cur;
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(id.len > 60 ? 60 : id.len), id.s);
+    int size;
+    bool isreg = pct || (p->att ? false : x86_reg(name) != NULL);
+    if (!p->att && !pct && x86_reg(name) == NULL && x86_64_reg(name, &size) && size == 8)
+        return lx_error(lx, "unknown register '%s' (X86 has 32-bit registers)", name);
+    if (isreg) {
+        o->kind = FE_XO_MEM_REG;
+        if (!set_reg(p, o, &id))
+            return false;
+    } else {
+        o->kind = FE_XO_MEM;
+        o->name = tok_str(&id);
+    }
+    if (!lx_next(lx))
+        return false;
+    return lx_expect(lx, close);
+}
+
+static bool parse_operand(xp *p, fe_x86_opnd *o, bool want_label)
+{
+    lexer *lx = &p->lx;
+    memset(o, 0, sizeof *o);
+    o->pos.line = lx->cur.line;
+    o->pos.col = lx->cur.col;
+    if (want_label) {
+        if (lx->cur.kind != TK_IDENT)
+            return lx_error(lx, "expected a label");
+        o->kind = FE_XO_LABEL;
+        o->name = tok_str(&lx->cur);
+        return lx_next(lx);
+    }
+    if (lx_accept(lx, "$"))
+        return parse_imm(p, o);
+    if (lx->failed)
+        return false;
+    if (lx_accept(lx, "["))
+        return parse_mem_inner(p, o, "]");
+    if (lx->failed)
+        return false;
+    if (lx_accept(lx, "("))
+        return parse_mem_inner(p, o, ")");
+    if (lx->failed)
+        return false;
+    if (lx_accept(lx, "%")) {
+        if (!p->att)
+            return lx_error_at(lx, o->pos.line, o->pos.col,
+                               "symbolic registers '%%name' are not supported");
+        if (lx->cur.kind != TK_IDENT)
+            return lx_error(lx, "expected a register name after '%%'");
+        o->kind = FE_XO_REG;
+        if (!set_reg(p, o, &lx->cur))
+            return false;
+        return lx_next(lx);
+    }
+    if (lx->failed)
+        return false;
+    if (lx->cur.kind == TK_NUM || lx_is(lx, "-")) {
+        if (p->att)
+            return lx_error(lx, "immediates are written with '$' in X86_64 code");
+        return parse_imm(p, o);
+    }
+    if (lx->cur.kind == TK_IDENT) {
+        if (p->att) {
+            /* bare symbol: memory at that location */
+            o->kind = FE_XO_MEM;
+            o->name = tok_str(&lx->cur);
+            return lx_next(lx);
+        }
+        o->kind = FE_XO_REG;
+        if (!set_reg(p, o, &lx->cur))
+            return false;
+        return lx_next(lx);
+    }
+    return lx_error(lx, "expected an operand");
+}
+
+static const char *kind_word(const fe_x86_opnd *o)
+{
+    switch (o->kind) {
+    case FE_XO_IMM: return "an immediate";
+    case FE_XO_REG: return "a register";
+    case FE_XO_LABEL: return "a label";
+    case FE_XO_NONE: return "nothing";
+    default: return "memory";
+    }
+}
+
+/* Operand shapes each instruction accepts; sizes agree with suffixes. */
+static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
+{
+    lexer *lx = &p->lx;
+    fe_x86_opnd *d = &in->dst, *s = &in->src;
+    const char *nm = m->name;
+    int line = in->pos.line, col = in->pos.col;
+    bool d_rm = d->kind == FE_XO_REG || is_mem(d);
+    bool s_rm = s->kind == FE_XO_REG || is_mem(s);
+    switch (in->op) {
+    case FE_X86_MOV: case FE_X86_ADD: case FE_X86_SUB: case FE_X86_XOR: case FE_X86_OR:
+    case FE_X86_AND: case FE_X86_CMP:
+        if (!d_rm)
+            return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s cannot write to %s", nm, kind_word(d));
+        if (!(s_rm || s->kind == FE_XO_IMM))
+            return lx_error_at(lx, s->pos.line, s->pos.col, "type mismatch: bad source operand for %s", nm);
+        if (is_mem(d) && is_mem(s))
+            return lx_error_at(lx, line, col, "%s cannot have two memory operands", nm);
+        break;
+    case FE_X86_INC: case FE_X86_DEC: case FE_X86_SETNB:
+        if (!d_rm)
+            return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s needs a register or memory operand", nm);
+        break;
+    case FE_X86_XCHG:
+        if (!d_rm || !s_rm)
+            return lx_error_at(lx, line, col, "type mismatch: XCHG takes registers or memory");
+        if (is_mem(d) && is_mem(s))
+            return lx_error_at(lx, line, col, "XCHG cannot have two memory operands");
+        break;
+    case FE_X86_XADD: case FE_X86_CMPXCHG:
+        if (!d_rm)
+            return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s needs memory or a register first", nm);
+        if (s->kind != FE_XO_REG)
+            return lx_error_at(lx, s->pos.line, s->pos.col, "type mismatch: %s needs a register source%s", nm,
+                               p->att && in->op == FE_X86_CMPXCHG ? " (X86_64 writes memory first: cmpxchg (x),%reg)" : "");
+        break;
+    case FE_X86_CMOVC:
+        if (d->kind != FE_XO_REG || !s_rm)
+            return lx_error_at(lx, line, col, "type mismatch: CMOVC needs a register destination");
+        break;
+    case FE_X86_MOVNTI:
+        if (!is_mem(d) || s->kind != FE_XO_REG)
+            return lx_error_at(lx, line, col, "type mismatch: MOVNTI stores a register to memory");
+        break;
+    case FE_X86_CLFLUSH:
+        if (!is_mem(d))
+            return lx_error_at(lx, line, col, "type mismatch: CLFLUSH needs a memory operand");
+        break;
+    default:
+        break;
+    }
+    if (in->lock) {
+        if (!m->lockable)
+            return lx_error_at(lx, line, col, "LOCK prefix is not allowed on %s", nm);
+        if (!is_mem(d))
+            return lx_error_at(lx, line, col, "LOCK %s needs a memory destination", nm);
+    }
+    if (p->att && in->size) {
+        const fe_x86_opnd *ops[2] = {d, s};
+        for (int i = 0; i < 2; i++)
+            if (ops[i]->kind == FE_XO_REG && ops[i]->reg_size != in->size)
+                return lx_error_at(lx, ops[i]->pos.line, ops[i]->pos.col,
+                                   "type mismatch: register %%%s is %d bytes but the suffix says %d",
+                                   x86_64_reg_sized(ops[i]->name, ops[i]->reg_size), ops[i]->reg_size, in->size);
+    }
+    if (p->att && !in->size && d->kind == FE_XO_REG && s->kind == FE_XO_REG && d->reg_size != s->reg_size &&
+        in->op != FE_X86_CMOVC)
+        return lx_error_at(lx, line, col, "type mismatch: registers of different sizes");
+    return true;
+}
+
+/* After LOCK: is the ';' that follows a prefix separator (an instruction
+ * follows on the same line) rather than the end of the row? */
+static bool semicolon_is_prefix(const lexer *lx)
+{
+    const char *q = lx->cur.end;
+    while (q < lx->end && (*q == ' ' || *q == '\t'))
+        q++;
+    return q < lx->end && (isalpha((unsigned char)*q));
+}
+
+static bool parse_cell(xp *p, fe_thread *th, int row)
+{
+    lexer *lx = &p->lx;
+    fe_x86_instr in;
+    memset(&in, 0, sizeof in);
+    in.row = row;
+    in.pos.line = lx->cur.line;
+    in.pos.col = lx->cur.col;
+    /* label? */
+    if (lx->cur.kind == TK_IDENT) {
+        const char *q = lx->cur.end;
+        while (q < lx->end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q < lx->end && *q == ':') {
+            in.label = tok_str(&lx->cur);
+            if (!lx_next(lx) || !lx_expect(lx, ":"))
+                goto fail;
+            in.pos.line = lx->cur.line;
+            in.pos.col = lx->cur.col;
+        }
+    }
+    if (lx_is(lx, "|") || lx_is(lx, ";") || lx->cur.kind == TK_EOF) {
+        in.op = FE_X86_EMPTY;
+        goto done;
+    }
+    if (lx_is_ident_ci(lx, "LOCK")) {
+        in.lock = true;
+        if (!lx_next(lx))
+            goto fail;
+        if (lx_is(lx, ";") && semicolon_is_prefix(lx) && !lx_next(lx))
+            goto fail;
+    }
+    if (lx->cur.kind != TK_IDENT) {
+        lx_error(lx, "expected an instruction");
+        goto fail;
+    }
+    int size;
+    const mnem *m = lookup_mnem(&lx->cur, &size);
+    if (!m) {
+        char what[64];
+        lx_describe(&lx->cur, what, sizeof what);
+        lx_error_at(lx, lx->cur.line, lx->cur.col, "unknown instruction %s", what);
+        goto fail;
+    }
+    in.op = m->op;
+    in.size = size;
+    if (!lx_next(lx))
+        goto fail;
+    bool label = in.op == FE_X86_JMP || in.op == FE_X86_JE || in.op == FE_X86_JNE;
+    if (m->nops >= 1) {
+        fe_x86_opnd a, b;
+        memset(&b, 0, sizeof b);
+        if (!parse_operand(p, &a, label)) {
+            free(a.name);
+            goto fail;
+        }
+        if (m->nops == 2) {
+            if (!lx_expect(lx, ",")) {
+                free(a.name);
+                goto fail;
+            }
+            if (!parse_operand(p, &b, false)) {
+                free(a.name);
+                free(b.name);
+                goto fail;
+            }
+        }
+        /* Intel: dst, src.  AT&T: src, dst, except herd's cmpxchg (memory first). */
+        if (p->att && m->nops == 2 && in.op != FE_X86_CMPXCHG) {
+            in.dst = b;
+            in.src = a;
+        } else {
+            in.dst = a;
+            in.src = b;
+        }
+    }
+    if (lx->failed)
+        goto fail;
+    if (!lx_is(lx, "|") && !lx_is(lx, ";")) {
+        lx_error(lx, "expected '|' or ';' after the instruction");
+        goto fail;
+    }
+    if (!check_instr(p, &in, m))
+        goto fail;
+done:;
+    size_t n = (size_t)th->ncode, cap = n;
+    VEC_PUSH(th->code, n, cap, in);
+    th->ncode = (int)n;
+    return true;
+fail:
+    free(in.label);
+    free(in.dst.name);
+    free(in.src.name);
+    return false;
+}
+
+static bool parse_thread_row(xp *p)
+{
+    lexer *lx = &p->lx;
+    fe_test *t = p->t;
+    size_t cap = 0, n = 0;
+    if (lx->cur.kind == TK_EOF)
+        return lx_error(lx, "expected the program (a row of threads 'P0 | P1 ;')");
+    for (;;) {
+        if (lx->cur.kind != TK_IDENT || lx->cur.len < 2 || lx->cur.s[0] != 'P')
+            return lx_error(lx, "expected a thread name P%d", (int)n);
+        int id = 0;
+        for (size_t i = 1; i < lx->cur.len; i++) {
+            if (!isdigit((unsigned char)lx->cur.s[i]) || i > 4)
+                return lx_error(lx, "expected a thread name P%d", (int)n);
+            id = id * 10 + (lx->cur.s[i] - '0');
+        }
+        for (size_t i = 0; i < n; i++)
+            if (t->threads[i].id == id)
+                return lx_error(lx, "duplicate thread P%d", id);
+        if (id != (int)n)
+            return lx_error(lx, "threads must be P0, P1, ... in order (expected P%d)", (int)n);
+        fe_thread th;
+        memset(&th, 0, sizeof th);
+        th.id = id;
+        th.name = tok_str(&lx->cur);
+        th.pos.line = lx->cur.line;
+        th.pos.col = lx->cur.col;
+        VEC_PUSH(t->threads, n, cap, th);
+        t->nthreads = (int)n;
+        if (!lx_next(lx))
+            return false;
+        if (lx_accept(lx, ";"))
+            return true;
+        if (!lx_expect(lx, "|"))
+            return false;
+    }
+}
+
+/* Labels are local to a thread; jumps must name one of them. */
+static bool check_labels(xp *p, fe_thread *th)
+{
+    for (int i = 0; i < th->ncode; i++) {
+        fe_x86_instr *in = &th->code[i];
+        if (in->label)
+            for (int j = 0; j < i; j++)
+                if (th->code[j].label && !strcmp(th->code[j].label, in->label))
+                    return lx_error_at(&p->lx, in->pos.line, in->pos.col, "label %s defined twice in %s",
+                                       in->label, th->name);
+        if (in->dst.kind == FE_XO_LABEL) {
+            bool found = false;
+            for (int j = 0; j < th->ncode; j++)
+                if (th->code[j].label && !strcmp(th->code[j].label, in->dst.name))
+                    found = true;
+            if (!found)
+                return lx_error_at(&p->lx, in->dst.pos.line, in->dst.pos.col, "unknown label '%s' in %s",
+                                   in->dst.name, th->name);
+        }
+    }
+    return true;
+}
+
+bool fe_parse_x86(fe_test *t, const section *s, const char *file, diag *d)
+{
+    xp p;
+    p.t = t;
+    p.att = t->arch == FE_ARCH_X86_64;
+    lx_init(&p.lx, s->p, s->end, s->line, s->col, LX_ML_COMMENTS | LX_HASH_COMMENTS, file, d);
+    lexer *lx = &p.lx;
+    if (lx->failed || !parse_thread_row(&p))
+        return false;
+    int row = 0;
+    while (lx->cur.kind != TK_EOF) {
+        for (int i = 0; i < t->nthreads; i++) {
+            if (!parse_cell(&p, &t->threads[i], row))
+                return false;
+            if (i + 1 < t->nthreads) {
+                if (lx_is(lx, ";"))
+                    return lx_error(lx, "row has %d cells but the test has %d threads", i + 1, t->nthreads);
+                if (!lx_expect(lx, "|"))
+                    return false;
+            }
+        }
+        if (lx_is(lx, "|"))
+            return lx_error(lx, "row has more cells than the test has threads (%d)", t->nthreads);
+        if (!lx_expect(lx, ";"))
+            return false;
+        row++;
+    }
+    t->nrows = row;
+    for (int i = 0; i < t->nthreads; i++)
+        if (!check_labels(&p, &t->threads[i]))
+            return false;
+    return !lx->failed;
+}

@@ -1,0 +1,539 @@
+/* The init and condition grammar (herd's stateParser), shared by every
+ * architecture: init items `x=1; [y]=2; int z; 0:EAX=x; P1:r0=1;`, and the
+ * condition `[locations [...]] [filter P] (exists|~exists|forall|final) P`. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "frontend/internal.h"
+#include "util/mem.h"
+
+/* Is the current token `P<digits>` or a number, followed by ':'?  That is
+ * a thread prefix.  Sets *thread. */
+static bool thread_prefix(lexer *lx, int *thread)
+{
+    const tok *t = &lx->cur;
+    const char *digits = NULL;
+    size_t nd = 0;
+    if (t->kind == TK_NUM) {
+        digits = t->s;
+        nd = t->len;
+    } else if (t->kind == TK_IDENT && t->len >= 2 && t->s[0] == 'P') {
+        for (size_t i = 1; i < t->len; i++)
+            if (!isdigit((unsigned char)t->s[i]))
+                return false;
+        digits = t->s + 1;
+        nd = t->len - 1;
+    } else {
+        return false;
+    }
+    /* peek: the next byte after blanks must be ':' */
+    const char *q = t->end;
+    while (q < lx->end && (*q == ' ' || *q == '\t'))
+        q++;
+    if (q >= lx->end || *q != ':')
+        return false;
+    if (nd > 4 || (t->kind == TK_NUM && t->s[0] == '0' && t->len > 1 && (t->s[1] == 'x' || t->s[1] == 'X')))
+        return false;
+    int v = 0;
+    for (size_t i = 0; i < nd; i++)
+        v = v * 10 + (digits[i] - '0');
+    *thread = v;
+    return true;
+}
+
+/* Register name after `N:`: NAME, or %NAME.  Normalised per arch. */
+static bool parse_reg_name(lexer *lx, const fe_test *t, fe_loc *loc)
+{
+    lx_accept(lx, "%");
+    if (lx->failed)
+        return false;
+    if (lx->cur.kind != TK_IDENT)
+        return lx_error(lx, "expected a register name");
+    char *name = tok_str(&lx->cur);
+    if (t->arch == FE_ARCH_X86) {
+        const char *r = x86_reg(name);
+        if (r) {
+            free(name);
+            name = xstrdup(r);
+        }
+    } else if (t->arch == FE_ARCH_X86_64) {
+        int size;
+        const char *r = x86_64_reg(name, &size);
+        if (r && size != 8) {
+            free(name);
+            return lx_error(lx, "X86_64 conditions and init name 64-bit registers (%s)", r);
+        }
+        if (r) {
+            free(name);
+            name = xstrdup(r);
+        }
+    }
+    loc->name = name;
+    return lx_next(lx);
+}
+
+/* loc := N:reg | PN:reg | [x] | x | x[i] */
+static bool parse_loc(lexer *lx, const fe_test *t, fe_loc *loc)
+{
+    memset(loc, 0, sizeof *loc);
+    loc->index = -1;
+    loc->pos.line = lx->cur.line;
+    loc->pos.col = lx->cur.col;
+    int th;
+    if (thread_prefix(lx, &th)) {
+        loc->kind = FE_LOC_REG;
+        loc->thread = th;
+        if (!lx_next(lx) || !lx_expect(lx, ":"))
+            return false;
+        return parse_reg_name(lx, t, loc);
+    }
+    loc->kind = FE_LOC_MEM;
+    if (lx_accept(lx, "[")) {
+        if (lx->cur.kind != TK_IDENT)
+            return lx_error(lx, "expected a location name inside '[ ]'");
+        loc->name = tok_str(&lx->cur);
+        if (!lx_next(lx))
+            return false;
+        return lx_expect(lx, "]");
+    }
+    if (lx->failed)
+        return false;
+    if (lx->cur.kind != TK_IDENT)
+        return lx_error(lx, "expected a location or a register");
+    loc->name = tok_str(&lx->cur);
+    if (!lx_next(lx))
+        return false;
+    if (lx_accept(lx, "[")) {
+        if (lx->cur.kind != TK_NUM || lx->cur.big || lx->cur.num > 1000000)
+            return lx_error(lx, "expected an array index");
+        loc->index = (int)lx->cur.num;
+        if (!lx_next(lx))
+            return false;
+        return lx_expect(lx, "]");
+    }
+    return !lx->failed;
+}
+
+/* value := [-] NUM | NAME | &NAME */
+static bool parse_value(lexer *lx, fe_value *v)
+{
+    memset(v, 0, sizeof *v);
+    v->pos.line = lx->cur.line;
+    v->pos.col = lx->cur.col;
+    bool neg = false;
+    if (lx_accept(lx, "-"))
+        neg = true;
+    else if (lx_accept(lx, "&")) {
+        if (lx->cur.kind != TK_IDENT)
+            return lx_error(lx, "expected a location name after '&'");
+    }
+    if (lx->failed)
+        return false;
+    if (lx->cur.kind == TK_NUM) {
+        uint64_t u = lx->cur.num;
+        if (lx->cur.big || (!neg && u > (uint64_t)INT64_MAX && !(lx->cur.len > 2 && lx->cur.s[1] == 'x')) ||
+            (neg && u > (uint64_t)INT64_MAX + 1))
+            return lx_error(lx, "number out of range (values are 64-bit)");
+        v->kind = FE_VAL_INT;
+        v->i = neg ? (int64_t)(0 - u) : (int64_t)u;
+        return lx_next(lx);
+    }
+    if (neg)
+        return lx_error(lx, "expected a number after '-'");
+    if (lx->cur.kind == TK_IDENT) {
+        v->kind = FE_VAL_ADDR;
+        v->sym = tok_str(&lx->cur);
+        return lx_next(lx);
+    }
+    return lx_error(lx, "expected a value");
+}
+
+/* ---- init ---------------------------------------------------------------- */
+
+static bool parse_init_item(lexer *lx, fe_test *t, fe_init *it)
+{
+    memset(it, 0, sizeof *it);
+    int th;
+    if (thread_prefix(lx, &th) || lx_is(lx, "[")) {
+        if (!parse_loc(lx, t, &it->loc))
+            return false;
+    } else {
+        /* [type words] [*...] name [ '[' N ']' ] */
+        strbuf ty = {0};
+        tok words[16];
+        int nw = 0, stars = 0, star_after = -1;
+        int line = lx->cur.line, col = lx->cur.col;
+        if (lx_is(lx, "*")) {
+            sb_free(&ty);
+            return lx_error(lx, "'*x=v' init items are not supported; write 'T *x=v'");
+        }
+        while (lx->cur.kind == TK_IDENT || lx_is(lx, "*")) {
+            if (lx_is(lx, "*")) {
+                if (nw == 0)
+                    break;
+                stars++;
+                star_after = nw;
+            } else {
+                if (nw == 16) {
+                    sb_free(&ty);
+                    return lx_error(lx, "too many words in an init item");
+                }
+                if (stars && star_after != nw) {
+                    sb_free(&ty);
+                    return lx_error(lx, "unexpected name after the location");
+                }
+                words[nw++] = lx->cur;
+            }
+            if (!lx_next(lx)) {
+                sb_free(&ty);
+                return false;
+            }
+        }
+        if (lx->failed)
+            return false;
+        if (nw == 0)
+            return lx_error(lx, "expected an init item (x=0; 0:EAX=1; int x=2)");
+        if (stars && star_after != nw - 1) {
+            return lx_error_at(lx, line, col, "malformed pointer declaration");
+        }
+        for (int i = 0; i < nw - 1; i++) {
+            if (i)
+                sb_addc(&ty, ' ');
+            sb_addn(&ty, words[i].s, words[i].len);
+        }
+        if (nw > 1 || stars) {
+            if (nw == 1) {
+                sb_free(&ty);
+                return lx_error_at(lx, line, col, "a pointer needs a type ('int *p=x')");
+            }
+            for (int i = 0; i < stars; i++)
+                sb_addc(&ty, '*');
+            it->type = sb_take(&ty);
+        }
+        sb_free(&ty);
+        it->loc.kind = FE_LOC_MEM;
+        it->loc.name = tok_str(&words[nw - 1]);
+        it->loc.index = -1;
+        it->loc.pos.line = words[nw - 1].line;
+        it->loc.pos.col = words[nw - 1].col;
+        if (lx_accept(lx, "[")) {
+            if (lx->cur.kind != TK_NUM || lx->cur.big || lx->cur.num == 0 || lx->cur.num > 4096)
+                return lx_error(lx, "expected an array size");
+            it->array_size = (int)lx->cur.num;
+            if (!lx_next(lx) || !lx_expect(lx, "]"))
+                return false;
+            if (!it->type)
+                return lx_error(lx, "an array needs a type ('int a[2]')");
+        }
+        if (lx->failed)
+            return false;
+    }
+    if (!lx_accept(lx, "=")) {
+        if (lx->failed)
+            return false;
+        return true;    /* bare `x` or `int x`: zero */
+    }
+    it->has_value = true;
+    if (it->array_size) {
+        if (!lx_expect(lx, "{"))
+            return false;
+        size_t cap = 0, n = 0;
+        for (;;) {
+            fe_value v;
+            if (!parse_value(lx, &v))
+                return false;
+            VEC_PUSH(it->elems, n, cap, v);
+            it->nelems = (int)n;
+            if (!lx_accept(lx, ","))
+                break;
+        }
+        if (!lx_expect(lx, "}"))
+            return false;
+        if (it->nelems != it->array_size)
+            return lx_error(lx, "array %s has size %d but %d initial values", it->loc.name,
+                            it->array_size, it->nelems);
+        return true;
+    }
+    if (lx_is_ident(lx, "ATOMIC_INIT")) {
+        if (!lx_next(lx) || !lx_expect(lx, "(") || !parse_value(lx, &it->value))
+            return false;
+        return lx_expect(lx, ")");
+    }
+    return parse_value(lx, &it->value);
+}
+
+static bool same_loc(const fe_loc *a, const fe_loc *b)
+{
+    return a->kind == b->kind && a->thread == b->thread && a->index == b->index && !strcmp(a->name, b->name);
+}
+
+bool fe_parse_init(fe_test *t, const section *s, const char *file, diag *d)
+{
+    lexer lx;
+    lx_init(&lx, s->p, s->end, s->line, s->col, LX_ML_COMMENTS, file, d);
+    size_t cap = 0, n = 0;
+    while (!lx.failed && lx.cur.kind != TK_EOF) {
+        if (lx_accept(&lx, ";"))
+            continue;
+        fe_init it;
+        bool ok = parse_init_item(&lx, t, &it);
+        VEC_PUSH(t->init, n, cap, it);
+        t->ninit = (int)n;
+        if (!ok)
+            return false;
+        for (size_t i = 0; i + 1 < n; i++)
+            if (same_loc(&t->init[i].loc, &it.loc))
+                return diag_error(d, file, it.loc.pos.line, it.loc.pos.col,
+                                  "location %s%s%s is initialised twice",
+                                  it.loc.kind == FE_LOC_REG ? "" : "", it.loc.name, "");
+        if (lx.cur.kind == TK_EOF)
+            break;
+        if (!lx_expect(&lx, ";"))
+            return false;
+    }
+    return !lx.failed;
+}
+
+/* ---- condition ------------------------------------------------------------ */
+
+static fe_prop *new_prop(fe_prop_kind k, int line, int col)
+{
+    fe_prop *p = xcalloc(1, sizeof *p);
+    p->kind = k;
+    p->pos.line = line;
+    p->pos.col = col;
+    return p;
+}
+
+enum { MAX_PROP_DEPTH = 200 };
+static fe_prop *parse_or(lexer *lx, const fe_test *t, int depth);
+
+static fe_prop *parse_atom(lexer *lx, const fe_test *t)
+{
+    int line = lx->cur.line, col = lx->cur.col;
+    fe_prop *p = new_prop(FE_P_ATOM, line, col);
+    if (!parse_loc(lx, t, &p->lhs))
+        goto fail;
+    if (lx_accept(lx, "!=") || lx_accept(lx, "<>"))
+        p->ne = true;
+    else if (!lx_accept(lx, "==") && !lx_accept(lx, "=")) {
+        if (!lx->failed)
+            lx_error(lx, "expected '=' in a condition atom");
+        goto fail;
+    }
+    int th;
+    if (lx_is(lx, "[") || thread_prefix(lx, &th)) {
+        p->rhs_is_loc = true;
+        if (!parse_loc(lx, t, &p->rhs_loc))
+            goto fail;
+    } else if (!parse_value(lx, &p->rhs)) {
+        goto fail;
+    }
+    return p;
+fail:
+    fe_prop_free(p);
+    return NULL;
+}
+
+static fe_prop *parse_unary(lexer *lx, const fe_test *t, int depth)
+{
+    int line = lx->cur.line, col = lx->cur.col;
+    if (depth > MAX_PROP_DEPTH) {
+        lx_error(lx, "condition nested too deeply");
+        return NULL;
+    }
+    if (lx_accept(lx, "~") || lx_accept(lx, "not")) {
+        fe_prop *sub = parse_unary(lx, t, depth + 1);
+        if (!sub)
+            return NULL;
+        fe_prop *p = new_prop(FE_P_NOT, line, col);
+        p->l = sub;
+        return p;
+    }
+    if (lx->failed)
+        return NULL;
+    if (lx_accept(lx, "(")) {
+        fe_prop *p = parse_or(lx, t, depth + 1);
+        if (!p)
+            return NULL;
+        if (!lx_expect(lx, ")")) {
+            fe_prop_free(p);
+            return NULL;
+        }
+        return p;
+    }
+    if (lx->failed)
+        return NULL;
+    if (lx_is_ident(lx, "true") || lx_is_ident(lx, "false")) {
+        fe_prop *p = new_prop(lx_is_ident(lx, "true") ? FE_P_TRUE : FE_P_FALSE, line, col);
+        if (!lx_next(lx)) {
+            fe_prop_free(p);
+            return NULL;
+        }
+        return p;
+    }
+    if (lx->cur.kind == TK_EOF) {
+        lx_error(lx, "unexpected end of the condition, expected a proposition");
+        return NULL;
+    }
+    return parse_atom(lx, t);
+}
+
+/* `=>` binds tighter than `/\` and associates to the right. */
+static fe_prop *parse_implies(lexer *lx, const fe_test *t, int depth)
+{
+    fe_prop *l = parse_unary(lx, t, depth);
+    if (!l)
+        return NULL;
+    int line = lx->cur.line, col = lx->cur.col;
+    if (lx_accept(lx, "=>")) {
+        fe_prop *r = parse_implies(lx, t, depth + 1);
+        if (!r) {
+            fe_prop_free(l);
+            return NULL;
+        }
+        fe_prop *p = new_prop(FE_P_IMPLIES, line, col);
+        p->l = l;
+        p->r = r;
+        return p;
+    }
+    if (lx->failed) {
+        fe_prop_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+static fe_prop *parse_and(lexer *lx, const fe_test *t, int depth)
+{
+    fe_prop *l = parse_implies(lx, t, depth);
+    while (l) {
+        int line = lx->cur.line, col = lx->cur.col;
+        if (!lx_accept(lx, "/\\"))
+            break;
+        fe_prop *r = parse_implies(lx, t, depth);
+        if (!r) {
+            fe_prop_free(l);
+            return NULL;
+        }
+        fe_prop *p = new_prop(FE_P_AND, line, col);
+        p->l = l;
+        p->r = r;
+        l = p;
+    }
+    if (l && lx->failed) {
+        fe_prop_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+static fe_prop *parse_or(lexer *lx, const fe_test *t, int depth)
+{
+    fe_prop *l = parse_and(lx, t, depth);
+    while (l) {
+        int line = lx->cur.line, col = lx->cur.col;
+        if (!lx_accept(lx, "\\/"))
+            break;
+        fe_prop *r = parse_and(lx, t, depth);
+        if (!r) {
+            fe_prop_free(l);
+            return NULL;
+        }
+        fe_prop *p = new_prop(FE_P_OR, line, col);
+        p->l = l;
+        p->r = r;
+        l = p;
+    }
+    if (l && lx->failed) {
+        fe_prop_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+static bool parse_locations(lexer *lx, fe_test *t)
+{
+    if (!lx_expect(lx, "["))
+        return false;
+    size_t cap = (size_t)t->cond.nlocations, n = (size_t)t->cond.nlocations;
+    while (!lx_is(lx, "]")) {
+        if (lx->failed)
+            return false;
+        fe_loc l;
+        bool ok = parse_loc(lx, t, &l);
+        if (!ok) {
+            fe_loc_clear(&l);
+            return false;
+        }
+        VEC_PUSH(t->cond.locations, n, cap, l);
+        t->cond.nlocations = (int)n;
+        if (!lx_accept(lx, ";"))
+            break;
+    }
+    return lx_expect(lx, "]");
+}
+
+bool fe_parse_cond(fe_test *t, const section *s, const char *file, diag *d)
+{
+    lexer lx;
+    lx_init(&lx, s->p, s->end, s->line, s->col, LX_ML_COMMENTS, file, d);
+    t->cond.quant = FE_Q_EXISTS;
+    t->cond.pos.line = lx.cur.line;
+    t->cond.pos.col = lx.cur.col;
+    for (;;) {
+        if (lx.failed)
+            return false;
+        if (lx_is_ident(&lx, "locations")) {
+            if (!lx_next(&lx) || !parse_locations(&lx, t))
+                return false;
+        } else if (lx_is_ident(&lx, "filter")) {
+            if (t->cond.filter)
+                return lx_error(&lx, "a second 'filter'");
+            if (!lx_next(&lx))
+                return false;
+            t->cond.filter = parse_or(&lx, t, 0);
+            if (!t->cond.filter)
+                return false;
+        } else {
+            break;
+        }
+    }
+    int line = lx.cur.line, col = lx.cur.col;
+    t->cond.pos.line = line;
+    t->cond.pos.col = col;
+    if (lx.cur.kind == TK_EOF) {
+        t->cond.prop = new_prop(FE_P_TRUE, line, col);
+        return true;
+    }
+    if (lx_is_ident(&lx, "exists") || lx_is_ident(&lx, "final")) {
+        t->cond.quant = FE_Q_EXISTS;
+        lx_next(&lx);
+    } else if (lx_is_ident(&lx, "forall")) {
+        t->cond.quant = FE_Q_FORALL;
+        lx_next(&lx);
+    } else if (lx_is(&lx, "~") || lx_is_ident(&lx, "not")) {
+        lx_next(&lx);
+        if (!lx_is_ident(&lx, "exists"))
+            return lx_error(&lx, "expected 'exists' after '%s'", "~");
+        t->cond.quant = FE_Q_NOT_EXISTS;
+        lx_next(&lx);
+    } else if (lx_is(&lx, "(")) {
+        t->cond.quant = FE_Q_EXISTS;
+    } else if (lx_is_ident(&lx, "cases") || lx_is_ident(&lx, "observed") || lx_is_ident(&lx, "Observed")) {
+        return lx_error(&lx, "this condition form is not supported");
+    } else {
+        return lx_error(&lx, "expected a condition (exists, ~exists, forall, final)");
+    }
+    if (lx.failed)
+        return false;
+    t->cond.prop = parse_or(&lx, t, 0);
+    if (!t->cond.prop)
+        return false;
+    lx_accept(&lx, ";");
+    if (lx.failed)
+        return false;
+    if (lx.cur.kind != TK_EOF)
+        return lx_error(&lx, "unexpected text after the condition");
+    return true;
+}
