@@ -154,12 +154,13 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
     for (int i = 0; i < xt->ninits; i++)
         if (valid_reg(xt->inits[i].reg))
             regs[xt->inits[i].reg] = true;
-    for (int l = 0; l < nl; l++)
-        if (mems[l] && !loc_is_32bit(t, l)) {
+    /* Judge widths by the source test: the compiled one has x86 types. */
+    for (int l = 0; l < f->t->nlocs; l++)
+        if (!loc_is_32bit(f->t, l)) {
             free(mems);
             return diag_error(d, f->t->file ? f->t->file : f->t->name, 0, 0,
-                              "location %d has cell type %s: the x86 target handles 32-bit locations only",
-                              l, nat_cell_type(t, l)), false;
+                              "location '%s' has cell type %s: the x86 target handles 32-bit locations only",
+                              f->t->locs[l].name, nat_cell_type(f->t, l)), false;
         }
 
     sb_printf(b, "/* Thread %d (", xt->id);

@@ -1,0 +1,278 @@
+/* Unit tests of the x86 inline-asm generator (backends/x86native) and the
+ * shared frame: operand constraints, markers and clobbers in the emitted
+ * asm; programs that compile under gcc and clang and run; outcomes that
+ * x86-TSO forbids and so can never be observed; and refusals with a diag. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "backends/native.h"
+#include "backends/x86native/x86native.h"
+#include "ir/ir.h"
+#include "util/mem.h"
+
+static ir_test *read_ir(const char *text)
+{
+    diag d = {0};
+    ir_test *t = ir_read(text, "t.ir", &d);
+    if (!t)
+        fail_msg("ir_read: %d:%d: %s", d.line, d.col, d.msg);
+    if (!ir_verify(t, &d))
+        fail_msg("ir_verify: %s", d.msg);
+    return t;
+}
+
+static char *gen_x86(const char *text, const char *scheme)
+{
+    ir_test *t = read_ir(text);
+    native_opts o;
+    native_opts_init(&o);
+    o.target = NATIVE_X86;
+    o.scheme = scheme;
+    diag d = {0};
+    char *src = native_generate(t, &o, &d);
+    if (!src)
+        fail_msg("native_generate: %s:%d:%d: %s", d.file, d.line, d.col, d.msg);
+    ir_test_free(t);
+    return src;
+}
+
+static void assert_has(const char *src, const char *what)
+{
+    if (!strstr(src, what))
+        fail_msg("generated source lacks: %s\n----\n%s", what, src);
+}
+
+static bool have(const char *cc)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", cc);
+    return system(cmd) == 0;
+}
+
+/* Build SRC with the runtime under CC, run it with ARGS, return stdout. */
+static char *build_run(const char *src, const char *cc, const char *args)
+{
+    char dir[] = "/tmp/litmusc-x86test-XXXXXX";
+    if (!mkdtemp(dir))
+        fail_msg("mkdtemp failed");
+    diag d = {0};
+    char *path = xasprintf("%s/test.c", dir);
+    if (!native_write_file(path, src, strlen(src), &d) || !native_write_runtime(dir, &d))
+        fail_msg("write: %s", d.msg);
+    char *cmd = xasprintf("%s " NATIVE_CFLAGS " -Wall -Wextra -Werror -o %s/t %s %s/lrt_*.c "
+                          NATIVE_LDLIBS " 2>%s/err", cc, dir, path, dir, dir);
+    if (system(cmd) != 0) {
+        char *show = xasprintf("cat %s/err >&2", dir);
+        (void)system(show);
+        fail_msg("%s failed to compile the generated program:\n%s", cc, src);
+    }
+    free(cmd);
+    cmd = xasprintf("%s/t %s", dir, args);
+    FILE *p = popen(cmd, "r");
+    strbuf out = {0};
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        sb_addn(&out, buf, n);
+    assert_int_equal(pclose(p), 0);
+    free(cmd);
+    cmd = xasprintf("rm -rf %s", dir);
+    (void)system(cmd);
+    free(cmd);
+    free(path);
+    return sb_take(&out);
+}
+
+/* Sum of the counts of outcomes whose values start with PREFIX. */
+static uint64_t outcomes_with(const char *out, const char *prefix)
+{
+    uint64_t sum = 0;
+    for (const char *p = out; (p = strstr(p, "\noutcome ")) != NULL; p++) {
+        unsigned long long c;
+        int len = 0;
+        if (sscanf(p, "\noutcome %llu %n", &c, &len) == 1 && !strncmp(p + len, prefix, strlen(prefix)))
+            sum += c;
+    }
+    return sum;
+}
+
+static uint64_t iterations(const char *out)
+{
+    const char *p = strstr(out, "\niterations ");
+    unsigned long long n = 0;
+    if (!p || sscanf(p, "\niterations %llu", &n) != 1)
+        fail_msg("no iterations line in:\n%s", out);
+    return n;
+}
+
+static const char sb_x86[] =
+    "test \"SB\"\narch X86\nloc x int init 0\nloc y int init 0\n"
+    "thread 0 P0\n  b0:\n    store.x86 &x, 1\n    %0 = load.x86 &y\n    ret\n  final EAX = %0\nend\n"
+    "thread 1 P1\n  b0:\n    store.x86 &y, 1\n    %0 = load.x86 &x\n    ret\n  final EAX = %0\nend\n"
+    "cond exists 0:EAX=0 /\\ 1:EAX=0\n";
+
+static void test_sb_asm_shape(void **state)
+{
+    (void)state;
+    char *src = gen_x86(sb_x86, NULL);
+    assert_has(src, "__asm__ __volatile__(");
+    assert_has(src, "\"#START _litmus_P0\\n\"");
+    assert_has(src, "\"#_litmus_P0_0\\n\"");
+    assert_has(src, "\"\\tmovl $1,%[m0]\\n\"");
+    assert_has(src, "\"\\tmovl %[m1],%k[eax]\\n\"");
+    assert_has(src, "\"#END _litmus_P1\\n\"");
+    assert_has(src, "[m0] \"+m\" (*(volatile int32_t *)lt_c[0])");
+    assert_has(src, "[eax] \"+&a\" (lt_eax)");
+    assert_has(src, ": \"cc\", \"memory\");");
+    assert_has(src, "lt_out[0] = (int64_t)(int32_t)lt_eax;");
+    free(src);
+}
+
+/* MP with locked RMWs, a fence and a branch with a phi.  Thread 0:
+ * x=1; y=1; EAX = lock xadd x,5 (old 1); mfence; EBX = xchg y,7 (old 1).
+ * Thread 1: EAX=y; EBX=x; ECX = EAX==1 ? EBX : 9.
+ * TSO keeps stores in order: seeing y=1 (or 7) with x=0 is impossible. */
+static const char mp_x86[] =
+    "test \"MP+rmw\"\narch X86\nloc x int init 0\nloc y int init 0\n"
+    "thread 0 P0\n  b0:\n    store.x86 &x, 1\n    store.x86 &y, 1\n    %0 = rmw.add.locked &x, 5\n"
+    "    fence.mfence\n    %1 = rmw.xchg.locked &y, 7\n    ret\n  final EAX = %0\n  final EBX = %1\nend\n"
+    "thread 1 P1\n  b0:\n    %0 = load.x86 &y\n    %1 = load.x86 &x\n    %2 = eq %0, 1\n    br %2, b1, b2\n"
+    "  b1:\n    jmp b2\n  b2:\n    %3 = phi [%1, b1], [9, b0]\n    ret\n"
+    "  final EAX = %0\n  final EBX = %1\n  final ECX = %3\nend\n"
+    "cond exists 1:EAX=1 /\\ 1:EBX=0 /\\ 0:EAX=1 /\\ 0:EBX=1 /\\ 1:ECX=0\n"
+    "locations [x] [y]\n";
+
+static void test_mp_rmw_runs(void **state)
+{
+    (void)state;
+    char *src = gen_x86(mp_x86, NULL);
+    assert_has(src, "lock xaddl");
+    assert_has(src, "\"\\tmfence\\n\"");
+    assert_has(src, "xchgl");
+    assert_has(src, "lt_L0_%=");
+    const char *ccs[] = {"gcc", "clang"};
+    for (int i = 0; i < 2; i++) {
+        if (!have(ccs[i]))
+            continue;
+        char *out = build_run(src, ccs[i], "-s 20000 -r 5 --sync timebase");
+        assert_int_equal(iterations(out), 100000);
+        /* Observables: 0:EAX 0:EBX 1:EAX 1:EBX 1:ECX [x] [y].  Thread 0
+         * always reads its own writes back through the RMWs, and the
+         * final memory is always x=6, y=7. */
+        assert_int_equal(outcomes_with(out, "1 1 "), 100000);
+        uint64_t final_ok = 0;
+        for (const char *p = out; (p = strstr(p, " 6 7\n")) != NULL; p++)
+            final_ok++;
+        if (final_ok == 0)
+            fail_msg("no outcome ends with x=6 y=7:\n%s", out);
+        /* Forbidden by TSO: y seen as 1 or 7 but x as 0. */
+        assert_int_equal(outcomes_with(out, "1 1 1 0 "), 0);
+        assert_int_equal(outcomes_with(out, "1 1 7 0 "), 0);
+        /* The phi: when y was not 1, ECX is 9. */
+        assert_int_equal(outcomes_with(out, "1 1 0 0 0 "), 0);
+        free(out);
+    }
+    free(src);
+}
+
+/* C SB with seq_cst accesses through the default scheme (XCHG stores):
+ * never both zero on x86. */
+static const char sb_c_sc[] =
+    "test \"SB+sc\"\narch C\n"
+    "loc x int ctype \"atomic_int\" atomic init 0\nloc y int ctype \"atomic_int\" atomic init 0\n"
+    "thread 0 P0\n  b0:\n    store.sc &x, 1\n    %0 = load.sc &y\n    ret\n  final r0 = %0\nend\n"
+    "thread 1 P1\n  b0:\n    store.sc &y, 1\n    %0 = load.sc &x\n    ret\n  final r0 = %0\nend\n"
+    "cond exists 0:r0=0 /\\ 1:r0=0\n";
+
+static void test_c_through_scheme(void **state)
+{
+    (void)state;
+    char *src = gen_x86(sb_c_sc, NULL);
+    assert_has(src, "scheme c11-x86-xchg");
+    assert_has(src, "xchgl");
+    if (have("gcc")) {
+        char *out = build_run(src, "gcc", "-s 20000 -r 5");
+        assert_int_equal(iterations(out), 100000);
+        assert_int_equal(outcomes_with(out, "0 0\n"), 0);
+        free(out);
+    }
+    free(src);
+    src = gen_x86(sb_c_sc, "c11-x86-mfence");
+    assert_has(src, "mfence");
+    free(src);
+}
+
+static void expect_refusal(const char *text, const char *scheme, const char *msg)
+{
+    ir_test *t = read_ir(text);
+    native_opts o;
+    native_opts_init(&o);
+    o.target = NATIVE_X86;
+    o.scheme = scheme;
+    diag d = {0};
+    char *src = native_generate(t, &o, &d);
+    if (src)
+        fail_msg("generated code for a test it should refuse");
+    assert_true(d.set);
+    assert_int_equal(d.status, 2);
+    if (!strstr(d.msg, msg))
+        fail_msg("diag '%s' lacks '%s'", d.msg, msg);
+    ir_test_free(t);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    /* 64-bit cells have no 32-bit x86 form. */
+    expect_refusal("test \"W\"\narch C\nloc x int ctype \"atomic_long\" atomic init 0\n"
+                   "thread 0 P0\n  b0:\n    store.rlx &x, 1\n    ret\nend\ncond exists [x]=1\n",
+                   NULL, "32-bit");
+    /* A Java scheme for a C test. */
+    expect_refusal(sb_c_sc, "java-x86-hotspot", "scheme");
+    assert_string_equal(x86native_default_scheme(IR_ARCH_C), "c11-x86-xchg");
+    assert_string_equal(x86native_default_scheme(IR_ARCH_JAVA), "java-x86-hotspot");
+    assert_null(x86native_default_scheme(IR_ARCH_X86));
+}
+
+/* The runtime files the harness must compile: headers and sources. */
+static void test_runtime_files(void **state)
+{
+    (void)state;
+    bool have_h = false, have_main = false;
+    int n = 0;
+    for (const embed_file *f; (f = native_runtime_file(n)) != NULL; n++) {
+        assert_memory_equal(f->path, "runtime/", 8);
+        have_h |= !strcmp(f->path, "runtime/lrt.h");
+        have_main |= strstr(f->data, "int lrt_main(") != NULL && strstr(f->path, ".c") != NULL;
+    }
+    assert_true(n >= 4);
+    assert_true(have_h);
+    assert_true(have_main);
+    char *s = native_file_stem("../a b/c*:d");
+    assert_string_equal(s, "_._a_b_c__d");
+    free(s);
+    s = native_file_stem("");
+    assert_string_equal(s, "test");
+    free(s);
+    s = native_file_stem("MP+rel.acq-2");
+    assert_string_equal(s, "MP+rel.acq-2");
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sb_asm_shape),
+        cmocka_unit_test(test_mp_rmw_runs),
+        cmocka_unit_test(test_c_through_scheme),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_runtime_files),
+    };
+    return cmocka_run_group_tests_name("x86 native generator", tests, NULL, NULL);
+}
