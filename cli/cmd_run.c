@@ -1,11 +1,448 @@
-/* Placeholder until this command is written: refuses with exit status 3. */
+/* litmusc run: for each test, compute the behaviour set, build and run the
+ * native (or Java) harness, print the litmus7-compatible log and the
+ * verdict against the model.  Exit 1 when a forbidden state was observed,
+ * 2 for bad input, 3 when the environment failed (no compiler, a runner
+ * crashed or hung, an interrupt). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "cli/cli.h"
+#include "harness/harness.h"
+
+typedef struct run_opts {
+    const char *target;     /* NULL: x86 for X86 tests, c11 otherwise */
+    const char *model;      /* NULL: the arch's default */
+    const char *cc;
+    const char *cache_dir;
+    const char *xml;
+    const char *filter;
+    const char *scheme;
+    bool plain_relaxed;
+    bool json;
+    double timeout_s;
+    char **run_args;        /* passed to every runner */
+    size_t nrun_args, run_args_cap;
+} run_opts;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: litmusc run [OPTIONS] FILE...\n"
+            "Build and run each test's stress harness, print a litmus7-style log and the\n"
+            "verdict against the behaviour set.\n\n"
+            "  --target c11|x86|java  runner (default: x86 for X86 tests, c11 otherwise)\n"
+            "  -s N                   instances per run (k/M suffixes)\n"
+            "  -r N                   runs\n"
+            "  --sync MODE            loose | timebase | user\n"
+            "  --affinity MODE        none | incr | random\n"
+            "  --layout MODE          packed | line | shuffle\n"
+            "  --seed N, --cpus N     passed to the runner\n"
+            "  --time SEC             let each runner stop by itself after SEC seconds\n"
+            "  --model NAME|PATH      memory model (default: the arch's: x86tso, rc11, jam21)\n"
+            "  --scheme NAME          x86 target, C or Java test: compilation scheme\n"
+            "  --plain volatile|relaxed  C11 target: how plain accesses are emitted\n"
+            "  --cc CC                C compiler (default: $CC, else cc)\n"
+            "  --timeout SEC          kill a runner after SEC seconds (default 120)\n"
+            "  --cache-dir DIR        build cache (default: $LITMUSC_CACHE, else\n"
+            "                         $XDG_CACHE_HOME/litmusc, else ~/.cache/litmusc)\n"
+            "  --filter REGEX         only tests whose name matches (PCRE2)\n"
+            "  --json                 one JSON array of results instead of the log\n"
+            "  --xml FILE             also write a JUnit XML report\n\n"
+            "exit status: 0 nothing forbidden observed, 1 a forbidden state was observed,\n"
+            "2 bad input or usage, 3 environment failure (no compiler, a runner crashed\n"
+            "or hung, interrupted)\n");
+}
+
+static bool one_of(const char *v, const char *const *names)
+{
+    for (; *names; names++)
+        if (!strcmp(v, *names))
+            return true;
+    return false;
+}
+
+/* A count as the runner takes it: digits with an optional k/M/G. */
+static bool valid_count(const char *v)
+{
+    size_t n = strspn(v, "0123456789");
+    if (n == 0 || n > 12)
+        return false;
+    return !v[n] || (strchr("kKmMgG", v[n]) && !v[n + 1]);
+}
+
+static void add_run_arg(run_opts *o, const char *flag, const char *value)
+{
+    VEC_PUSH(o->run_args, o->nrun_args, o->run_args_cap, xstrdup(flag));
+    VEC_PUSH(o->run_args, o->nrun_args, o->run_args_cap, xstrdup(value));
+}
+
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "litmusc run: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'litmusc run --help')\n");
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+enum {
+    OPT_TARGET = 256, OPT_SYNC, OPT_AFFINITY, OPT_LAYOUT, OPT_MODEL, OPT_CC, OPT_TIMEOUT,
+    OPT_JSON, OPT_FILTER, OPT_XML, OPT_CACHE, OPT_SEED, OPT_CPUS, OPT_TIME, OPT_SCHEME, OPT_PLAIN
+};
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_options(run_opts *o, int argc, char **argv)
+{
+    static const struct option longs[] = {
+        {"target", required_argument, 0, OPT_TARGET}, {"sync", required_argument, 0, OPT_SYNC},
+        {"affinity", required_argument, 0, OPT_AFFINITY}, {"layout", required_argument, 0, OPT_LAYOUT},
+        {"model", required_argument, 0, OPT_MODEL}, {"cc", required_argument, 0, OPT_CC},
+        {"timeout", required_argument, 0, OPT_TIMEOUT}, {"json", no_argument, 0, OPT_JSON},
+        {"filter", required_argument, 0, OPT_FILTER}, {"xml", required_argument, 0, OPT_XML},
+        {"cache-dir", required_argument, 0, OPT_CACHE}, {"seed", required_argument, 0, OPT_SEED},
+        {"cpus", required_argument, 0, OPT_CPUS}, {"time", required_argument, 0, OPT_TIME},
+        {"scheme", required_argument, 0, OPT_SCHEME}, {"plain", required_argument, 0, OPT_PLAIN},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    static const char *const targets[] = {"c11", "x86", "java", NULL};
+    static const char *const syncs[] = {"loose", "timebase", "user", NULL};
+    static const char *const affinities[] = {"none", "incr", "random", NULL};
+    static const char *const layouts[] = {"packed", "line", "shuffle", NULL};
+    static const char *const plains[] = {"volatile", "relaxed", NULL};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+s:r:h", longs, NULL)) != -1) {
+        const char *v = optarg;
+        char *end;
+        switch (c) {
+        case 's':
+        case 'r':
+            if (!valid_count(v))
+                return bad_usage("-%s needs a count (digits, optional k/M/G), not '%s'",
+                                 c == 's' ? "s" : "r", v);
+            add_run_arg(o, c == 's' ? "-s" : "-r", v);
+            break;
+        case OPT_TARGET:
+            if (!one_of(v, targets))
+                return bad_usage("unknown target '%s' (c11, x86, java)", v);
+            o->target = v;
+            break;
+        case OPT_SYNC:
+        case OPT_AFFINITY:
+        case OPT_LAYOUT: {
+            const char *const *names = c == OPT_SYNC ? syncs : c == OPT_AFFINITY ? affinities : layouts;
+            const char *flag = c == OPT_SYNC ? "--sync" : c == OPT_AFFINITY ? "--affinity" : "--layout";
+            if (!one_of(v, names))
+                return bad_usage("%s: unknown mode '%s'", flag, v);
+            add_run_arg(o, flag, v);
+            break;
+        }
+        case OPT_SEED:
+        case OPT_CPUS:
+            if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 19)
+                return bad_usage("%s needs a number, not '%s'", c == OPT_SEED ? "--seed" : "--cpus", v);
+            add_run_arg(o, c == OPT_SEED ? "--seed" : "--cpus", v);
+            break;
+        case OPT_TIME:
+        case OPT_TIMEOUT: {
+            errno = 0;
+            double s = strtod(v, &end);
+            if (errno || end == v || *end || !(s > 0) || s > 86400 * 7)
+                return bad_usage("%s needs a positive number of seconds, not '%s'",
+                                 c == OPT_TIME ? "--time" : "--timeout", v);
+            if (c == OPT_TIME)
+                add_run_arg(o, "--time", v);
+            else
+                o->timeout_s = s;
+            break;
+        }
+        case OPT_MODEL: o->model = v; break;
+        case OPT_CC:
+            if (!*v)
+                return bad_usage("--cc needs a compiler");
+            o->cc = v;
+            break;
+        case OPT_JSON: o->json = true; break;
+        case OPT_FILTER: o->filter = v; break;
+        case OPT_XML: o->xml = v; break;
+        case OPT_CACHE: o->cache_dir = v; break;
+        case OPT_SCHEME: o->scheme = v; break;
+        case OPT_PLAIN:
+            if (!one_of(v, plains))
+                return bad_usage("--plain: '%s' is neither volatile nor relaxed", v);
+            o->plain_relaxed = !strcmp(v, "relaxed");
+            break;
+        case 'h':
+            usage(stdout);
+            return EXIT_OK;
+        default:
+            if (optopt && optopt < 256)
+                return bad_usage("unknown option or missing value: -%c", optopt);
+            return bad_usage("unknown option or missing value: %s", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return bad_usage("no test files given");
+    VEC_PUSH(o->run_args, o->nrun_args, o->run_args_cap, NULL);
+    return -1;
+}
+
+/* Models are loaded once per name: a corpus run uses one or two. */
+typedef struct model_cache {
+    char **names;
+    model **models;
+    size_t n, cap, ncap;
+} model_cache;
+
+static model *get_model(model_cache *mc, const char *name, diag *d)
+{
+    for (size_t i = 0; i < mc->n; i++)
+        if (!strcmp(mc->names[i], name))
+            return mc->models[i];
+    model *m = model_load(name, d);
+    if (!m)
+        return NULL;
+    size_t n = mc->n;
+    VEC_PUSH(mc->names, mc->n, mc->cap, xstrdup(name));
+    VEC_PUSH(mc->models, n, mc->ncap, m);
+    return m;
+}
+
+static void free_models(model_cache *mc)
+{
+    for (size_t i = 0; i < mc->n; i++) {
+        free(mc->names[i]);
+        model_free(mc->models[i]);
+    }
+    free(mc->names);
+    free(mc->models);
+}
+
+/* What the whole command returns: a forbidden observation wins, then an
+ * environment failure, then bad input. */
+typedef struct outcome_counts {
+    int tests, forbidden, env_errors, input_errors, skipped;
+    bool stop;              /* interrupted, or a failure every test would repeat */
+} outcome_counts;
+
+typedef struct run_ctx {
+    run_opts *o;
+    model_cache models;
+    char *cc_version;
+    harness_filter *filter;
+    harness_report *report;
+    harness_runinfo machine;
+    outcome_counts n;
+    bool json_first;
+} run_ctx;
+
+static void report_error(run_ctx *cx, const char *name, const diag *d, harness_result res)
+{
+    cli_report(d);
+    if (d->status == EXIT_USAGE)
+        cx->n.input_errors++;
+    else
+        cx->n.env_errors++;
+    if (cx->report) {
+        char msg[DIAG_MSG_MAX + 300];
+        diag_format(d, msg, sizeof msg);
+        harness_report_add(cx->report, name, "litmusc", res, msg, NULL, 0);
+    }
+}
+
+static const char *target_of(const run_opts *o, const ir_test *t)
+{
+    if (o->target)
+        return o->target;
+    return t->arch == IR_ARCH_X86 || t->arch == IR_ARCH_X86_64 ? "x86" : "c11";
+}
+
+/* Print the log and the verdict (or the JSON object) of one finished run. */
+static void print_result(run_ctx *cx, const ir_test *t, const bset *b, const harness_run_result *r,
+                         const harness_verdict *v, const harness_runinfo *ri)
+{
+    strbuf out = {0};
+    if (cx->o->json) {
+        sb_add(&out, cx->json_first ? "[\n" : ",\n");
+        cx->json_first = false;
+        harness_format_json(&out, t, b, r->hist, v, ri);
+    } else {
+        harness_format_log(&out, t, r->hist);
+        harness_format_verdict(&out, t, b, r->hist, v, ri);
+    }
+    fputs(out.s, stdout);
+    fflush(stdout);
+    if (cx->report) {
+        strbuf detail = {0};
+        harness_format_log(&detail, t, r->hist);
+        harness_format_verdict(&detail, t, b, r->hist, v, ri);
+        char *msg = v->nforbidden ? xasprintf("%d forbidden state(s) observed %llu time(s)", v->nforbidden,
+                                              (unsigned long long)v->forbidden_count)
+                    : r->status  ? xstrdup(r->status)
+                                 : xstrdup("no forbidden state observed");
+        harness_result res = v->nforbidden ? HARNESS_FAIL : r->status ? HARNESS_ERROR : HARNESS_PASS;
+        char *cls = xasprintf("litmusc.%s.%s", ri->target, ri->model);
+        harness_report_add(cx->report, t->name, cls, res, msg, detail.s, r->build_s + r->run_s);
+        free(cls);
+        free(msg);
+        sb_free(&detail);
+    }
+    sb_free(&out);
+}
+
+static void run_native(run_ctx *cx, const ir_test *t, const char *target, const model *m, const bset *b)
+{
+    diag d = {0};
+    if (!cx->cc_version) {
+        cx->cc_version = harness_cc_version(cx->o->cc, &d);
+        if (!cx->cc_version) {
+            report_error(cx, t->name, &d, HARNESS_ERROR);
+            cx->n.stop = true;  /* every other test would fail the same way */
+            return;
+        }
+    }
+    harness_native_opts no = {0};
+    native_opts_init(&no.gen);
+    no.gen.target = !strcmp(target, "x86") ? NATIVE_X86 : NATIVE_C11;
+    no.gen.plain_as_relaxed = cx->o->plain_relaxed;
+    no.gen.scheme = cx->o->scheme;
+    no.cc = cx->o->cc;
+    no.cc_version = cx->cc_version;
+    no.cache_dir = cx->o->cache_dir;
+    no.run_args = cx->o->run_args;
+    no.timeout_s = cx->o->timeout_s;
+    harness_run_result r;
+    if (!harness_run_native(t, &no, &r, &d)) {
+        report_error(cx, t->name, &d, HARNESS_ERROR);
+        if (r.interrupted)
+            cx->n.stop = true;
+        harness_run_result_free(&r);
+        return;
+    }
+    harness_verdict v;
+    if (!harness_compare(t, b, r.hist, &v, &d)) {
+        report_error(cx, t->name, &d, HARNESS_ERROR);
+        harness_run_result_free(&r);
+        return;
+    }
+    harness_runinfo ri = cx->machine;
+    ri.target = target;
+    ri.model = model_name(m);
+    char *compiler = xasprintf("%s [%s]", r.compiler, cx->cc_version);
+    ri.compiler = compiler;
+    ri.status = r.status;
+    char *build = r.cached ? xstrdup("cached") : xasprintf("built in %.2f s", r.build_s);
+    ri.build = build;
+    print_result(cx, t, b, &r, &v, &ri);
+    if (v.nforbidden)
+        cx->n.forbidden++;
+    if (r.timed_out) {
+        fprintf(stderr, "litmusc run: %s: %s\n", t->name, r.status);
+        cx->n.env_errors++;
+    }
+    if (r.interrupted) {
+        fprintf(stderr, "litmusc run: %s: %s; stopping\n", t->name, r.status);
+        cx->n.env_errors++;
+        cx->n.stop = true;
+    }
+    free(compiler);
+    free(build);
+    harness_verdict_free(&v);
+    harness_run_result_free(&r);
+}
+
+static void run_file(run_ctx *cx, const char *path)
+{
+    diag d = {0};
+    ir_test *t = cli_load_test(path, &d);
+    if (!t) {
+        report_error(cx, path, &d, HARNESS_ERROR);
+        return;
+    }
+    if (cx->filter && !harness_filter_match(cx->filter, t->name)) {
+        cx->n.skipped++;
+        ir_test_free(t);
+        return;
+    }
+    cx->n.tests++;
+    const char *target = target_of(cx->o, t);
+    const char *mname = cx->o->model ? cx->o->model : model_default_name(t->arch);
+    model *m = get_model(&cx->models, mname, &d);
+    bset *b = m ? model_run(m, t, &d) : NULL;
+    if (!b) {
+        report_error(cx, t->name, &d, HARNESS_ERROR);
+        if (!m)
+            cx->n.stop = true;  /* the same model would fail for every test */
+        ir_test_free(t);
+        return;
+    }
+    run_native(cx, t, target, m, b);
+    bset_free(b);
+    ir_test_free(t);
+}
 
 int cmd_run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "litmusc: cmd_run is not available in this build\n");
-    return EXIT_INTERNAL;
+    run_opts o = {0};
+    o.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+    o.timeout_s = 120;
+    int st = parse_options(&o, argc, argv);
+    if (st < 0 && o.target && !strcmp(o.target, "java")) {
+        for (size_t i = 0; i < o.nrun_args; i++)
+            free(o.run_args[i]);
+        free(o.run_args);
+        return run_java(argc, argv);
+    }
+    if (st >= 0) {
+        for (size_t i = 0; i < o.nrun_args; i++)
+            free(o.run_args[i]);
+        free(o.run_args);
+        return st;
+    }
+    run_ctx cx = {0};
+    cx.o = &o;
+    cx.json_first = true;
+    diag d = {0};
+    if (o.filter && !(cx.filter = harness_filter_new(o.filter, &d))) {
+        cli_report(&d);
+        st = EXIT_USAGE;
+        goto done;
+    }
+    if (o.xml)
+        cx.report = harness_report_new("litmusc run");
+    harness_machine(&cx.machine);
+    harness_signals_install();
+    for (int i = optind; i < argc && !cx.n.stop && !harness_interrupted(); i++)
+        run_file(&cx, argv[i]);
+    if (o.json)
+        fputs(cx.json_first ? "[]\n" : "\n]\n", stdout);
+    fflush(stdout);
+    if (cx.report && !harness_report_write(cx.report, o.xml, &d)) {
+        cli_report(&d);
+        cx.n.env_errors++;
+    }
+    if (harness_interrupted() && !cx.n.stop)
+        cx.n.env_errors++;
+    if (cx.filter && cx.n.tests == 0 && !cx.n.input_errors && !cx.n.env_errors)
+        fprintf(stderr, "litmusc run: no test matches --filter '%s'\n", o.filter);
+    st = cx.n.forbidden ? EXIT_FOUND
+         : cx.n.env_errors ? EXIT_INTERNAL
+         : cx.n.input_errors ? EXIT_USAGE
+         : cx.filter && cx.n.tests == 0 ? EXIT_USAGE
+                                        : EXIT_OK;
+done:
+    harness_filter_free(cx.filter);
+    harness_report_free(cx.report);
+    free_models(&cx.models);
+    free(cx.cc_version);
+    for (size_t i = 0; i < o.nrun_args; i++)
+        free(o.run_args[i]);
+    free(o.run_args);
+    return st;
 }
