@@ -135,7 +135,15 @@ void cat_prim_fill(cat_run *r, bool statics, bool dynamics) {
     g[CB_LOC] = cv_rel(loc);
     g[CB_INT] = cv_rel(in);
     g[CB_EXT] = cv_rel(ext);
-    g[CB_PO] = cv_rel(copy_rel(r, &x->po));
+    /* herd's po never relates two events of one instruction (the read and
+     * write of an x86 locked instruction are ordered by iico instead). */
+    exec_rel *po = copy_rel(r, &x->po);
+    for (int i = 0; i < n; i++)
+        for (exec_set b = po->row[i]; b; b &= b - 1) {
+            int j = __builtin_ctzll(b);
+            if (x->ev[i].instr && x->ev[i].instr == x->ev[j].instr) po->row[i] &= ~((exec_set)1 << j);
+        }
+    g[CB_PO] = cv_rel(po);
     g[CB_PARTIAL_PO] = g[CB_PO];
     g[CB_RMWREL] = cv_rel(copy_rel(r, &x->rmw));
     g[CB_AMO] = g[CB_RMWREL];
