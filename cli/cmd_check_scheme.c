@@ -1,11 +1,369 @@
-/* Placeholder until this command is written: refuses with exit status 3. */
+/* `litmusc check-scheme --scheme S [--source-model M] [--herd PATH] FILE...`:
+ * for each test, B(compile(P) under x86-TSO) must be a subset of
+ * B(P under M).  A test the source model calls undefined (a C data race
+ * under RC11) holds trivially.  Prints pass, or fail with each witness
+ * state in source names and the x86 program that shows it; exit 1 on any
+ * failure, 2 on bad input. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "backends/x86/x86.h"
+#include "backends/x86litmus/x86litmus.h"
 #include "cli/cli.h"
+#include "model/model.h"
+#include "util/mem.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: litmusc check-scheme --scheme NAME|PATH [--source-model M] [--herd PATH] [-q] FILE...\n"
+               "  --scheme S        compilation scheme (shipped:");
+    for (const char *const *n = x86_scheme_builtins(); *n; n++)
+        fprintf(f, " %s", *n);
+    fprintf(f, ")\n"
+               "  --source-model M  model of the source (default: rc11 for C, jam21 for Java)\n"
+               "  --herd PATH       compute the x86 side with this herd7 instead of in-process\n"
+               "  --reparse         also read the printed x86 test back through the X86 frontend\n"
+               "                    and check that it has the same behaviour as the in-process one\n"
+               "  -q                print failures and the summary only\n");
+}
+
+static bool same_obs(const ir_obs *a, const ir_obs *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    if (a->kind == IR_OBS_MEM)
+        return a->loc == b->loc;
+    return a->thread == b->thread && a->reg && b->reg && !strcmp(a->reg, b->reg);
+}
+
+/* "0:r0=0 /\ 1:r0=0" */
+static char *format_witness(const ir_test *t, const bset *b, const ir_val *vals)
+{
+    strbuf s = {0};
+    for (int i = 0; i < b->nobs; i++) {
+        char v[96];
+        ir_format_val(t, vals[i], v, sizeof v);
+        if (i)
+            sb_add(&s, " /\\ ");
+        if (b->obs[i].kind == IR_OBS_REG)
+            sb_printf(&s, "%d:%s=%s", b->obs[i].thread, b->obs[i].reg, v);
+        else
+            sb_printf(&s, "[%s]=%s", t->locs[b->obs[i].loc].name, v);
+    }
+    if (!b->nobs)
+        sb_add(&s, "true");
+    return sb_take(&s);
+}
+
+/* Run herd7 on TEXT (written to a temporary file); its stdout, or NULL +
+ * diag. */
+static char *run_herd(const char *herd, const char *text, diag *d)
+{
+    char path[] = "/tmp/litmusc-check-XXXXXX.litmus";
+    int fd = mkstemps(path, 7);
+    if (fd < 0) {
+        diag_fail(d, "cannot create a temporary file: %s", strerror(errno));
+        return NULL;
+    }
+    size_t len = strlen(text);
+    bool ok = write(fd, text, len) == (ssize_t)len;
+    close(fd);
+    int pipefd[2];
+    if (!ok || pipe(pipefd) != 0) {
+        unlink(path);
+        diag_fail(d, "cannot prepare the herd7 run");
+        return NULL;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipefd[1], 1);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        execl(herd, herd, path, (char *)NULL);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    strbuf out = {0};
+    char buf[4096];
+    ssize_t n;
+    while (pid > 0 && (n = read(pipefd[0], buf, sizeof buf)) > 0)
+        sb_addn(&out, buf, (size_t)n);
+    close(pipefd[0]);
+    int st = 0;
+    if (pid > 0)
+        waitpid(pid, &st, 0);
+    unlink(path);
+    if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        diag_fail(d, "herd7 (%s) failed%s", herd, pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 127 ? " to start" : "");
+        sb_free(&out);
+        return NULL;
+    }
+    return sb_take(&out);
+}
+
+typedef struct opts {
+    const char *herd;
+    const char *source_model;
+    bool quiet;
+    bool reparse;
+} opts;
+
+/* Index of the observable of B that shows source observable O of test
+ * SRC: the same one, or (BY_MAP) its x86 register under P's map, or the
+ * location of the same name. -1 if none. */
+static int find_obs(const bset *b, const ir_test *bt, const ir_obs *o, const ir_test *src, const x86_prog *p,
+                    bool by_map)
+{
+    for (int j = 0; j < b->nobs; j++) {
+        const ir_obs *q = &b->obs[j];
+        if (!by_map) {
+            if (same_obs(o, q))
+                return j;
+        } else if (o->kind == IR_OBS_MEM && q->kind == IR_OBS_MEM) {
+            if (!strcmp(src->locs[o->loc].name, bt->locs[q->loc].name))
+                return j;
+        } else if (o->kind == IR_OBS_REG && q->kind == IR_OBS_REG && q->thread == o->thread && q->reg) {
+            x86_reg r = x86_prog_lookup(p, o->thread, o->reg);
+            if (r != X86_NOREG && !strcmp(q->reg, x86_reg_name(r)))
+                return j;
+        }
+    }
+    return -1;
+}
+
+static int cmp_nobs;
+static int cmp_state(const void *a, const void *b)
+{
+    const ir_val *x = ((const bset_state *)a)->vals, *y = ((const bset_state *)b)->vals;
+    for (int i = 0; i < cmp_nobs; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+/* B's states as a bset over SRC's observables (states only), sorted the
+ * way bset_find searches. */
+static bset *project(const bset *bs, const bset *b, const ir_test *bt, const ir_test *src, const x86_prog *p,
+                     bool by_map, diag *d)
+{
+    int *idx = xcalloc((size_t)bs->nobs + 1, sizeof *idx);
+    for (int i = 0; i < bs->nobs; i++)
+        if ((idx[i] = find_obs(b, bt, &bs->obs[i], src, p, by_map)) < 0) {
+            free(idx);
+            diag_fail(d, "internal error: %s: the compiled test does not show every source observable", src->name);
+            return NULL;
+        }
+    bset *r = xcalloc(1, sizeof *r);
+    r->nobs = bs->nobs;
+    r->obs = xcalloc((size_t)bs->nobs + 1, sizeof *r->obs);
+    for (int i = 0; i < bs->nobs; i++) {
+        r->obs[i] = bs->obs[i];
+        r->obs[i].reg = bs->obs[i].reg ? xstrdup(bs->obs[i].reg) : NULL;
+    }
+    r->states = xcalloc((size_t)b->nstates + 1, sizeof *r->states);
+    for (int k = 0; k < b->nstates; k++) {
+        ir_val *v = xcalloc((size_t)bs->nobs + 1, sizeof *v);
+        for (int i = 0; i < bs->nobs; i++)
+            v[i] = b->states[k].vals[idx[i]];
+        r->states[r->nstates].vals = v;
+        r->states[r->nstates++].cond = b->states[k].cond;
+    }
+    cmp_nobs = r->nobs;
+    qsort(r->states, (size_t)r->nstates, sizeof *r->states, cmp_state);
+    free(idx);
+    return r;
+}
+
+/* Read the printed program back through the frontend and compute its
+ * behaviour under x86tso: it must equal the in-process target set BT
+ * (both over source observables). */
+static bool reparse_agrees(const char *text, const bset *bs, const bset *bt, const ir_test *src, const x86_prog *p,
+                           const model *x86tso, diag *d)
+{
+    char path[] = "/tmp/litmusc-reparse-XXXXXX.litmus";
+    int fd = mkstemps(path, 7);
+    if (fd < 0)
+        return diag_fail(d, "cannot create a temporary file: %s", strerror(errno));
+    size_t len = strlen(text);
+    bool ok = write(fd, text, len) == (ssize_t)len;
+    close(fd);
+    ir_test *t2 = ok ? cli_load_test(path, d) : NULL;
+    unlink(path);
+    if (!t2)
+        return ok ? false : diag_fail(d, "cannot write a temporary file");
+    bset *b2 = model_run(x86tso, t2, d);
+    bset *r = b2 ? project(bs, b2, t2, src, p, true, d) : NULL;
+    ok = r != NULL;
+    if (ok) {
+        bool same = r->nstates == bt->nstates;
+        for (int k = 0; same && k < r->nstates; k++)
+            same = bset_find(bt, r->states[k].vals) >= 0;
+        if (!same)
+            ok = diag_fail(d, "internal error: %s read back through the X86 frontend has %d x86 states, in-process %d",
+                           src->name, r->nstates, bt->nstates);
+    }
+    bset_free(r);
+    bset_free(b2);
+    ir_test_free(t2);
+    return ok;
+}
+
+/* Check one test.  Returns EXIT_OK (holds), EXIT_FOUND (fails) or the
+ * status of an error (reported here). */
+static int check_one(const char *file, const x86_scheme *s, const opts *o, const model *x86tso)
+{
+    diag d = {0};
+    int status = EXIT_OK;
+    model *src_model = NULL;
+    bset *bs = NULL, *bt = NULL;
+    x86_prog *p = NULL;
+    char *text = NULL;
+    ir_test *t = cli_load_test(file, &d);
+    if (!t)
+        return cli_report(&d);
+    const char *mname = o->source_model ? o->source_model : model_default_name(t->arch);
+    if (!(src_model = model_load(mname, &d)) || !(p = x86_compile(t, s, &d)) || !(bs = model_run(src_model, t, &d))) {
+        status = cli_report(&d);
+        goto done;
+    }
+    text = x86litmus_print(p);
+    if (bs->undef) {
+        if (!o->quiet)
+            printf("pass %s: undefined under %s, so any x86 behaviour is allowed\n", t->name, model_name(src_model));
+        goto done;
+    }
+    const char *how = "in-process x86tso";
+    if (o->herd && p->herd_ok) {
+        char *out = run_herd(o->herd, text, &d);
+        bt = out ? x86litmus_read_herd(out, p, bs->obs, bs->nobs, &d) : NULL;
+        free(out);
+        how = "herd7";
+    } else {
+        bt = model_run(x86tso, p->target, &d);
+        if (o->herd && !o->quiet)
+            printf("note %s: %s; using the in-process model\n", t->name, p->herd_note);
+    }
+    if (!bt) {
+        status = cli_report(&d);
+        goto done;
+    }
+    if (!o->herd || !p->herd_ok) {
+        /* In-process: project onto the source's observables. */
+        bset *pr = project(bs, bt, p->target, t, p, false, &d);
+        bset_free(bt);
+        bt = pr;
+        if (!bt || (o->reparse && !reparse_agrees(text, bs, bt, t, p, x86tso, &d))) {
+            status = cli_report(&d);
+            goto done;
+        }
+    }
+    ir_val *vals = xcalloc((size_t)bs->nobs + 1, sizeof *vals);
+    int nbad = 0;
+    for (int k = 0; k < bt->nstates; k++) {
+        memcpy(vals, bt->states[k].vals, (size_t)bs->nobs * sizeof *vals);
+        if (bset_find(bs, vals) >= 0)
+            continue;
+        if (nbad++ == 0)
+            printf("FAIL %s: x86 under %s shows states that %s forbids\n", t->name, how, model_name(src_model));
+        char *w = format_witness(t, bs, vals);
+        printf("  witness: %s\n", w);
+        free(w);
+    }
+    if (nbad) {
+        printf("  x86 program (scheme %s):\n", x86_scheme_name(s));
+        for (const char *l = text; *l;) {
+            const char *e = strchr(l, '\n');
+            int n = e ? (int)(e - l) : (int)strlen(l);
+            printf("    %.*s\n", n, l);
+            l += n + (e ? 1 : 0);
+        }
+        status = EXIT_FOUND;
+    } else if (!o->quiet) {
+        printf("pass %s: %d x86 states, all among the %d allowed by %s\n", t->name, bt->nstates, bs->nstates,
+               model_name(src_model));
+    }
+    free(vals);
+done:
+    free(text);
+    bset_free(bs);
+    bset_free(bt);
+    x86_prog_free(p);
+    model_free(src_model);
+    ir_test_free(t);
+    return status;
+}
 
 int cmd_check_scheme(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "litmusc: cmd_check_scheme is not available in this build\n");
-    return EXIT_INTERNAL;
+    const char *scheme_arg = NULL;
+    opts o = {0};
+    const char **files = xcalloc((size_t)argc + 1, sizeof *files);
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            free(files);
+            return EXIT_OK;
+        }
+        bool takes = !strcmp(a, "--scheme") || !strcmp(a, "--source-model") || !strcmp(a, "--herd");
+        if (takes && i + 1 >= argc) {
+            fprintf(stderr, "litmusc check-scheme: %s needs an argument\n", a);
+            free(files);
+            return EXIT_USAGE;
+        }
+        if (!strcmp(a, "--scheme"))
+            scheme_arg = argv[++i];
+        else if (!strcmp(a, "--source-model"))
+            o.source_model = argv[++i];
+        else if (!strcmp(a, "--herd"))
+            o.herd = argv[++i];
+        else if (!strcmp(a, "-q"))
+            o.quiet = true;
+        else if (!strcmp(a, "--reparse"))
+            o.reparse = true;
+        else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "litmusc check-scheme: unknown option '%s'\n", a);
+            usage(stderr);
+            free(files);
+            return EXIT_USAGE;
+        } else
+            files[nfiles++] = a;
+    }
+    if (!scheme_arg || nfiles == 0) {
+        fprintf(stderr, "litmusc check-scheme: %s\n", !scheme_arg ? "--scheme is required" : "no input files");
+        usage(stderr);
+        free(files);
+        return EXIT_USAGE;
+    }
+    diag d = {0};
+    x86_scheme *s = x86_scheme_load(scheme_arg, &d);
+    model *x86tso = s ? model_load("x86tso", &d) : NULL;
+    if (!x86tso) {
+        x86_scheme_free(s);
+        free(files);
+        return cli_report(&d);
+    }
+    int npass = 0, nfail = 0, nerr = 0, worst = EXIT_OK;
+    for (int i = 0; i < nfiles; i++) {
+        int st = check_one(files[i], s, &o, x86tso);
+        if (st == EXIT_OK)
+            npass++;
+        else if (st == EXIT_FOUND)
+            nfail++;
+        else
+            nerr++;
+        if (st != EXIT_OK && (worst == EXIT_OK || (worst == EXIT_FOUND && st != EXIT_FOUND)))
+            worst = st;
+        fflush(stdout);
+    }
+    printf("check-scheme %s: %d tests, %d pass, %d fail, %d errors\n", x86_scheme_name(s), nfiles, npass, nfail, nerr);
+    model_free(x86tso);
+    x86_scheme_free(s);
+    free(files);
+    return worst;
 }
