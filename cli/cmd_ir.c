@@ -1,11 +1,153 @@
-/* Placeholder until this command is written: refuses with exit status 3. */
+/* `litmusc ir`: print the SSA IR of litmus tests, or read IR text back
+ * (--read), verify it and print it again (the round trip is exact). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "cli/cli.h"
+#include "util/mem.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: litmusc ir [--read] [--check] FILE...\n"
+            "\n"
+            "Print the SSA IR of each litmus test FILE in the text form of ir/README.md\n"
+            "(tests separated by an empty line).\n"
+            "\n"
+            "  --read    FILE is IR text: read it, verify it and print it back\n"
+            "  --check   verify only; print nothing on success\n"
+            "  --cond    print herd's Condition line for each test instead of the IR\n"
+            "  --observables  print the observables of each test's final states, in herd's\n"
+            "            order, one line per test (\"0:EAX 1:EAX [x]\")\n"
+            "  --help    this text\n"
+            "\n"
+            "exit status: 0 ok, 2 bad input or usage, 3 internal failure\n");
+}
+
+/* The whole of PATH as a NUL-terminated string; NULL + diag on error. */
+static char *slurp(const char *path, diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    strbuf b = {0};
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (memchr(buf, 0, n)) {
+            fclose(f);
+            sb_free(&b);
+            diag_error(d, path, 0, 0, "IR text cannot contain a NUL byte");
+            return NULL;
+        }
+        sb_addn(&b, buf, n);
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        sb_free(&b);
+        diag_error(d, path, 0, 0, "read error");
+        return NULL;
+    }
+    return sb_take(&b);
+}
+
+static ir_test *read_ir(const char *path, diag *d)
+{
+    char *text = slurp(path, d);
+    if (!text)
+        return NULL;
+    ir_test *t = ir_read(text, path, d);
+    free(text);
+    if (t && !ir_verify(t, d)) {
+        ir_test_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* The condition and the final-state observables as herd prints them. */
+static void print_herd_forms(const ir_test *t, bool cond, bool observables)
+{
+    if (cond) {
+        char *c = ir_format_cond(t);
+        printf("Condition %s\n", c);
+        free(c);
+    }
+    if (observables) {
+        int n;
+        ir_obs *obs = ir_observables(t, &n);
+        for (int k = 0; k < n; k++) {
+            char *s = ir_format_obs(t, &obs[k]);
+            printf("%s%s", k ? " " : "", s);
+            free(s);
+        }
+        putchar('\n');
+        free(obs);
+    }
+}
 
 int cmd_ir(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "litmusc: cmd_ir is not available in this build\n");
-    return EXIT_INTERNAL;
+    bool read = false, check = false, cond = false, observables = false;
+    int first = 1;
+    for (; first < argc && argv[first][0] == '-' && argv[first][1]; first++) {
+        if (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (!strcmp(argv[first], "--read")) {
+            read = true;
+        } else if (!strcmp(argv[first], "--check")) {
+            check = true;
+        } else if (!strcmp(argv[first], "--cond")) {
+            cond = true;
+        } else if (!strcmp(argv[first], "--observables")) {
+            observables = true;
+        } else if (!strcmp(argv[first], "--")) {
+            first++;
+            break;
+        } else {
+            fprintf(stderr, "litmusc ir: unknown option '%s'\n", argv[first]);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (first >= argc) {
+        fprintf(stderr, "litmusc ir: no input file\n");
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    /* Everything is checked before anything is printed, so a bad file
+     * leaves no partial output. */
+    int n = argc - first;
+    ir_test **tests = xcalloc((size_t)n, sizeof *tests);
+    int status = EXIT_OK;
+    for (int i = 0; i < n && status == EXIT_OK; i++) {
+        diag d = {0};
+        tests[i] = read ? read_ir(argv[first + i], &d) : cli_load_test(argv[first + i], &d);
+        if (!tests[i])
+            status = cli_report(&d);
+    }
+    if (status == EXIT_OK && !check) {
+        for (int i = 0; i < n; i++) {
+            if (cond || observables) {
+                print_herd_forms(tests[i], cond, observables);
+                continue;
+            }
+            if (i)
+                putchar('\n');
+            ir_print(stdout, tests[i]);
+        }
+        if (fflush(stdout) != 0) {
+            fprintf(stderr, "litmusc ir: write error: %s\n", strerror(errno));
+            status = EXIT_INTERNAL;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        ir_test_free(tests[i]);
+    free(tests);
+    return status;
 }

@@ -1,0 +1,103 @@
+#ifndef LITMUSC_IR_LOWER_INT_H
+#define LITMUSC_IR_LOWER_INT_H
+/* Shared state of the lowering (internal to ir/lower*.c).
+ *
+ * A thread is lowered in program order with a map from each source register
+ * to its current SSA operand.  Control flow only goes forward, so a join
+ * point is complete once the instruction that starts it is reached: the
+ * edges still pending for it are merged there, with a phi for each register
+ * whose incoming operands differ. */
+#include <stdbool.h>
+#include "frontend/ast.h"
+#include "ir/ir.h"
+#include "util/diag.h"
+
+/* An edge into a join point that is not yet a block.  FALL: control falls
+ * out of BLOCK, which has no terminator yet.  Otherwise instruction INSTR of
+ * BLOCK is a BR or JMP whose target (SIDE 0: then, 1: else) is patched. */
+enum { LW_FALL = -1, LW_THEN = 0, LW_ELSE = 1 };
+
+typedef struct lw_edge {
+    int block, instr, side;
+    ir_operand *vals;       /* the register map along the edge (owned) */
+} lw_edge;
+
+typedef struct lw_edges {
+    lw_edge *v;
+    size_t n, cap;
+} lw_edges;
+
+typedef struct lw {
+    const fe_test *ft;
+    ir_test *t;
+    diag *d;
+    /* the thread being lowered */
+    const fe_thread *ft_th;
+    ir_thread *th;
+    char **regs;            /* source registers of the thread, by id */
+    bool *hidden;           /* C parameters and Java handles: not final registers unless observed */
+    int nregs;
+    size_t capregs;
+    ir_operand *cur;        /* current operand of each register */
+    int block;              /* current block; -1 when control cannot reach here */
+    /* where the instructions being emitted come from */
+    int line, col;
+    char *src;
+} lw;
+
+/* Errors at a source position (always return false / NULL). */
+bool lw_error(lw *w, fe_pos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Registers. */
+int lw_find_reg(const lw *w, const char *name);
+int lw_add_reg(lw *w, const char *name, bool hidden);     /* existing -> its id */
+/* Initial operand of register NAME of the current thread (init section, else 0). */
+ir_operand lw_init_value(const lw *w, const char *name);
+
+/* Memory locations: index of NAME, added on first use. */
+int lw_loc(lw *w, const char *name);
+
+/* Emission into the current block, tagged with the current source position. */
+ir_instr *lw_emit(lw *w, ir_op op);
+ir_operand lw_bin(lw *w, ir_binop op, ir_operand a, ir_operand b);   /* folds constants */
+ir_operand lw_load(lw *w, ir_operand addr, ir_mode mode);
+void lw_store(lw *w, ir_operand addr, ir_operand v, ir_mode mode);
+ir_operand lw_rmw(lw *w, ir_rmw_op op, ir_operand addr, ir_operand v, ir_mode mode);
+void lw_fence(lw *w, ir_fence_kind k, ir_mode mode);
+
+/* Control flow. */
+ir_operand *lw_snapshot(const lw *w);
+/* The edge leaving the current block by falling through (current map). */
+void lw_add_fall(lw *w, lw_edges *e);
+/* End the current block with a BR on COND; the then side goes to a fresh
+ * block that becomes current, the else side is returned as a pending edge
+ * carrying the current map. */
+void lw_branch(lw *w, ir_operand cond, lw_edges *else_edges);
+/* End the current block with BR COND whose then side is pending in THEN_EDGES;
+ * the else side continues in a fresh block. */
+void lw_branch_then(lw *w, ir_operand cond, lw_edges *then_edges);
+/* End the current block with a JMP that is pending in E; control is dead after. */
+void lw_jump(lw *w, lw_edges *e);
+/* Merge the edges (freed) into the current position: afterwards the current
+ * block is the join block and the map holds phis where needed.  With no
+ * edge, control is dead. */
+void lw_join(lw *w, lw_edges *e);
+void lw_edges_free(lw_edges *e);
+
+/* Per-architecture thread lowering (the thread is set up and current). */
+bool lw_x86_thread(lw *w);
+bool lw_c_thread(lw *w);
+bool lw_java_thread(lw *w);
+/* Collect the registers a body uses (C and Java). */
+void lw_scan_stmt(lw *w, const fe_stmt *s);
+/* Lower a C or Java statement; EXPR lowers calls (the per-language part). */
+typedef bool (*lw_call_fn)(lw *w, const fe_expr *e, ir_operand *out);
+bool lw_stmt(lw *w, const fe_stmt *s, lw_call_fn call);
+bool lw_expr(lw *w, const fe_expr *e, lw_call_fn call, ir_operand *out);
+
+/* Source text of what an instruction comes from (malloc'd). */
+char *lw_src_x86(const fe_test *ft, const fe_x86_instr *in);
+char *lw_src_stmt(const fe_test *ft, const fe_stmt *s);
+void lw_set_src(lw *w, fe_pos pos, char *src);   /* takes SRC */
+
+#endif

@@ -1,0 +1,152 @@
+/* Statements and expressions of C and Java threads (their ASTs share one
+ * shape); the calls, which differ per language, go through a callback. */
+#include <stdlib.h>
+#include <string.h>
+#include "ir/lower_int.h"
+#include "util/mem.h"
+
+static void scan_expr(lw *w, const fe_expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == FE_E_REG && e->name && lw_find_reg(w, e->name) < 0)
+        lw_add_reg(w, e->name, false);
+    scan_expr(w, e->l);
+    scan_expr(w, e->r);
+    for (int i = 0; i < e->nargs; i++)
+        scan_expr(w, e->args[i]);
+}
+
+/* herd gives a thread one flat register namespace: a register declared in
+ * a nested block is the same register everywhere in the thread. */
+void lw_scan_stmt(lw *w, const fe_stmt *s)
+{
+    if (!s)
+        return;
+    if ((s->kind == FE_S_DECL || s->kind == FE_S_ASSIGN) && s->name)
+        lw_add_reg(w, s->name, false);
+    scan_expr(w, s->e);
+    scan_expr(w, s->addr);
+    lw_scan_stmt(w, s->then_s);
+    lw_scan_stmt(w, s->else_s);
+    for (int i = 0; i < s->nbody; i++)
+        lw_scan_stmt(w, s->body[i]);
+}
+
+static const ir_binop binops[FE_BINOP_COUNT] = {
+    [FE_ADD] = IR_ADD, [FE_SUB] = IR_SUB, [FE_MUL] = IR_MUL, [FE_DIV] = IR_DIV,
+    [FE_AND] = IR_AND, [FE_OR] = IR_OR, [FE_XOR] = IR_XOR,
+    [FE_EQ] = IR_EQ, [FE_NE] = IR_NE, [FE_LT] = IR_LT, [FE_LE] = IR_LE, [FE_GT] = IR_GT, [FE_GE] = IR_GE,
+};
+
+bool lw_expr(lw *w, const fe_expr *e, lw_call_fn call, ir_operand *out)
+{
+    ir_operand a, b;
+    switch (e->kind) {
+    case FE_E_CONST:
+        *out = ir_imm(e->value);
+        return true;
+    case FE_E_REG: {
+        int r = lw_find_reg(w, e->name);
+        *out = r >= 0 ? w->cur[r] : ir_imm(0);
+        return true;
+    }
+    case FE_E_DEREF:
+        /* A plain `*e` is a non-atomic access whatever the declared type
+         * (herd: LoadMem with no annotation). */
+        if (!lw_expr(w, e->l, call, &a))
+            return false;
+        if (a.kind == IR_OPND_IMM && !IR_IS_ADDR(a.imm))
+            return lw_error(w, e->pos, "dereference of %lld, which is not the address of a location",
+                            (long long)a.imm);
+        *out = lw_load(w, a, IR_MO_NA);
+        return true;
+    case FE_E_BIN:
+        if ((unsigned)e->op >= FE_BINOP_COUNT)
+            return lw_error(w, e->pos, "unknown operator");
+        if (!lw_expr(w, e->l, call, &a) || !lw_expr(w, e->r, call, &b))
+            return false;
+        *out = lw_bin(w, binops[e->op], a, b);
+        return true;
+    case FE_E_CAST:
+        return lw_expr(w, e->l, call, out);   /* herd ignores casts */
+    case FE_E_CCALL:
+    case FE_E_JCALL:
+        return call(w, e, out);
+    }
+    return lw_error(w, e->pos, "unknown expression");
+}
+
+static bool lower_if(lw *w, const fe_stmt *s, lw_call_fn call)
+{
+    ir_operand c;
+    if (!lw_expr(w, s->e, call, &c))
+        return false;
+    /* `if (e)` tests e != 0, which is what br tests. */
+    lw_edges else_edges = {0}, join = {0};
+    lw_branch(w, c, &else_edges);
+    if (!lw_stmt(w, s->then_s, call)) {
+        lw_edges_free(&else_edges);
+        return false;
+    }
+    lw_add_fall(w, &join);
+    if (s->else_s) {
+        /* The else side gets a block of its own. */
+        memcpy(w->cur, else_edges.v[0].vals, (size_t)w->nregs * sizeof *w->cur);
+        lw_join(w, &else_edges);    /* a fresh block, reached only from the branch */
+        if (!lw_stmt(w, s->else_s, call)) {
+            lw_edges_free(&join);
+            return false;
+        }
+        lw_add_fall(w, &join);
+    } else {
+        for (size_t i = 0; i < else_edges.n; i++)
+            VEC_PUSH(join.v, join.n, join.cap, else_edges.v[i]);
+        free(else_edges.v);
+    }
+    lw_join(w, &join);
+    return true;
+}
+
+bool lw_stmt(lw *w, const fe_stmt *s, lw_call_fn call)
+{
+    if (!s)
+        return true;
+    if (s->kind == FE_S_BLOCK) {
+        for (int i = 0; i < s->nbody; i++)
+            if (!lw_stmt(w, s->body[i], call))
+                return false;
+        return true;
+    }
+    lw_set_src(w, s->pos, lw_src_stmt(w->ft, s));
+    ir_operand v, addr;
+    switch (s->kind) {
+    case FE_S_DECL:
+        /* `int r;` declares only (herd drops declarations): r keeps its value. */
+        if (!s->e)
+            return true;
+        /* fall through */
+    case FE_S_ASSIGN:
+        if (!lw_expr(w, s->e, call, &v))
+            return false;
+        w->cur[lw_find_reg(w, s->name)] = v;
+        return true;
+    case FE_S_STORE:
+        if (!lw_expr(w, s->addr, call, &addr))
+            return false;
+        if (addr.kind == IR_OPND_IMM && !IR_IS_ADDR(addr.imm))
+            return lw_error(w, s->pos, "store through %lld, which is not the address of a location",
+                            (long long)addr.imm);
+        if (!lw_expr(w, s->e, call, &v))
+            return false;
+        lw_store(w, addr, v, IR_MO_NA);
+        return true;
+    case FE_S_EXPR:
+        return lw_expr(w, s->e, call, &v);
+    case FE_S_IF:
+        return lower_if(w, s, call);
+    case FE_S_BLOCK:
+        break;
+    }
+    return lw_error(w, s->pos, "unknown statement");
+}

@@ -1,0 +1,429 @@
+/* X86 and X86_64 threads.
+ *
+ * MOVs are IR_X86_PLAIN accesses; a LOCK-prefixed instruction or an XCHG
+ * with memory is one IR_RMW with mode IR_X86_LOCKED; an unlocked
+ * read-modify-write instruction is a plain load, the operation and a plain
+ * store.  CMPXCHG compares with EAX (rax) implicitly.  Flags are not
+ * registers: CMP and the arithmetic instructions record the comparison they
+ * stand for, and JE/JNE/SETNB/CMOVC turn it into a value.  Labels are
+ * forward only; a jump back to a label already passed is a loop, which the
+ * IR does not have. */
+#include <stdlib.h>
+#include <string.h>
+#include "frontend/frontend.h"
+#include "ir/lower_int.h"
+#include "util/mem.h"
+
+/* What the flags say after the last flag-setting instruction. */
+typedef struct flags {
+    enum { FL_NONE, FL_CMP, FL_RESULT } kind;
+    ir_operand a, b;        /* CMP a, b; RESULT: a is the result */
+} flags;
+
+typedef struct label {
+    const char *name;
+    bool defined;
+    lw_edges pending;
+} label;
+
+typedef struct x86 {
+    lw *w;
+    flags fl;
+    label *labels;
+    size_t nlabels, caplabels;
+    lw_edges end;           /* RET and jumps past the last row */
+    const char *acc;        /* the accumulator: EAX, or rax in X86_64 */
+} x86;
+
+static label *find_label(x86 *x, const char *name, bool add)
+{
+    for (size_t i = 0; i < x->nlabels; i++)
+        if (!strcmp(x->labels[i].name, name))
+            return &x->labels[i];
+    if (!add)
+        return NULL;
+    label l = {name, false, {0}};
+    VEC_PUSH(x->labels, x->nlabels, x->caplabels, l);
+    return &x->labels[x->nlabels - 1];
+}
+
+static bool is_mem(const fe_x86_opnd *o)
+{
+    return o->kind == FE_XO_MEM || o->kind == FE_XO_MEM_REG || o->kind == FE_XO_MEM_ABS;
+}
+
+/* The address a memory operand designates. */
+static bool mem_addr(x86 *x, const fe_x86_opnd *o, ir_operand *out)
+{
+    lw *w = x->w;
+    switch (o->kind) {
+    case FE_XO_MEM:
+        *out = ir_imm(IR_ADDR(lw_loc(w, o->name)));
+        return true;
+    case FE_XO_MEM_REG: {
+        ir_operand v = w->cur[lw_find_reg(w, o->name)];
+        if (v.kind == IR_OPND_IMM && !IR_IS_ADDR(v.imm))
+            return lw_error(w, o->pos, "register %s holds %lld, not the address of a location", o->name,
+                            (long long)v.imm);
+        *out = v;
+        return true;
+    }
+    case FE_XO_MEM_ABS:
+        return lw_error(w, o->pos, "absolute address [%lld] is not supported: name a location", (long long)o->imm);
+    default:
+        return lw_error(w, o->pos, "expected a memory operand");
+    }
+}
+
+/* The value of a source operand (a memory operand is read with MODE). */
+static bool value_of(x86 *x, const fe_x86_opnd *o, ir_operand *out)
+{
+    lw *w = x->w;
+    ir_operand addr;
+    switch (o->kind) {
+    case FE_XO_IMM:
+        *out = ir_imm(o->imm);
+        return true;
+    case FE_XO_REG:
+        *out = w->cur[lw_find_reg(w, o->name)];
+        return true;
+    case FE_XO_MEM:
+    case FE_XO_MEM_REG:
+    case FE_XO_MEM_ABS:
+        if (!mem_addr(x, o, &addr))
+            return false;
+        *out = lw_load(w, addr, IR_X86_PLAIN);
+        return true;
+    default:
+        return lw_error(w, o->pos, "missing operand");
+    }
+}
+
+static bool set_reg(x86 *x, const fe_x86_opnd *o, ir_operand v)
+{
+    if (o->kind != FE_XO_REG)
+        return lw_error(x->w, o->pos, "expected a register");
+    x->w->cur[lw_find_reg(x->w, o->name)] = v;
+    return true;
+}
+
+static int acc_reg(x86 *x)
+{
+    return lw_find_reg(x->w, x->acc);
+}
+
+/* (a <unsigned b) as a value, for the carry flag of CMP a, b. */
+static ir_operand below(lw *w, ir_operand a, ir_operand b)
+{
+    ir_operand bias = ir_imm(INT64_MIN);
+    return lw_bin(w, IR_LT, lw_bin(w, IR_XOR, a, bias), lw_bin(w, IR_XOR, b, bias));
+}
+
+static bool zero_flag(x86 *x, const fe_x86_instr *in, ir_operand *out)
+{
+    lw *w = x->w;
+    switch (x->fl.kind) {
+    case FL_CMP: *out = lw_bin(w, IR_EQ, x->fl.a, x->fl.b); return true;
+    case FL_RESULT: *out = lw_bin(w, IR_EQ, x->fl.a, ir_imm(0)); return true;
+    default: return lw_error(w, in->pos, "%s reads the flags, but no earlier instruction sets them",
+                             fe_x86_op_name(in->op));
+    }
+}
+
+static bool carry_flag(x86 *x, const fe_x86_instr *in, ir_operand *out)
+{
+    if (x->fl.kind != FL_CMP)
+        return lw_error(x->w, in->pos, "%s reads the carry flag, which only CMP sets here", fe_x86_op_name(in->op));
+    *out = below(x->w, x->fl.a, x->fl.b);
+    return true;
+}
+
+static bool arith(x86 *x, const fe_x86_instr *in, ir_binop op, ir_rmw_op rop, const fe_x86_opnd *src)
+{
+    lw *w = x->w;
+    ir_operand v, old, addr;
+    if (!value_of(x, src, &v))
+        return false;
+    if (in->dst.kind == FE_XO_REG) {
+        if (in->lock)
+            return lw_error(w, in->pos, "LOCK needs a memory destination");
+        ir_operand r = lw_bin(w, op, w->cur[lw_find_reg(w, in->dst.name)], v);
+        x->fl = (flags){FL_RESULT, r, ir_none()};
+        return set_reg(x, &in->dst, r);
+    }
+    if (!is_mem(&in->dst))
+        return lw_error(w, in->dst.pos, "expected a register or memory destination");
+    if (!mem_addr(x, &in->dst, &addr))
+        return false;
+    if (in->lock) {
+        old = lw_rmw(w, rop, addr, v, IR_X86_LOCKED);
+    } else {
+        old = lw_load(w, addr, IR_X86_PLAIN);
+    }
+    ir_operand r = lw_bin(w, op, old, v);
+    if (!in->lock)
+        lw_store(w, addr, r, IR_X86_PLAIN);
+    x->fl = (flags){FL_RESULT, r, ir_none()};
+    return true;
+}
+
+static bool xchg(x86 *x, const fe_x86_instr *in)
+{
+    lw *w = x->w;
+    const fe_x86_opnd *m = is_mem(&in->dst) ? &in->dst : &in->src;
+    const fe_x86_opnd *r = is_mem(&in->dst) ? &in->src : &in->dst;
+    if (r->kind != FE_XO_REG || (is_mem(r)))
+        return lw_error(w, in->pos, "XCHG needs a register operand");
+    if (!is_mem(m)) {   /* two registers: a swap */
+        int a = lw_find_reg(w, in->dst.name), b = lw_find_reg(w, in->src.name);
+        ir_operand t = w->cur[a];
+        w->cur[a] = w->cur[b];
+        w->cur[b] = t;
+        return true;
+    }
+    ir_operand addr;
+    if (!mem_addr(x, m, &addr))
+        return false;
+    int ri = lw_find_reg(w, r->name);
+    w->cur[ri] = lw_rmw(w, IR_RMW_XCHG, addr, w->cur[ri], IR_X86_LOCKED);
+    return true;
+}
+
+static bool xadd(x86 *x, const fe_x86_instr *in)
+{
+    lw *w = x->w;
+    if (in->src.kind != FE_XO_REG)
+        return lw_error(w, in->pos, "XADD needs a register source");
+    int s = lw_find_reg(w, in->src.name);
+    ir_operand v = w->cur[s], old, addr;
+    if (in->dst.kind == FE_XO_REG) {
+        int d = lw_find_reg(w, in->dst.name);
+        old = w->cur[d];
+        w->cur[d] = lw_bin(w, IR_ADD, old, v);
+        w->cur[s] = old;
+        x->fl = (flags){FL_RESULT, w->cur[d], ir_none()};
+        return true;
+    }
+    if (!mem_addr(x, &in->dst, &addr))
+        return false;
+    if (in->lock) {
+        old = lw_rmw(w, IR_RMW_ADD, addr, v, IR_X86_LOCKED);
+    } else {
+        old = lw_load(w, addr, IR_X86_PLAIN);
+        lw_store(w, addr, lw_bin(w, IR_ADD, old, v), IR_X86_PLAIN);
+    }
+    x->fl = (flags){FL_RESULT, lw_bin(w, IR_ADD, old, v), ir_none()};
+    w->cur[s] = old;
+    return true;
+}
+
+/* CMPXCHG dst, src: if dst == accumulator then dst = src, else accumulator = dst.
+ * Either way the accumulator ends up holding the old value of dst. */
+static bool cmpxchg(x86 *x, const fe_x86_instr *in)
+{
+    lw *w = x->w;
+    if (in->src.kind != FE_XO_REG)
+        return lw_error(w, in->pos, "CMPXCHG needs a register source");
+    int acc = acc_reg(x), s = lw_find_reg(w, in->src.name);
+    ir_operand expected = w->cur[acc], nv = w->cur[s], old, addr;
+    if (in->dst.kind == FE_XO_REG) {
+        int d = lw_find_reg(w, in->dst.name);
+        old = w->cur[d];
+        ir_operand eq = lw_bin(w, IR_EQ, old, expected);
+        /* dst = eq ? src : dst, without a branch: dst + eq * (src - dst) */
+        w->cur[d] = lw_bin(w, IR_ADD, old, lw_bin(w, IR_MUL, eq, lw_bin(w, IR_SUB, nv, old)));
+        w->cur[acc] = old;
+        x->fl = (flags){FL_CMP, old, expected};
+        return true;
+    }
+    if (!mem_addr(x, &in->dst, &addr))
+        return false;
+    if (in->lock) {
+        ir_instr *cas = lw_emit(w, IR_RMW);
+        cas->rmw_op = IR_RMW_CAS;
+        cas->addr = addr;
+        cas->a = nv;
+        cas->b = expected;
+        cas->mode = IR_X86_LOCKED;
+        cas->dst = ir_new_val(w->th);
+        old = ir_value(cas->dst);
+    } else {
+        /* Not atomic: a read, then a write only when the values are equal. */
+        old = lw_load(w, addr, IR_X86_PLAIN);
+        ir_operand eq = lw_bin(w, IR_EQ, old, expected);
+        lw_edges skip = {0}, join = {0};
+        lw_branch(w, eq, &skip);
+        lw_store(w, addr, nv, IR_X86_PLAIN);
+        lw_add_fall(w, &join);
+        for (size_t i = 0; i < skip.n; i++)
+            VEC_PUSH(join.v, join.n, join.cap, skip.v[i]);
+        free(skip.v);
+        lw_join(w, &join);
+    }
+    w->cur[acc] = old;
+    x->fl = (flags){FL_CMP, old, expected};
+    return true;
+}
+
+static bool jump(x86 *x, const fe_x86_instr *in)
+{
+    lw *w = x->w;
+    const fe_x86_opnd *t = in->dst.kind == FE_XO_LABEL ? &in->dst : &in->src;
+    if (t->kind != FE_XO_LABEL)
+        return lw_error(w, in->pos, "%s needs a label", fe_x86_op_name(in->op));
+    label *l = find_label(x, t->name, true);
+    if (l->defined)
+        return lw_error(w, t->pos, "jump back to label %s: loops are not supported", t->name);
+    if (in->op == FE_X86_JMP) {
+        lw_jump(w, &l->pending);
+        return true;
+    }
+    ir_operand zf;
+    if (!zero_flag(x, in, &zf))
+        return false;
+    ir_operand c = in->op == FE_X86_JE ? zf : lw_bin(w, IR_EQ, zf, ir_imm(0));
+    lw_branch_then(w, c, &l->pending);
+    return true;
+}
+
+static bool instr(x86 *x, const fe_x86_instr *in)
+{
+    lw *w = x->w;
+    ir_operand v, addr;
+    if (in->lock && in->op != FE_X86_ADD && in->op != FE_X86_SUB && in->op != FE_X86_XOR && in->op != FE_X86_OR &&
+        in->op != FE_X86_AND && in->op != FE_X86_INC && in->op != FE_X86_DEC && in->op != FE_X86_XCHG &&
+        in->op != FE_X86_XADD && in->op != FE_X86_CMPXCHG)
+        return lw_error(w, in->pos, "LOCK prefix on %s", fe_x86_op_name(in->op));
+    switch (in->op) {
+    case FE_X86_EMPTY:
+    case FE_X86_NOP:
+    case FE_X86_CLFLUSH:    /* no effect on values or ordering in the model */
+        return true;
+    case FE_X86_MOV:
+    case FE_X86_MOVNTI:
+        if (is_mem(&in->dst)) {
+            if (is_mem(&in->src))
+                return lw_error(w, in->pos, "MOV from memory to memory");
+            if (!value_of(x, &in->src, &v) || !mem_addr(x, &in->dst, &addr))
+                return false;
+            lw_store(w, addr, v, IR_X86_PLAIN);
+            return true;
+        }
+        return value_of(x, &in->src, &v) && set_reg(x, &in->dst, v);
+    case FE_X86_ADD: return arith(x, in, IR_ADD, IR_RMW_ADD, &in->src);
+    case FE_X86_SUB: return arith(x, in, IR_SUB, IR_RMW_SUB, &in->src);
+    case FE_X86_XOR: return arith(x, in, IR_XOR, IR_RMW_XOR, &in->src);
+    case FE_X86_OR: return arith(x, in, IR_OR, IR_RMW_OR, &in->src);
+    case FE_X86_AND: return arith(x, in, IR_AND, IR_RMW_AND, &in->src);
+    case FE_X86_INC:
+    case FE_X86_DEC: {
+        fe_x86_opnd one = {.kind = FE_XO_IMM, .imm = 1, .pos = in->pos};
+        return in->op == FE_X86_INC ? arith(x, in, IR_ADD, IR_RMW_ADD, &one) : arith(x, in, IR_SUB, IR_RMW_SUB, &one);
+    }
+    case FE_X86_CMP: {
+        ir_operand a, b;
+        if (!value_of(x, &in->dst, &a) || !value_of(x, &in->src, &b))
+            return false;
+        x->fl = (flags){FL_CMP, a, b};
+        return true;
+    }
+    case FE_X86_XCHG: return xchg(x, in);
+    case FE_X86_XADD: return xadd(x, in);
+    case FE_X86_CMPXCHG: return cmpxchg(x, in);
+    case FE_X86_MFENCE: lw_fence(w, IR_FENCE_MFENCE, IR_MODE_NONE); return true;
+    case FE_X86_LFENCE: lw_fence(w, IR_FENCE_LFENCE, IR_MODE_NONE); return true;
+    case FE_X86_SFENCE: lw_fence(w, IR_FENCE_SFENCE, IR_MODE_NONE); return true;
+    case FE_X86_JMP:
+    case FE_X86_JE:
+    case FE_X86_JNE:
+        return jump(x, in);
+    case FE_X86_SETNB: {
+        ir_operand cf;
+        if (!carry_flag(x, in, &cf))
+            return false;
+        v = lw_bin(w, IR_EQ, cf, ir_imm(0));
+        if (is_mem(&in->dst)) {
+            if (!mem_addr(x, &in->dst, &addr))
+                return false;
+            lw_store(w, addr, v, IR_X86_PLAIN);
+            return true;
+        }
+        return set_reg(x, &in->dst, v);
+    }
+    case FE_X86_CMOVC: {
+        ir_operand cf, src;
+        if (in->dst.kind != FE_XO_REG)
+            return lw_error(w, in->pos, "CMOVC needs a register destination");
+        if (!carry_flag(x, in, &cf) || !value_of(x, &in->src, &src))
+            return false;
+        int d = lw_find_reg(w, in->dst.name);
+        ir_operand old = w->cur[d];
+        w->cur[d] = lw_bin(w, IR_ADD, old, lw_bin(w, IR_MUL, cf, lw_bin(w, IR_SUB, src, old)));
+        return true;
+    }
+    case FE_X86_RET:
+        lw_jump(w, &x->end);
+        return true;
+    case FE_X86_OP_COUNT:
+        break;
+    }
+    return lw_error(w, in->pos, "unknown instruction");
+}
+
+static void scan_opnd(lw *w, const fe_x86_opnd *o)
+{
+    if ((o->kind == FE_XO_REG || o->kind == FE_XO_MEM_REG) && o->name)
+        lw_add_reg(w, o->name, false);
+}
+
+bool lw_x86_thread(lw *w)
+{
+    x86 x = {.w = w, .acc = w->ft->arch == FE_ARCH_X86_64 ? "rax" : "EAX"};
+    const fe_thread *ft = w->ft_th;
+    for (int i = 0; i < ft->ncode; i++) {
+        scan_opnd(w, &ft->code[i].dst);
+        scan_opnd(w, &ft->code[i].src);
+        if (ft->code[i].op == FE_X86_CMPXCHG)
+            lw_add_reg(w, x.acc, false);
+    }
+    bool ok = true;
+    for (int i = 0; ok && i < ft->ncode; i++) {
+        const fe_x86_instr *in = &ft->code[i];
+        lw_set_src(w, in->pos, lw_src_x86(w->ft, in));
+        if (in->label) {
+            label *l = find_label(&x, in->label, true);
+            if (l->defined) {
+                ok = lw_error(w, in->pos, "label %s is defined twice", in->label);
+                break;
+            }
+            l->defined = true;
+            lw_add_fall(w, &l->pending);
+            lw_join(w, &l->pending);
+            x.fl.kind = FL_NONE;   /* flags are not merged across a join */
+        }
+        if (w->block < 0)
+            continue;   /* unreachable: after a JMP, before any label */
+        ok = instr(&x, in);
+    }
+    for (size_t i = 0; ok && i < x.nlabels; i++)
+        if (!x.labels[i].defined && x.labels[i].pending.n) {
+            /* A jump to a label that no row defines. */
+            for (int k = 0; k < ft->ncode; k++) {
+                const fe_x86_instr *in = &ft->code[k];
+                const fe_x86_opnd *t = in->dst.kind == FE_XO_LABEL ? &in->dst : &in->src;
+                if (t->kind == FE_XO_LABEL && !strcmp(t->name, x.labels[i].name)) {
+                    ok = lw_error(w, t->pos, "label %s is not defined in thread %d", t->name, w->th->id);
+                    break;
+                }
+            }
+        }
+    if (ok) {
+        lw_add_fall(w, &x.end);
+        lw_join(w, &x.end);
+    }
+    for (size_t i = 0; i < x.nlabels; i++)
+        lw_edges_free(&x.labels[i].pending);
+    free(x.labels);
+    lw_edges_free(&x.end);
+    return ok;
+}
