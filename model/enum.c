@@ -441,23 +441,17 @@ static bool build_cons(enumr *e, int loc, co_cons *c)
             }
         }
     }
-    /* Atomicity: an RMW's write comes right after the write it read. */
+    /* Atomicity: a C or Java RMW comes right after the write it read
+     * (anything else is a cycle or breaks atomicity in every prunable
+     * model).  An x86 locked instruction is left to the model: herd's
+     * atomicity only forbids an external write between its halves, and
+     * its write may even be co-before the write its read took. */
     for (int a = 0; a < n; a++) {
         int p = evs[a];
         const exec_event *P = &e->x.ev[p];
-        if (!P->is_rmw || !(P->kind & EV_R))
+        if (!P->is_rmw || (P->kind & (EV_R | EV_W)) != (EV_R | EV_W))
             continue;
-        int wr = -1;
-        if (P->kind & EV_W)
-            wr = p;
-        else {
-            int th = e->evth[p];
-            int partner = e->cur[th]->ev[e->evix[p]].partner;
-            if (partner >= 0)
-                wr = p + (partner - e->evix[p]);
-        }
-        if (wr < 0)
-            continue;
+        int wr = p;
         int from = e->src[p] == iw ? c->k : windex(c, e->src[p]);
         int to = windex(c, wr);
         if (from < 0 || to < 0)
@@ -685,8 +679,12 @@ static bool build_events(enumr *e)
             ev->instr = te->instr;
             e->evth[k] = th;
             e->evix[k] = i;
+            /* herd leaves the read and the write of one locked
+             * instruction out of po (they are one instruction instance,
+             * related by rmw alone). */
             for (int j = i + 1; j < p->nev; j++)
-                x->po.row[k] |= (uint64_t)1 << (base + j);
+                if (j != te->partner)
+                    x->po.row[k] |= (uint64_t)1 << (base + j);
             if (te->partner > i)
                 x->rmw.row[k] |= (uint64_t)1 << (base + te->partner);
             if (te->kind & EV_W)
