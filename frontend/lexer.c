@@ -56,8 +56,11 @@ const char *skip_blanks(const char *p, const char *end, int *line, int *col, int
             advance_pos(p, p + 1, line, col);
             p++;
         } else if ((flags & LX_ML_COMMENTS) && c == '(' && p + 1 < end && p[1] == '*') {
+            int l0 = *line, c0 = *col;
             const char *q = skip_ml_comment(p, end, line, col);
             if (!q) {
+                *line = l0;     /* report where the comment opens */
+                *col = c0;
                 *unterminated = true;
                 return p;
             }

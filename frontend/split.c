@@ -259,6 +259,7 @@ static bool find_program_end(cursor *c, split *sp)
     bool line_start = true;     /* only blanks since the last newline (asm) */
     char prev_sig = 0;          /* last significant char at depth 0 (C/Java) */
     bool prev_ident = false;
+    int open_line = 0, open_col = 0;    /* the outermost '{' still open */
     while (c->p < c->end) {
         char ch = *c->p;
         if (ch == '\n') {
@@ -294,8 +295,10 @@ static bool find_program_end(cursor *c, split *sp)
         if (ch == '(' && !is_asm && depth == 0 && prev_sig == '}')
             break;
         if (!is_asm) {
-            if (ch == '{')
-                depth++;
+            if (ch == '{' && depth++ == 0) {
+                open_line = c->line;
+                open_col = c->col;
+            }
             else if (ch == '}' && depth > 0)
                 depth--;
             if (depth == 0 || (ch == '{' && depth == 1))
@@ -305,6 +308,8 @@ static bool find_program_end(cursor *c, split *sp)
         prev_ident = isalnum((unsigned char)ch) || ch == '_';
         cur_adv(c, c->p + 1);
     }
+    if (depth > 0)
+        return diag_error(c->d, c->file, open_line, open_col, "unbalanced '{': missing '}'");
     sp->prog.end = c->p;
     sp->cond.p = c->p;
     sp->cond.end = c->end;
