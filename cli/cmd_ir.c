@@ -10,12 +10,13 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: litmusc ir [--read] [--check] FILE...\n"
+            "usage: litmusc ir [--read] [--check] [--cond] [--observables] FILE...\n"
             "\n"
             "Print the SSA IR of each litmus test FILE in the text form of ir/README.md\n"
             "(tests separated by an empty line).\n"
             "\n"
-            "  --read    FILE is IR text: read it, verify it and print it back\n"
+            "  --read    FILE is IR text (one or more tests, as this command prints them):\n"
+            "            read it, verify it and print it back\n"
             "  --check   verify only; print nothing on success\n"
             "  --cond    print herd's Condition line for each test instead of the IR\n"
             "  --observables  print the observables of each test's final states, in herd's\n"
@@ -55,18 +56,40 @@ static char *slurp(const char *path, diag *d)
     return sb_take(&b);
 }
 
-static ir_test *read_ir(const char *path, diag *d)
+/* Read every test of an IR text file: a test starts at each line that
+ * begins with "test " (the printer writes nothing else there). */
+static bool read_ir(const char *path, ir_test ***tests, int *n, diag *d)
 {
     char *text = slurp(path, d);
     if (!text)
-        return NULL;
-    ir_test *t = ir_read(text, path, d);
-    free(text);
-    if (t && !ir_verify(t, d)) {
-        ir_test_free(t);
-        return NULL;
+        return false;
+    int line = 1, start_line = 1;
+    size_t start = 0, len = strlen(text);
+    bool ok = true;
+    for (size_t i = 0; ok && i <= len; i++) {
+        bool boundary = i == len || (i > start && text[i - 1] == '\n' && !strncmp(text + i, "test ", 5));
+        if (boundary) {
+            char *chunk = xstrndup(text + start, i - start);
+            ir_test *t = ir_read_at(chunk, path, start_line, d);
+            free(chunk);
+            if (t && !ir_verify(t, d)) {
+                ir_test_free(t);
+                t = NULL;
+            }
+            if (!t) {
+                ok = false;
+                break;
+            }
+            *tests = xrealloc(*tests, (size_t)(*n + 1) * sizeof **tests);
+            (*tests)[(*n)++] = t;
+            start = i;
+            start_line = line;
+        }
+        if (i < len && text[i] == '\n')
+            line++;
     }
-    return t;
+    free(text);
+    return ok;
 }
 
 /* The condition and the final-state observables as herd prints them. */
@@ -122,14 +145,23 @@ int cmd_ir(int argc, char **argv)
     }
     /* Everything is checked before anything is printed, so a bad file
      * leaves no partial output. */
-    int n = argc - first;
-    ir_test **tests = xcalloc((size_t)n, sizeof *tests);
+    ir_test **tests = NULL;
+    int n = 0;
     int status = EXIT_OK;
-    for (int i = 0; i < n && status == EXIT_OK; i++) {
+    for (int i = first; i < argc && status == EXIT_OK; i++) {
         diag d = {0};
-        tests[i] = read ? read_ir(argv[first + i], &d) : cli_load_test(argv[first + i], &d);
-        if (!tests[i])
+        if (read) {
+            if (!read_ir(argv[i], &tests, &n, &d))
+                status = cli_report(&d);
+            continue;
+        }
+        ir_test *t = cli_load_test(argv[i], &d);
+        if (!t) {
             status = cli_report(&d);
+            continue;
+        }
+        tests = xrealloc(tests, (size_t)(n + 1) * sizeof *tests);
+        tests[n++] = t;
     }
     if (status == EXIT_OK && !check) {
         for (int i = 0; i < n; i++) {

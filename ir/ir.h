@@ -264,6 +264,9 @@ int ir_mode_from_name(const char *name);
 int ir_fence_from_name(const char *name);
 int ir_rmw_from_name(const char *name);
 int ir_binop_from_name(const char *name);
+/* ir_read for text that starts at line FIRST_LINE of FILE (a file holding
+ * several tests, as `litmusc ir` prints them). */
+ir_test *ir_read_at(const char *text, const char *file, int first_line, diag *d);
 /* Free a condition tree (also used by ir_test_free). */
 void ir_cond_free(ir_cond *c);
 /* Index into t->threads of the thread with this id, or -1. */

@@ -213,8 +213,6 @@ void lw_join(lw *w, lw_edges *e)
         if (x->side == LW_FALL) {
             ir_instr *j = ir_emit(w->th, x->block, IR_JMP);
             j->then_block = nb;
-            j->line = w->line;
-            j->col = w->col;
         } else {
             ir_instr *t = &w->th->blocks[x->block].instrs[x->instr];
             if (x->side == LW_THEN)

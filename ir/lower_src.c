@@ -115,6 +115,18 @@ static void expr(strbuf *b, const fe_test *ft, const fe_expr *e)
     }
 }
 
+/* A statement-level expression: no parentheses around a top binary operator. */
+static void expr_top(strbuf *b, const fe_test *ft, const fe_expr *e)
+{
+    if (e && e->kind == FE_E_BIN) {
+        expr(b, ft, e->l);
+        sb_printf(b, " %s ", fe_binop_name(e->op, ft->arch));
+        expr(b, ft, e->r);
+    } else {
+        expr(b, ft, e);
+    }
+}
+
 char *lw_src_stmt(const fe_test *ft, const fe_stmt *s)
 {
     strbuf b = {0};
@@ -123,29 +135,29 @@ char *lw_src_stmt(const fe_test *ft, const fe_stmt *s)
         sb_printf(&b, "%s %s", s->type ? s->type : "int", s->name);
         if (s->e) {
             sb_add(&b, " = ");
-            expr(&b, ft, s->e);
+            expr_top(&b, ft, s->e);
         }
         sb_addc(&b, ';');
         break;
     case FE_S_ASSIGN:
         sb_printf(&b, "%s = ", s->name);
-        expr(&b, ft, s->e);
+        expr_top(&b, ft, s->e);
         sb_addc(&b, ';');
         break;
     case FE_S_STORE:
         sb_addc(&b, '*');
         expr(&b, ft, s->addr);
         sb_add(&b, " = ");
-        expr(&b, ft, s->e);
+        expr_top(&b, ft, s->e);
         sb_addc(&b, ';');
         break;
     case FE_S_EXPR:
-        expr(&b, ft, s->e);
+        expr_top(&b, ft, s->e);
         sb_addc(&b, ';');
         break;
     case FE_S_IF:
         sb_add(&b, "if (");
-        expr(&b, ft, s->e);
+        expr_top(&b, ft, s->e);
         sb_addc(&b, ')');
         break;
     case FE_S_BLOCK:

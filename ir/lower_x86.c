@@ -17,7 +17,8 @@
 /* What the flags say after the last flag-setting instruction. */
 typedef struct flags {
     enum { FL_NONE, FL_CMP, FL_RESULT } kind;
-    ir_operand a, b;        /* CMP a, b; RESULT: a is the result */
+    ir_operand a, b;        /* CMP a, b; RESULT: the result is `a op b`, computed only if a jump needs it */
+    ir_binop op;
 } flags;
 
 typedef struct label {
@@ -119,12 +120,14 @@ static ir_operand below(lw *w, ir_operand a, ir_operand b)
     return lw_bin(w, IR_LT, lw_bin(w, IR_XOR, a, bias), lw_bin(w, IR_XOR, b, bias));
 }
 
-static bool zero_flag(x86 *x, const fe_x86_instr *in, ir_operand *out)
+/* ZF as the condition of a jump: SET (JE) or clear (JNE). */
+static bool zero_flag(x86 *x, const fe_x86_instr *in, bool set, ir_operand *out)
 {
     lw *w = x->w;
+    ir_binop cmp = set ? IR_EQ : IR_NE;
     switch (x->fl.kind) {
-    case FL_CMP: *out = lw_bin(w, IR_EQ, x->fl.a, x->fl.b); return true;
-    case FL_RESULT: *out = lw_bin(w, IR_EQ, x->fl.a, ir_imm(0)); return true;
+    case FL_CMP: *out = lw_bin(w, cmp, x->fl.a, x->fl.b); return true;
+    case FL_RESULT: *out = lw_bin(w, cmp, lw_bin(w, x->fl.op, x->fl.a, x->fl.b), ir_imm(0)); return true;
     default: return lw_error(w, in->pos, "%s reads the flags, but no earlier instruction sets them",
                              fe_x86_op_name(in->op));
     }
@@ -147,9 +150,9 @@ static bool arith(x86 *x, const fe_x86_instr *in, ir_binop op, ir_rmw_op rop, co
     if (in->dst.kind == FE_XO_REG) {
         if (in->lock)
             return lw_error(w, in->pos, "LOCK needs a memory destination");
-        ir_operand r = lw_bin(w, op, w->cur[lw_find_reg(w, in->dst.name)], v);
-        x->fl = (flags){FL_RESULT, r, ir_none()};
-        return set_reg(x, &in->dst, r);
+        ir_operand old = w->cur[lw_find_reg(w, in->dst.name)];
+        x->fl = (flags){FL_RESULT, old, v, op};
+        return set_reg(x, &in->dst, lw_bin(w, op, old, v));
     }
     if (!is_mem(&in->dst))
         return lw_error(w, in->dst.pos, "expected a register or memory destination");
@@ -159,11 +162,9 @@ static bool arith(x86 *x, const fe_x86_instr *in, ir_binop op, ir_rmw_op rop, co
         old = lw_rmw(w, rop, addr, v, IR_X86_LOCKED);
     } else {
         old = lw_load(w, addr, IR_X86_PLAIN);
+        lw_store(w, addr, lw_bin(w, op, old, v), IR_X86_PLAIN);
     }
-    ir_operand r = lw_bin(w, op, old, v);
-    if (!in->lock)
-        lw_store(w, addr, r, IR_X86_PLAIN);
-    x->fl = (flags){FL_RESULT, r, ir_none()};
+    x->fl = (flags){FL_RESULT, old, v, op};
     return true;
 }
 
@@ -201,7 +202,7 @@ static bool xadd(x86 *x, const fe_x86_instr *in)
         old = w->cur[d];
         w->cur[d] = lw_bin(w, IR_ADD, old, v);
         w->cur[s] = old;
-        x->fl = (flags){FL_RESULT, w->cur[d], ir_none()};
+        x->fl = (flags){FL_RESULT, old, v, IR_ADD};
         return true;
     }
     if (!mem_addr(x, &in->dst, &addr))
@@ -212,7 +213,7 @@ static bool xadd(x86 *x, const fe_x86_instr *in)
         old = lw_load(w, addr, IR_X86_PLAIN);
         lw_store(w, addr, lw_bin(w, IR_ADD, old, v), IR_X86_PLAIN);
     }
-    x->fl = (flags){FL_RESULT, lw_bin(w, IR_ADD, old, v), ir_none()};
+    x->fl = (flags){FL_RESULT, old, v, IR_ADD};
     w->cur[s] = old;
     return true;
 }
@@ -233,7 +234,7 @@ static bool cmpxchg(x86 *x, const fe_x86_instr *in)
         /* dst = eq ? src : dst, without a branch: dst + eq * (src - dst) */
         w->cur[d] = lw_bin(w, IR_ADD, old, lw_bin(w, IR_MUL, eq, lw_bin(w, IR_SUB, nv, old)));
         w->cur[acc] = old;
-        x->fl = (flags){FL_CMP, old, expected};
+        x->fl = (flags){FL_CMP, old, expected, IR_EQ};
         return true;
     }
     if (!mem_addr(x, &in->dst, &addr))
@@ -261,7 +262,7 @@ static bool cmpxchg(x86 *x, const fe_x86_instr *in)
         lw_join(w, &join);
     }
     w->cur[acc] = old;
-    x->fl = (flags){FL_CMP, old, expected};
+    x->fl = (flags){FL_CMP, old, expected, IR_EQ};
     return true;
 }
 
@@ -278,10 +279,9 @@ static bool jump(x86 *x, const fe_x86_instr *in)
         lw_jump(w, &l->pending);
         return true;
     }
-    ir_operand zf;
-    if (!zero_flag(x, in, &zf))
+    ir_operand c;
+    if (!zero_flag(x, in, in->op == FE_X86_JE, &c))
         return false;
-    ir_operand c = in->op == FE_X86_JE ? zf : lw_bin(w, IR_EQ, zf, ir_imm(0));
     lw_branch_then(w, c, &l->pending);
     return true;
 }
@@ -324,7 +324,7 @@ static bool instr(x86 *x, const fe_x86_instr *in)
         ir_operand a, b;
         if (!value_of(x, &in->dst, &a) || !value_of(x, &in->src, &b))
             return false;
-        x->fl = (flags){FL_CMP, a, b};
+        x->fl = (flags){FL_CMP, a, b, IR_SUB};
         return true;
     }
     case FE_X86_XCHG: return xchg(x, in);

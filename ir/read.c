@@ -910,7 +910,12 @@ static bool parse_test(reader *r)
 
 ir_test *ir_read(const char *text, const char *file, diag *d)
 {
-    reader r = {.s = text, .line = 1, .col = 1, .file = file ? file : "", .d = d};
+    return ir_read_at(text, file, 1, d);
+}
+
+ir_test *ir_read_at(const char *text, const char *file, int first_line, diag *d)
+{
+    reader r = {.s = text, .line = first_line, .col = 1, .file = file ? file : "", .d = d};
     bool ok = next(&r) && parse_test(&r);
     free(r.tok.text);
     if (!ok || r.failed) {
