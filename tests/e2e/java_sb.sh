@@ -1,0 +1,67 @@
+#!/bin/sh
+# The standalone Java runner (run --target java) on store buffering: the
+# weak outcome 0,0 shows with plain and with opaque accesses, never with
+# volatile ones; one JVM runs all three; the compiled classes are cached
+# and reused; a run stopped at its time limit still reports its partial
+# histogram.  Needs a JDK (javac, java).
+set -u
+L=${LITMUSC:?LITMUSC must name the program under test}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LITMUSC_CACHE="$tmp/cache"
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+sb() {  # sb NAME READ WRITE
+    cat > "$tmp/$1.litmus" <<LIT
+Java $1
+{ x = 0; y = 0; 0:X=x; 0:Y=y; 1:X=x; 1:Y=y; }
+Thread0 { X.$3(1); int r0 = Y.$2(); }
+Thread1 { Y.$3(1); int r0 = X.$2(); }
+exists (0:r0=0 /\\ 1:r0=0)
+LIT
+}
+sb SB-plain get set
+sb SB-opaque getOpaque setOpaque
+sb SB-volatile getVolatile setVolatile
+
+"$L" run --target java -s 20000 -r 10 "$tmp/SB-plain.litmus" "$tmp/SB-opaque.litmus" \
+    "$tmp/SB-volatile.litmus" > "$tmp/log" 2> "$tmp/err"
+st=$?
+[ "$st" -eq 0 ] || { bad "run exited $st"; cat "$tmp/err"; }
+obs() { sed -n "s/^Observation $1 \([A-Za-z]*\) .*/\1/p" "$tmp/log"; }
+for t in SB-plain SB-opaque; do
+    o=$(obs "$t")
+    [ "$o" = Sometimes ] || bad "$t: expected the weak outcome (Sometimes), got '$o'"
+done
+o=$(obs SB-volatile)
+[ "$o" = Never ] || bad "SB-volatile: the weak outcome must never show, got '$o'"
+grep -q '^Test SB-plain Allowed$' "$tmp/log" || bad "no litmus7 Test line"
+grep -q '^Histogram (' "$tmp/log" || bad "no litmus7 Histogram line"
+grep -q 'FORBIDDEN' "$tmp/log" && bad "a state outside the behaviour set was reported"
+# every histogram adds up to the iterations asked for
+for t in SB-plain SB-opaque SB-volatile; do
+    n=$(awk -v t="$t" '$1=="Test"{on=($2==t)} on && /^[0-9]+ *[*:]>/{s+=$1} END{print s+0}' "$tmp/log")
+    [ "$n" -eq 200000 ] || bad "$t: histogram counts add up to $n, not 200000"
+done
+
+# the second run compiles nothing: cached classes keep their time stamps
+ls -R "$LITMUSC_CACHE" > /dev/null 2>&1 || bad "no cache folder"
+before=$(find "$LITMUSC_CACHE" -name '*.class' -exec stat -c '%n %Y' {} + | sort)
+[ -n "$before" ] || bad "no class files cached"
+sleep 1
+"$L" run --target java -s 1000 -r 2 "$tmp/SB-plain.litmus" > "$tmp/log2" 2>&1 || bad "cached run failed"
+after=$(find "$LITMUSC_CACHE" -name '*.class' -exec stat -c '%n %Y' {} + | sort)
+[ "$before" = "$after" ] || bad "the cached classes were rebuilt"
+grep -q '^Observation SB-plain ' "$tmp/log2" || bad "cached run printed no Observation line"
+
+# a time limit stops the JVM; the partial histogram is still reported
+"$L" run --target java -s 100000 -r 1000000 --timeout 3 "$tmp/SB-opaque.litmus" \
+    > "$tmp/log3" 2> "$tmp/err3"
+st=$?
+[ "$st" -eq 3 ] || bad "a run stopped at its time limit must exit 3, not $st"
+grep -q '^Observation SB-opaque ' "$tmp/log3" || bad "no partial result after the time limit"
+grep -qi 'timed out' "$tmp/log3" "$tmp/err3" || bad "the time limit is not reported"
+
+[ "$fail" -eq 0 ] && echo "java_sb: ok"
+exit "$fail"
