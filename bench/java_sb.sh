@@ -34,4 +34,4 @@ awk '
     $1 == "Time" { t[name] = $3; order[++n] = name }
     END { for (i = 1; i <= n; i++) { k = order[i];
             printf "%-12s %12d %10.2f %12.0f %7.2f%%\n", k, tot[k], t[k],
-                   t[k] > 0 ? tot[k] / t[k] : 0, tot[k] ? 100 * pos[k] / tot[k] : 0 } }' "$tmp/log"
+                   (t[k] > 0 ? tot[k] / t[k] : 0), (tot[k] ? 100 * pos[k] / tot[k] : 0) } }' "$tmp/log"
