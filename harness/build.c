@@ -168,9 +168,9 @@ static void rm_tree(const char *dir)
     nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* The compiler command may carry words of its own ("ccache gcc"). */
-static char **compiler_argv(const harness_build *b, const char *dir, const harness_file *files,
-                            int nfiles, const char *out)
+/* The compiler command may carry words of its own ("ccache gcc"); then
+ * come the flags and EXTRA. */
+static char **cc_argv(const harness_build *b, char *const *extra, size_t nextra)
 {
     size_t n = 0, cap = 0;
     char **argv = NULL;
@@ -180,13 +180,8 @@ static char **compiler_argv(const harness_build *b, const char *dir, const harne
     free(cc);
     for (const char *const *f = b->flags; f && *f; f++)
         VEC_PUSH(argv, n, cap, xstrdup(*f));
-    VEC_PUSH(argv, n, cap, xasprintf("-I%s", dir));
-    VEC_PUSH(argv, n, cap, xstrdup("-o"));
-    VEC_PUSH(argv, n, cap, xstrdup(out));
-    for (int i = 0; i < nfiles; i++)
-        if (files[i].compile)
-            VEC_PUSH(argv, n, cap, xasprintf("%s/%s", dir, files[i].path));
-    VEC_PUSH(argv, n, cap, xstrdup("-lpthread"));
+    for (size_t i = 0; i < nextra; i++)
+        VEC_PUSH(argv, n, cap, xstrdup(extra[i]));
     VEC_PUSH(argv, n, cap, NULL);
     return argv;
 }
@@ -216,10 +211,10 @@ static void first_lines(const char *s, char *buf, size_t size, int lines)
     buf[k] = 0;
 }
 
-static bool run_compiler(const harness_build *b, const char *tmp, const harness_file *files,
-                         int nfiles, const char *out, diag *d)
+/* Run the compiler (consumes ARGV); a failure names the compiler and its
+ * first complaints. */
+static bool run_compiler(const harness_build *b, char **argv, diag *d)
 {
-    char **argv = compiler_argv(b, tmp, files, nfiles, out);
     harness_child c;
     diag cd = {0};
     bool ok = harness_child_run(argv, b->timeout_s, 1.0, &c, &cd);
@@ -242,6 +237,69 @@ static bool run_compiler(const harness_build *b, const char *tmp, const harness_
     }
     harness_child_free(&c);
     free_argv(argv);
+    return ok;
+}
+
+/* An object's key: compiler, version, flags, its source and every header
+ * (any of which it may include).  The runtime's objects are shared by all
+ * tests, so only the test's own source is compiled for a new test. */
+static void object_key(const harness_build *b, const harness_file *files, int nfiles, int i,
+                       char key[33])
+{
+    harness_file *sel = xcalloc((size_t)nfiles + 1, sizeof *sel);
+    int n = 0;
+    sel[n++] = files[i];
+    for (int j = 0; j < nfiles; j++)
+        if (!files[j].compile)
+            sel[n++] = files[j];
+    harness_build_key(b, sel, n, key);
+    key[0] = 'o';   /* never equal to an executable's key */
+    free(sel);
+}
+
+static bool build_object(const harness_build *b, const char *dir, const char *tmp,
+                         const harness_file *files, int nfiles, int i, char **obj, diag *d)
+{
+    char key[33];
+    object_key(b, files, nfiles, i, key);
+    *obj = xasprintf("%s/%s.o", dir, key);
+    if (access(*obj, R_OK) == 0)
+        return true;
+    char *out = xasprintf("%s/obj%d.o", tmp, i);
+    char *inc = xasprintf("-I%s", tmp);
+    char *src = xasprintf("%s/%s", tmp, files[i].path);
+    char *extra[] = {inc, "-c", src, "-o", out};
+    bool ok = run_compiler(b, cc_argv(b, extra, 5), d);
+    if (ok && rename(out, *obj))
+        ok = diag_fail(d, "cannot move an object into %s: %s", dir, strerror(errno));
+    free(out);
+    free(inc);
+    free(src);
+    return ok;
+}
+
+/* Compile every source (objects from the cache where possible), then link. */
+static bool build_runner(const harness_build *b, const char *dir, const char *tmp,
+                         const harness_file *files, int nfiles, const char *out, diag *d)
+{
+    size_t n = 0, cap = 0;
+    char **extra = NULL;
+    VEC_PUSH(extra, n, cap, xstrdup("-o"));
+    VEC_PUSH(extra, n, cap, xstrdup(out));
+    bool ok = true;
+    for (int i = 0; ok && i < nfiles; i++) {
+        if (!files[i].compile)
+            continue;
+        char *obj = NULL;
+        ok = build_object(b, dir, tmp, files, nfiles, i, &obj, d);
+        VEC_PUSH(extra, n, cap, obj);
+    }
+    VEC_PUSH(extra, n, cap, xstrdup("-lpthread"));
+    if (ok)
+        ok = run_compiler(b, cc_argv(b, extra, n), d);
+    for (size_t i = 0; i < n; i++)
+        free(extra[i]);
+    free(extra);
     return ok;
 }
 
@@ -272,7 +330,7 @@ bool harness_compile(const harness_build *b, const harness_file *files, int nfil
         ok = write_file(tmp, &files[i], d);
     char *out = xasprintf("%s/runner", tmp);
     if (ok)
-        ok = run_compiler(b, tmp, files, nfiles, out, d);
+        ok = build_runner(b, dir, tmp, files, nfiles, out, d);
     if (ok && rename(out, final))
         ok = diag_fail(d, "cannot move the runner into %s: %s", dir, strerror(errno));
     if (have_tmp)

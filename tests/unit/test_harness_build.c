@@ -27,15 +27,32 @@ static harness_file files[3] = {
     {"lib/answer.c", ANSWER_C, sizeof ANSWER_C - 1, true},
 };
 
-static int count_entries(const char *dir)
+/* Entries of DIR whose name ends in SUFFIX ("" for all). */
+static int count_suffix(const char *dir, const char *suffix)
 {
     DIR *d = opendir(dir);
     int n = 0;
-    for (struct dirent *e; d && (e = readdir(d));)
-        n += e->d_name[0] != '.';
+    size_t sl = strlen(suffix);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        n += e->d_name[0] != '.' && l >= sl && !strcmp(e->d_name + l - sl, suffix);
+    }
     if (d)
         closedir(d);
     return n;
+}
+
+static int count_entries(const char *dir)
+{
+    return count_suffix(dir, "");
+}
+
+static char **argv2(char *exe)
+{
+    static char *v[2];
+    v[0] = exe;
+    v[1] = NULL;
+    return v;
 }
 
 static int setup(void **state)
@@ -93,14 +110,29 @@ static void builds_then_reuses(void **state)
     assert_true(harness_child_run(argv, 10, 1, &c, &d));
     assert_string_equal(c.out, "42\n");
     harness_child_free(&c);
-    /* Only the entry remains: the build folder is gone. */
-    assert_int_equal(count_entries(cache), 1);
+    /* The runner and one object per source remain; the build folder is gone. */
+    assert_int_equal(count_suffix(cache, ".exe"), 1);
+    assert_int_equal(count_suffix(cache, ".o"), 2);
+    assert_int_equal(count_entries(cache), 3);
     char *exe2 = NULL;
     assert_true(harness_compile(&b, files, 3, &exe2, &cached, &d));
     assert_true(cached);
     assert_string_equal(exe, exe2);
     free(exe);
     free(exe2);
+    /* A changed main.c is rebuilt, but lib/answer.c's object is reused. */
+    harness_file changed[3] = {files[0], files[1], files[2]};
+    static const char MAIN2[] = "#include \"lib/answer.h\"\n#include <stdio.h>\n"
+                                "int main(void) { printf(\"%d!\\n\", answer()); return 0; }\n";
+    changed[0].data = MAIN2;
+    changed[0].len = sizeof MAIN2 - 1;
+    assert_true(harness_compile(&b, changed, 3, &exe, &cached, &d));
+    assert_false(cached);
+    assert_int_equal(count_suffix(cache, ".o"), 3);
+    assert_true(harness_child_run(argv2(exe), 10, 1, &c, &d));
+    assert_string_equal(c.out, "42!\n");
+    harness_child_free(&c);
+    free(exe);
 }
 
 static void compile_error_is_reported(void **state)
