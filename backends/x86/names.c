@@ -30,16 +30,14 @@ const char *x86_op_name(x86_op op)
     return (unsigned)op < X86_OP_COUNT ? op_names[op] : "?";
 }
 
-/* herd7 7.57's X86 mode: CMPXCHG parses but is "not implemented", XADD,
- * SUB and AND do not exist, and LOCK is legal only on XCHG, ADD, XOR, INC
- * and DEC (REFERENCE §1.4). */
+/* herd7 7.57's X86 mode: CMPXCHG parses but is "not implemented"; its
+ * lexer (lib/X86Lexer.mll) has no XADD, SUB, AND or OR; LOCK is legal
+ * only on XCHG, ADD, XOR, INC and DEC (REFERENCE §1.4). */
 bool x86_instr_herd_ok(const x86_instr *in)
 {
     switch (in->op) {
-    case X86_XADD: case X86_CMPXCHG: case X86_SUB: case X86_AND:
+    case X86_XADD: case X86_CMPXCHG: case X86_SUB: case X86_AND: case X86_OR:
         return false;
-    case X86_OR:
-        return !in->lock;
     default:
         return true;
     }
@@ -48,9 +46,13 @@ bool x86_instr_herd_ok(const x86_instr *in)
 /* Words herd's X86 lexer gives a meaning of their own. */
 static bool reserved(const char *name)
 {
-    static const char *const words[] = {"ZF", "SF", "CF", "LOCK", "exists", "forall", "final", "locations",
-                                        "filter", "true", "false", "not", NULL};
+    static const char *const words[] = {"ZF", "SF", "CF", "LOCK", "MOVQ", "MOVSD", "INC", "DEC", "CMOVC", "READ",
+                                        "SETNB", "exists", "forall", "final", "locations", "filter", "true",
+                                        "false", "not", NULL};
     if (x86_reg_parse(name) != X86_NOREG)
+        return true;
+    /* herd's X86 lexer reads P<digits> as a thread name. */
+    if (name[0] == 'P' && name[1] && strspn(name + 1, "0123456789") == strlen(name + 1))
         return true;
     for (int i = 0; words[i]; i++)
         if (!strcasecmp(name, words[i]))
@@ -63,7 +65,8 @@ static bool reserved(const char *name)
 
 bool x86_loc_name_ok(const char *name)
 {
-    if (!name || !(isalpha((unsigned char)name[0]) || name[0] == '_'))
+    /* herd's X86 names start with a letter. */
+    if (!name || !isalpha((unsigned char)name[0]))
         return false;
     for (const char *p = name; *p; p++)
         if (!isalnum((unsigned char)*p) && *p != '_')

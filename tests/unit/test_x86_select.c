@@ -210,7 +210,11 @@ static void test_bad_names_and_ops(void **state)
 {
     (void)state;
     assert_true(x86_loc_name_ok("x"));
-    assert_true(x86_loc_name_ok("_a1"));
+    assert_true(x86_loc_name_ok("a_1"));
+    assert_true(x86_loc_name_ok("P1x"));
+    assert_false(x86_loc_name_ok("_a1"));
+    assert_false(x86_loc_name_ok("P1"));
+    assert_false(x86_loc_name_ok("setnb"));
     assert_false(x86_loc_name_ok("eax"));
     assert_false(x86_loc_name_ok("MFENCE"));
     assert_false(x86_loc_name_ok("odd name"));
