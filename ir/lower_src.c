@@ -58,13 +58,14 @@ char *lw_src_x86(const fe_test *ft, const fe_x86_instr *in)
 }
 
 static void expr(strbuf *b, const fe_test *ft, const fe_expr *e);
+static void expr_top(strbuf *b, const fe_test *ft, const fe_expr *e);
 
 static void args(strbuf *b, const fe_test *ft, const fe_expr *e, int from)
 {
     for (int i = from; i < e->nargs; i++) {
         if (i > from)
             sb_add(b, ", ");
-        expr(b, ft, e->args[i]);
+        expr_top(b, ft, e->args[i]);
     }
 }
 
