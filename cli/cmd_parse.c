@@ -17,7 +17,8 @@ static void usage(FILE *f)
             "\n"
             "  --hash    print 'NAME HASH' (herd's test hash) instead of the test\n"
             "  --check   also parse the printed text again and fail (exit 3) if the\n"
-            "            result differs from the first parse\n"
+            "            tree differs from the first parse, or printing it again\n"
+            "            gives different text\n"
             "  --help    this text\n"
             "\n"
             "exit status: 0 all parsed, 2 a file is malformed or unreadable (the error\n"
@@ -45,6 +46,14 @@ static int parse_one(const char *path, bool hash, bool check, bool *first)
         } else if (!fe_test_equal(t, u, why, sizeof why)) {
             fprintf(stderr, "litmusc: %s: printed test parses differently: %s\n", path, why);
             rc = EXIT_INTERNAL;
+        } else {
+            /* and the printed text is a fixed point of parse+print */
+            char *again = fe_print(u);
+            if (strcmp(again, text)) {
+                fprintf(stderr, "litmusc: %s: printing the re-parsed test gives different text\n", path);
+                rc = EXIT_INTERNAL;
+            }
+            free(again);
         }
         fe_test_free(u);
     }

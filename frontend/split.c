@@ -230,12 +230,8 @@ static bool cond_word_at(const char *p, const char *end)
             (p + n == end || !(isalnum((unsigned char)p[n]) || p[n] == '_')))
             return true;
     }
-    if (*p == '~') {
-        const char *q = p + 1;
-        while (q < end && (*q == ' ' || *q == '\t'))
-            q++;
-        return (size_t)(end - q) >= 6 && !memcmp(q, "exists", 6);
-    }
+    if (*p == '~')      /* never code in any of the languages: ~exists, or an error */
+        return true;
     if ((size_t)(end - p) >= 4 && !memcmp(p, "not", 3) && (p[3] == ' ' || p[3] == '\t' || p[3] == '\n')) {
         const char *q = p + 3;
         while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))

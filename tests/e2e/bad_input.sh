@@ -1,0 +1,112 @@
+#!/bin/sh
+# Bad input to `litmusc parse`: every file in tests/bad gets exactly one
+# "file:line:col: error: message" line on stderr (the one expected.tsv
+# names), nothing on stdout, and exit status 2.  Inputs too big or too
+# binary to commit are made here: an empty file, NUL bytes in each
+# section, random bytes, 1 MB lines, a missing file and a directory.
+set -u
+L=${LITMUSC:?LITMUSC must name the program under test}
+here=$(cd "$(dirname "$0")" && pwd)
+bad_dir="$here/../bad"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+
+# check FILE [EXPECTED-LINE]: one error line (equal to EXPECTED-LINE when
+# given), empty stdout, status 2.  Runs from the file's directory so the
+# message names the file as given.
+check() {
+    file=$1
+    want=${2:-}
+    n=$((n + 1))
+    dir=$(dirname "$file")
+    base=$(basename "$file")
+    (cd "$dir" && "$L" parse "$base" >"$tmp/out" 2>"$tmp/err")
+    rc=$?
+    lines=$(grep -c '' "$tmp/err")
+    if [ "$rc" -ne 2 ]; then
+        echo "FAIL $base: exit status $rc, expected 2"; fail=1; return
+    fi
+    if [ -s "$tmp/out" ]; then
+        echo "FAIL $base: wrote to stdout"; fail=1; return
+    fi
+    if [ "$lines" -ne 1 ]; then
+        echo "FAIL $base: $lines lines on stderr, expected 1:"; sed 's/^/    /' "$tmp/err" | head -5; fail=1; return
+    fi
+    if ! grep -Eq "^$base(:[0-9]+:[0-9]+)?: error: " "$tmp/err"; then
+        echo "FAIL $base: not a file:line:col: error: line: $(head -c 300 "$tmp/err")"; fail=1; return
+    fi
+    if [ -n "$want" ] && [ "$(cat "$tmp/err")" != "$want" ]; then
+        echo "FAIL $base:"; echo "    got:  $(cat "$tmp/err")"; echo "    want: $want"; fail=1
+    fi
+}
+
+# The committed suite, each with its exact expected line.
+count=0
+tab=$(printf '\t')
+while IFS="$tab" read -r name pos msg; do
+    [ -n "$name" ] || continue
+    count=$((count + 1))
+    if [ ! -f "$bad_dir/$name.litmus" ]; then
+        echo "FAIL $name: listed in expected.tsv but missing"; fail=1; continue
+    fi
+    check "$bad_dir/$name.litmus" "$name.litmus:$pos: error: $msg"
+done < "$bad_dir/expected.tsv"
+files=$(ls "$bad_dir"/*.litmus | wc -l)
+if [ "$files" -ne "$count" ]; then
+    echo "FAIL: $files files in tests/bad but $count lines in expected.tsv"; fail=1
+fi
+
+# Generated inputs.
+: > "$tmp/empty.litmus"
+check "$tmp/empty.litmus" "empty.litmus:1:1: error: empty file: expected a header 'ARCH NAME'"
+printf 'X86\000 T\n{ }\n' > "$tmp/nul_header.litmus"
+check "$tmp/nul_header.litmus" "nul_header.litmus:1:4: error: expected the test name after 'X86'"
+printf 'X86 T\n{ x=0;\000 }\n P0 ;\n MOV [x],$1 ;\nexists (x=1)\n' > "$tmp/nul_init.litmus"
+check "$tmp/nul_init.litmus" "nul_init.litmus:2:7: error: unexpected byte 0x00"
+printf 'X86 T\n{ }\n P0 ;\n MOV [x],\000$1 ;\nexists (x=1)\n' > "$tmp/nul_prog.litmus"
+check "$tmp/nul_prog.litmus" "nul_prog.litmus:4:10: error: unexpected byte 0x00"
+printf 'X86 T\n{ }\n P0 ;\n MOV [x],$1 ;\nexists (x=1\000)\n' > "$tmp/nul_cond.litmus"
+check "$tmp/nul_cond.litmus" "nul_cond.litmus:5:12: error: unexpected byte 0x00"
+printf 'C T\n{ }\nP0 (atomic_int* x) { *x\000 = 1; }\nexists (x=1)\n' > "$tmp/nul_c.litmus"
+check "$tmp/nul_c.litmus" "nul_c.litmus:3:24: error: unexpected byte 0x00"
+printf 'Java T\n{ x=0; 0:X=x; }\nThread0 { X.set(1);\000 }\nexists (x=1)\n' > "$tmp/nul_java.litmus"
+check "$tmp/nul_java.litmus" "nul_java.litmus:3:20: error: unexpected byte 0x00"
+printf '\000\000\000\000' > "$tmp/nul_only.litmus"
+check "$tmp/nul_only.litmus" "nul_only.litmus:1:1: error: unexpected byte 0x00"
+printf '\377\376X86 T\n' > "$tmp/bom.litmus"
+check "$tmp/bom.litmus" "bom.litmus:1:1: error: unexpected byte 0xff"
+# random bytes, alone and after a valid header and init
+for i in 1 2 3 4 5; do
+    head -c 4096 /dev/urandom > "$tmp/random$i.litmus"
+    check "$tmp/random$i.litmus"
+    { printf 'X86 T\n{ x=0; }\n P0 ;\n'; head -c 2048 /dev/urandom; } > "$tmp/random_prog$i.litmus"
+    check "$tmp/random_prog$i.litmus"
+    { printf 'C T\n{ }\nP0 (atomic_int* x) {\n'; head -c 2048 /dev/urandom; } > "$tmp/random_c$i.litmus"
+    check "$tmp/random_c$i.litmus"
+done
+# 1 MB lines: blanks then a bad byte (the column is counted exactly), a
+# 1 MB mnemonic (the message quotes it shortened), a 1 MB condition.
+mb=1048576
+{ printf 'X86 T\n{ }\n P0 ;\n MOV [x],$1'; head -c $mb /dev/zero | tr '\000' ' '; printf '@ ;\nexists (x=1)\n'; } > "$tmp/long_blank.litmus"
+check "$tmp/long_blank.litmus" "long_blank.litmus:4:$((12 + mb)): error: unexpected character '@'"
+{ printf 'X86 T\n{ }\n P0 ;\n '; head -c $mb /dev/zero | tr '\000' 'A'; printf ' [x],$1 ;\nexists (x=1)\n'; } > "$tmp/long_mnemonic.litmus"
+check "$tmp/long_mnemonic.litmus" "long_mnemonic.litmus:4:2: error: unknown instruction 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA...'"
+{ printf 'X86 T\n{ }\n P0 ;\n MOV [x],$1 ;\nexists (x=1'; head -c $mb /dev/zero | tr '\000' '/'; printf ')\n'; } > "$tmp/long_cond.litmus"
+check "$tmp/long_cond.litmus"
+{ printf 'X86 T\n'; head -c $mb /dev/zero | tr '\000' 'k'; printf '\n{ }\n'; } > "$tmp/long_info.litmus"
+check "$tmp/long_info.litmus"
+# a file that cannot be read
+check "$tmp/does_not_exist.litmus" "does_not_exist.litmus: error: cannot open: No such file or directory"
+mkdir "$tmp/dir.litmus"
+check "$tmp/dir.litmus"
+
+# usage errors exit 2 too
+"$L" parse >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: 'parse' without files should exit 2"; fail=1; }
+"$L" parse --frobnicate x >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: unknown option should exit 2"; fail=1; }
+
+echo "bad_input: $n inputs checked"
+exit $fail
