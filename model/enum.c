@@ -701,11 +701,11 @@ static bool build_events(enumr *e)
     for (int j = 0; j < e->nreads; j++) {
         int r = e->reads[j];
         e->candw[r] = e->locw[x->ev[r].loc] & ~((uint64_t)1 << r);
-        /* Nor from the write of its own locked instruction (herd's iico). */
-        int th = e->evth[r], i = e->evix[r];
-        int partner = e->cur[th]->ev[i].partner;
-        if (partner >= 0)
-            e->candw[r] &= ~((uint64_t)1 << (r + partner - i));
+        /* Nor from a write of its own instruction (herd's iico: the two
+         * halves of an x86 locked instruction, Java's CAS read and RMW). */
+        for (int w = t->nlocs; w < x->n; w++)
+            if (w != r && e->evth[w] == e->evth[r] && x->ev[w].instr == x->ev[r].instr)
+                e->candw[r] &= ~((uint64_t)1 << w);
     }
     return true;
 }

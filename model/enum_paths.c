@@ -167,8 +167,45 @@ static void run_from(walker *k, walk *w, int block, int prev, int from);
 
 /* RMW at instruction IN.  SUCCESS says, for a compare-exchange, which
  * outcome this path takes (ignored otherwise). */
+/* Java's compareAndExchange as herd runs it: a read of the location with
+ * the read mode, and then either failure (that read saw a value other than
+ * the expected one) or an RMW event, with the merged mode, whose read
+ * takes the expected value; the first read is then unconstrained. */
+static bool java_cas(walker *k, walk *w, const ir_instr *in, bool success)
+{
+    vpool *p = &k->out->pool;
+    int loc = -1, s1 = 0, s2 = 0, expected = -1, nv = -1;
+    uint64_t adeps;
+    if (!address(k, w, in, &loc, &adeps) || !operand(k, w, in->b, in, &expected) ||
+        !operand(k, w, in->a, in, &nv) || !new_slot(k, w, in, &s1))
+        return false;
+    tev r = new_event(EV_R, in);
+    r.loc = loc; r.rslot = s1; r.addr_deps = adeps;
+    r.mode = in->fail_mode != IR_MODE_NONE ? in->fail_mode : in->mode;
+    add_event(w, r);
+    int v1 = vx_read(p, s1);
+    if (!success) {
+        add_cond(w, vx_bin(p, IR_EQ, v1, expected), false);
+        if (in->dst >= 0)
+            w->env[in->dst] = v1;
+        return true;
+    }
+    if (!new_slot(k, w, in, &s2))
+        return false;
+    tev e = new_event(EV_R | EV_W, in);
+    e.loc = loc; e.rslot = s2; e.wval = nv; e.rmw_op = IR_RMW_CAS; e.is_rmw = true;
+    e.addr_deps = adeps; e.data_deps = p->e[nv].deps;
+    add_event(w, e);
+    add_cond(w, vx_bin(p, IR_EQ, vx_read(p, s2), expected), true);
+    if (in->dst >= 0)
+        w->env[in->dst] = expected;
+    return true;
+}
+
 static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
 {
+    if (k->t->arch == IR_ARCH_JAVA && in->rmw_op == IR_RMW_CAS)
+        return java_cas(k, w, in, success);
     vpool *p = &k->out->pool;
     int loc = -1, slot = 0, opnd = -1, expected = -1;
     uint64_t adeps;
