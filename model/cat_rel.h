@@ -98,6 +98,7 @@ static inline void cr_add_id(exec_rel *r, exec_set s, int n) {
 }
 
 static inline bool cr_irreflexive(const exec_rel *r, int n) {
+    if (n > EXEC_MAX) n = EXEC_MAX;     /* tells the compiler the bound */
     for (int i = 0; i < n; i++) if (r->row[i] >> i & 1) return false;
     return true;
 }
