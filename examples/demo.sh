@@ -7,6 +7,7 @@
 #   LITMUSC   the program (default: ../bin/litmusc beside this script)
 #   DEMO_S    instances per run (default 5000)
 #   DEMO_R    runs (default 4)
+#   DEMO_SYNC how the threads meet (default user: one flag per instance)
 #   DEMO_LOG  keep the full logs in this file (default: a temporary file)
 #
 # Exit status: 0 when no test showed a state its model forbids, 1 when one
@@ -16,6 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 L=${LITMUSC:-$here/../bin/litmusc}
 S=${DEMO_S:-5000}
 R=${DEMO_R:-4}
+SYNC=${DEMO_SYNC:-user}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 log=${DEMO_LOG:-$tmp/demo.log}
@@ -49,20 +51,20 @@ if [ "$probe_rc" -eq 3 ] && echo "$probe" | grep -q "not available"; then
     exit 0
 fi
 
-echo "litmusc demo: $(echo "$files" | wc -l) tests, -s $S -r $R, $(nproc 2>/dev/null || echo '?') cores"
+echo "litmusc demo: $(echo "$files" | wc -l) tests, -s $S -r $R --sync $SYNC, $(nproc 2>/dev/null || echo '?') cores"
 echo
 rows="$tmp/rows"
 : >"$rows"
 status=0
 for f in $files; do
     arch=$(basename "$(dirname "$f")")
-    # The model's verdict, as herd7 would print it.
-    verdict=$("$L" model "$f" 2>"$tmp/err" | awk '$1 == "Observation" { print $3 }')
-    [ -n "$verdict" ] || verdict="error"
-    "$L" run -s "$S" -r "$R" --timeout 120 "$f" >"$tmp/run" 2>"$tmp/err"
+    "$L" run -s "$S" -r "$R" --sync "$SYNC" --timeout 120 "$f" >"$tmp/run" 2>"$tmp/err"
     rc=$?
     cat "$tmp/run" "$tmp/err" >>"$log"
     name=$(awk '$1 == "Test" { print $2; exit }' "$tmp/run")
+    # The model's verdict: "Model NAME MODEL N states, observation WORD T F".
+    verdict=$(awk '$1 == "Model" { for (i = 1; i < NF; i++) if ($i == "observation") print $(i + 1) }' "$tmp/run")
+    [ -n "$verdict" ] || verdict="-"
     [ -n "$name" ] || name=$(basename "$f" .litmus)
     # Observation NAME WORD T F: T is the number of witnesses.
     witnesses=$(awk '$1 == "Observation" { print $4; exit }' "$tmp/run")

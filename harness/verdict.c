@@ -75,7 +75,10 @@ void harness_format_verdict(strbuf *out, const ir_test *t, const bset *b,
     if (n > h->nobs)
         n = h->nobs;
     const char *model = ri->model ? ri->model : "the model";
-    sb_printf(out, "Model %s %s %d states%s\n", t->name, model, b->nstates,
+    /* herd's Observation word for the model, from its execution counts. */
+    const char *obs_word = b->pos == 0 ? "Never" : b->neg == 0 ? "Always" : "Sometimes";
+    sb_printf(out, "Model %s %s %d states, observation %s %" PRIu64 " %" PRIu64 "%s\n", t->name,
+              model, b->nstates, obs_word, b->pos, b->neg,
               b->undef ? " (undefined: a data race makes every outcome acceptable)" : "");
     int *order = harness_trie_order(h);
     for (int k = 0; k < h->noutcomes; k++) {
@@ -180,7 +183,8 @@ void harness_format_json(strbuf *out, const ir_test *t, const bset *b,
             sb_addc(out, ',');
         json_state(out, t, b->obs, b->states[v->unseen[k]].vals, b->nobs);
     }
-    sb_printf(out, "],\"allowed_states\":%d,\"forbidden_states\":%d,\"forbidden_count\":%" PRIu64
+    sb_printf(out, "],\"model_positive\":%" PRIu64 ",\"model_negative\":%" PRIu64, b->pos, b->neg);
+    sb_printf(out, ",\"allowed_states\":%d,\"forbidden_states\":%d,\"forbidden_count\":%" PRIu64
                    ",\"undef\":%s,\"config\":{",
               b->nstates, v->nforbidden, v->forbidden_count, v->undef ? "true" : "false");
     for (int i = 0; i < h->nconfig; i++) {

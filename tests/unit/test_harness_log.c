@@ -192,6 +192,14 @@ static bset *sb_bset(const ir_test *t, int nstates, const ir_val (*vals)[2], boo
         memcpy(b->states[i].vals, vals[i], sizeof vals[i]);
     }
     b->undef = undef;
+    /* Executions: one per state here; P holds in 0,0 only. */
+    for (int i = 0; i < nstates; i++) {
+        b->states[i].cond = vals[i][0] == 0 && vals[i][1] == 0;
+        if (b->states[i].cond)
+            b->pos++;
+        else
+            b->neg++;
+    }
     return b;
 }
 
@@ -228,7 +236,7 @@ static void compare_marks_forbidden_and_unseen(void **state)
     harness_format_verdict(&sb, t, b, h, &v, &ri);
     char *s = sb_take(&sb);
     assert_string_equal(s,
-                        "Model SB sc 3 states\n"
+                        "Model SB sc 3 states, observation Never 0 3\n"
                         "State SB FORBIDDEN 7      0:EAX=0; 1:EAX=0;\n"
                         "State SB allowed   90     0:EAX=1; 1:EAX=0;\n"
                         "State SB allowed   3      0:EAX=0; 1:EAX=1;\n"
