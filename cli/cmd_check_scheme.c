@@ -128,7 +128,7 @@ static int find_obs(const bset *b, const ir_test *bt, const ir_obs *o, const ir_
                 return j;
         } else if (o->kind == IR_OBS_REG && q->kind == IR_OBS_REG && q->thread == o->thread && q->reg) {
             x86_reg r = x86_prog_lookup(p, o->thread, o->reg);
-            if (r != X86_NOREG && !strcmp(q->reg, x86_reg_name(r)))
+            if (r != X86_NOREG && !strcmp(q->reg, x86_prog_reg_name(p, r)))
                 return j;
         }
     }

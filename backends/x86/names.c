@@ -7,6 +7,7 @@
 #include "backends/x86/x86.h"
 
 static const char *const reg_names[X86_NREGS] = {"EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP"};
+static const char *const reg_names64[X86_NREGS] = {"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp"};
 static const char *const op_names[X86_OP_COUNT] = {
     "", "MOV", "XCHG", "ADD", "SUB", "AND", "OR", "XOR", "XADD", "CMPXCHG", "CMP",
     "MFENCE", "LFENCE", "SFENCE", "JMP", "JE", "JNE",
@@ -15,6 +16,16 @@ static const char *const op_names[X86_OP_COUNT] = {
 const char *x86_reg_name(x86_reg r)
 {
     return r >= 0 && r < X86_NREGS ? reg_names[r] : "?";
+}
+
+const char *x86_reg_name64(x86_reg r)
+{
+    return r >= 0 && r < X86_NREGS ? reg_names64[r] : "?";
+}
+
+const char *x86_prog_reg_name(const x86_prog *p, x86_reg r)
+{
+    return p->x86_64 ? x86_reg_name64(r) : x86_reg_name(r);
 }
 
 x86_reg x86_reg_parse(const char *name)
@@ -38,6 +49,18 @@ bool x86_instr_herd_ok(const x86_instr *in)
     switch (in->op) {
     case X86_XADD: case X86_CMPXCHG: case X86_SUB: case X86_AND: case X86_OR:
         return false;
+    default:
+        return true;
+    }
+}
+
+bool x86_instr_herd64_ok(const x86_instr *in)
+{
+    switch (in->op) {
+    case X86_XADD: case X86_SUB: case X86_AND: case X86_LFENCE: case X86_SFENCE:
+        return false;
+    case X86_OR:
+        return !in->lock;
     default:
         return true;
     }

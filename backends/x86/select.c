@@ -582,12 +582,26 @@ x86_prog *x86_select(ir_test *target, const ir_test *source, const char *scheme,
             if (in->op == X86_ADD && in->lock && in->dst.kind == X86_O_MEM &&
                 !strncmp(target->locs[in->dst.loc].name, "scratch", 7))
                 p->threads[ti].scratch_loc = in->dst.loc;
-            if (p->herd_ok && !x86_instr_herd_ok(in)) {
-                p->herd_ok = false;
-                p->herd_note = xasprintf("thread %d uses %s%s, which herd7 7.57 does not run in X86 mode",
-                                         p->threads[ti].id, in->lock ? "LOCK " : "", x86_op_name(in->op));
+        }
+    /* X86 when herd runs it there, else X86_64 when that mode does (it has
+     * CMPXCHG), else X86 with a note saying what herd lacks. */
+    const x86_instr *bad32 = NULL, *bad64 = NULL;
+    int t64 = -1;
+    for (int ti = 0; ti < p->nthreads; ti++)
+        for (int i = 0; i < p->threads[ti].ncode; i++) {
+            const x86_instr *in = &p->threads[ti].code[i];
+            if (!bad32 && !x86_instr_herd_ok(in))
+                bad32 = in;
+            if (!bad64 && !x86_instr_herd64_ok(in)) {
+                bad64 = in;
+                t64 = p->threads[ti].id;
             }
         }
+    p->x86_64 = bad32 && !bad64;
+    p->herd_ok = !bad32 || !bad64;
+    if (!p->herd_ok)
+        p->herd_note = xasprintf("thread %d uses %s%s, which herd7 7.57 runs in neither X86 nor X86_64 mode", t64,
+                                 bad64->lock ? "LOCK " : "", x86_op_name(bad64->op));
     return p;
 }
 

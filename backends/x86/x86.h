@@ -33,6 +33,7 @@ typedef enum x86_reg {
     X86_NREGS
 } x86_reg;
 const char *x86_reg_name(x86_reg r);            /* "EAX" ... "ESP"; "?" otherwise */
+const char *x86_reg_name64(x86_reg r);          /* X86_64 names: "rax" ... "rsp" */
 x86_reg x86_reg_parse(const char *name);        /* case-insensitive; X86_NOREG if none */
 
 /* ---- operands -------------------------------------------------------------- */
@@ -80,6 +81,9 @@ typedef struct x86_instr {
  * no CMPXCHG (parsed but not implemented), no XADD, no SUB/AND, LOCK only on
  * ADD/XOR/XCHG. */
 bool x86_instr_herd_ok(const x86_instr *in);
+/* The same for herd's X86_64 mode (AT&T syntax, lib/X86_64Parser.mly),
+ * which runs `lock cmpxchg` but has no XADD, SUB, AND, LFENCE or SFENCE. */
+bool x86_instr_herd64_ok(const x86_instr *in);
 
 /* ---- register map ---------------------------------------------------------------- */
 /* One source register of one thread and the x86 register holding its final
@@ -117,7 +121,9 @@ typedef struct x86_prog {
     int nthreads;
     x86_regmap *map;
     int nmap;
-    bool herd_ok;           /* every instruction runs in herd7 7.57 X86 mode */
+    bool x86_64;            /* printed as X86_64 (AT&T, 64-bit names): chosen when
+                               only that mode lets herd run the program (CMPXCHG) */
+    bool herd_ok;           /* herd7 7.57 runs every instruction in the chosen mode */
     char *herd_note;        /* why not (first offending instruction), or NULL */
 } x86_prog;
 
@@ -156,6 +162,8 @@ void x86_prog_free(x86_prog *p);
 /* The x86 register holding source register SRC of THREAD at exit, or
  * X86_NOREG when it is not mapped. */
 x86_reg x86_prog_lookup(const x86_prog *p, int thread, const char *src);
+/* Register R as the printed test spells it ("EAX", or "rax" in X86_64). */
+const char *x86_prog_reg_name(const x86_prog *p, x86_reg r);
 
 /* Location names must be plain identifiers that are not x86 register
  * names, so that they can appear in herd x86 code unchanged. */

@@ -86,7 +86,7 @@ bset *x86litmus_read_herd(const char *out, const x86_prog *p, const ir_obs *obs,
                 use_alt = alt;
             } else {
                 x86_reg r = x86_prog_lookup(p, obs[i].thread, obs[i].reg);
-                snprintf(key, sizeof key, "%d:%s", obs[i].thread, x86_reg_name(r));
+                snprintf(key, sizeof key, "%d:%s", obs[i].thread, x86_prog_reg_name(p, r));
             }
             if (!find_item(p->target, text, key, use_alt, &vals[i])) {
                 diag_fail(d, "herd7's state '%s' for %s has no value for %s", text, p->source->name, key);

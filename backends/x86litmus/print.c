@@ -26,11 +26,56 @@ static void add_opnd(strbuf *b, const x86_prog *p, int thread, const x86_opnd *o
     }
 }
 
+/* AT&T operand for X86_64: %rax, $1, (x), (%rbx), label. */
+static void add_opnd64(strbuf *b, const x86_prog *p, int thread, const x86_opnd *o)
+{
+    switch (o->kind) {
+    case X86_O_REG: sb_printf(b, "%%%s", x86_reg_name64(o->reg)); break;
+    case X86_O_IMM: sb_printf(b, "$%lld", (long long)o->imm); break;
+    case X86_O_MEM: sb_printf(b, "(%s)", p->target->locs[o->loc].name); break;
+    case X86_O_MEM_REG: sb_printf(b, "(%%%s)", x86_reg_name64(o->reg)); break;
+    case X86_O_LABEL: sb_printf(b, "L%d_%d", thread, o->label); break;
+    default: break;
+    }
+}
+
+/* X86_64 (herd's AT&T dialect): 64-bit `q` forms, source operand first,
+ * except cmpxchg, which herd writes memory first. */
+static char *instr64(const x86_prog *p, int thread, const x86_instr *in)
+{
+    strbuf b = {0};
+    if (in->lock)
+        sb_add(&b, "lock ");
+    const char *name = x86_op_name(in->op);
+    for (const char *c = name; *c; c++)
+        sb_addc(&b, (char)tolower((unsigned char)*c));
+    bool sized = in->op != X86_MFENCE && in->op != X86_LFENCE && in->op != X86_SFENCE && in->op != X86_JMP &&
+                 in->op != X86_JE && in->op != X86_JNE;
+    if (sized)
+        sb_addc(&b, 'q');
+    const x86_opnd *first = &in->src, *second = &in->dst;
+    if (in->op == X86_CMPXCHG || in->src.kind == X86_O_NONE) {
+        first = &in->dst;
+        second = &in->src;
+    }
+    if (first->kind != X86_O_NONE) {
+        sb_addc(&b, ' ');
+        add_opnd64(&b, p, thread, first);
+    }
+    if (second->kind != X86_O_NONE) {
+        sb_addc(&b, ',');
+        add_opnd64(&b, p, thread, second);
+    }
+    return sb_take(&b);
+}
+
 char *x86litmus_instr(const x86_prog *p, int thread, const x86_instr *in)
 {
     strbuf b = {0};
     if (in->op == X86_LABEL)
         return xstrdup("");
+    if (p->x86_64)
+        return instr64(p, thread, in);
     if (in->lock)
         sb_add(&b, "LOCK ");
     sb_add(&b, x86_op_name(in->op));
@@ -85,7 +130,7 @@ static bool add_obs(strbuf *b, const x86_prog *p, const ir_obs *o, bool bracket)
     x86_reg r = x86_prog_lookup(p, o->thread, o->reg);
     if (r == X86_NOREG)
         return false;
-    sb_printf(b, "%d:%s", o->thread, x86_reg_name(r));
+    sb_printf(b, "%d:%s", o->thread, x86_prog_reg_name(p, r));
     return true;
 }
 
@@ -157,7 +202,7 @@ char *x86litmus_print(const x86_prog *p)
     const ir_test *t = p->target;
     strbuf b = {0};
     char *name = herd_name(p->source->name);
-    sb_printf(&b, "X86 %s\n", name);
+    sb_printf(&b, "%s %s\n", p->x86_64 ? "X86_64" : "X86", name);
     free(name);
     sb_add(&b, "(* compiled by litmusc from the ");
     sb_add(&b, ir_arch_name(p->source->arch));
@@ -169,11 +214,13 @@ char *x86litmus_print(const x86_prog *p)
     for (int i = 0; i < p->nmap; i++) {
         sb_printf(&b, " %d:", p->map[i].thread);
         add_comment_text(&b, p->map[i].src);
-        sb_printf(&b, "=%d:%s", p->map[i].thread, x86_reg_name(p->map[i].reg));
+        sb_printf(&b, "=%d:%s", p->map[i].thread, x86_prog_reg_name(p, p->map[i].reg));
     }
     if (!p->nmap)
         sb_add(&b, " (none)");
     sb_add(&b, " *)\n");
+    if (p->x86_64)
+        sb_add(&b, "(* X86_64: herd7 7.57 runs CMPXCHG only in this mode *)\n");
     if (!p->herd_ok) {
         sb_add(&b, "(* not runnable by herd7 7.57: ");
         add_comment_text(&b, p->herd_note ? p->herd_note : "");
@@ -187,7 +234,7 @@ char *x86litmus_print(const x86_prog *p)
     }
     for (int ti = 0; ti < p->nthreads; ti++)
         for (int i = 0; i < p->threads[ti].ninits; i++) {
-            sb_printf(&b, " %d:%s=", p->threads[ti].id, x86_reg_name(p->threads[ti].inits[i].reg));
+            sb_printf(&b, " %d:%s=", p->threads[ti].id, x86_prog_reg_name(p, p->threads[ti].inits[i].reg));
             add_val(&b, t, p->threads[ti].inits[i].val);
             sb_addc(&b, ';');
         }
@@ -266,6 +313,6 @@ char *x86litmus_map_text(const x86_prog *p)
               p->source->name, p->scheme);
     for (int i = 0; i < p->nmap; i++)
         sb_printf(&b, "%d:%s %d:%s\n", p->map[i].thread, p->map[i].src, p->map[i].thread,
-                  x86_reg_name(p->map[i].reg));
+                  x86_prog_reg_name(p, p->map[i].reg));
     return sb_take(&b);
 }

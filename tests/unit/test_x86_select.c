@@ -143,9 +143,43 @@ static void test_branches_phis_cas(void **state)
     /* Not runnable by herd7 7.57, and it says so. */
     assert_false(p->herd_ok);
     char *s = x86litmus_print(p);
-    assert_non_null(strstr(s, "(* not runnable by herd7 7.57: thread 1 uses LOCK CMPXCHG"));
+    assert_false(p->x86_64);
+    assert_non_null(strstr(s, "(* not runnable by herd7 7.57: thread 1 uses LOCK XADD, which herd7 7.57 runs in neither"));
     assert_non_null(strstr(s, "LOCK ADD [scratch0],$0"));
     assert_non_null(strstr(s, "[x]=1)\n"));
+    free(s);
+    x86_prog_free(p);
+    ir_test_free(t);
+}
+
+/* A CAS alone: herd runs CMPXCHG only in X86_64 mode, so the test is
+ * printed there, in AT&T syntax with herd's memory-first cmpxchg. */
+static void test_cas_prints_x86_64(void **state)
+{
+    (void)state;
+    const char *text =
+        "test \"CAS\"\narch C\nloc x int init 0\n"
+        "thread 0 P0\n  b0:\n    %0 = rmw.cas.sc &x, expected 0, new 1\n    ret\n  final r0 = %0\nend\n"
+        "thread 1 P1\n  b0:\n    store.rlx &x, 2\n    %0 = load.acq &x\n    %1 = eq %0, 2\n    br %1, b1, b2\n"
+        "  b1:\n    store.rlx &x, 3\n    jmp b2\n  b2:\n    ret\n  final r1 = %0\nend\n"
+        "cond exists 0:r0=0 /\\ 1:r1=1\n";
+    ir_test *t = read_ok(text);
+    x86_prog *p = compile_ok(t, "c11-x86-xchg");
+    assert_true(p->x86_64);
+    assert_true(p->herd_ok);
+    char *s = x86litmus_print(p);
+    assert_non_null(strstr(s, "X86_64 CAS\n"));
+    assert_non_null(strstr(s, " movq $0,%rax "));
+    assert_non_null(strstr(s, " lock cmpxchgq (x),%rbx "));
+    assert_non_null(strstr(s, " movq $2,(x) "));
+    assert_non_null(strstr(s, " cmpq $2,%rax "));
+    assert_non_null(strstr(s, " jne L1_0 "));
+    assert_non_null(strstr(s, " L1_0: "));
+    assert_non_null(strstr(s, "(* register map: 0:r0=0:rcx 1:r1=1:rax *)") ||
+                    strstr(s, "(* register map: 0:r0=0:rbx 1:r1=1:rax *)"));
+    assert_non_null(strstr(s, "exists (0:r"));
+    assert_null(strstr(s, "not runnable"));
+    assert_string_equal(x86_prog_reg_name(p, X86_EAX), "rax");
     free(s);
     x86_prog_free(p);
     ir_test_free(t);
@@ -276,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_sb_xchg_text),
         cmocka_unit_test(test_sb_mfence_and_broken),
         cmocka_unit_test(test_branches_phis_cas),
+        cmocka_unit_test(test_cas_prints_x86_64),
         cmocka_unit_test(test_identity_keeps_names),
         cmocka_unit_test(test_too_many_registers),
         cmocka_unit_test(test_bad_names_and_ops),
