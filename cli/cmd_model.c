@@ -1,11 +1,235 @@
-/* Placeholder until this command is written: refuses with exit status 3. */
+/* litmusc model FILE... [--model NAME|PATH.cat] [--json] [--notes]
+ *
+ * Prints, for each test, exactly the block herd7 prints (REFERENCE §2.1).
+ * What herd does not print goes elsewhere so that block stays identical:
+ * --notes adds comment lines after it (a data race's two accesses; a state
+ * set settled by the solver), and --json gives everything to programs. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include "cli/cli.h"
+#include "model/model.h"
+#include "util/mem.h"
+
+typedef struct model_cache {
+    char *name;
+    model *m;
+} model_cache;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: litmusc model [--model NAME|FILE.cat] [--json] [--notes] FILE...\n"
+               "  --model M   model by name (sc, x86tso, rc11, jam21) or a .cat file;\n"
+               "              default: x86tso for X86, rc11 for C, jam21 for Java\n"
+               "  --json      one JSON array with each test's behaviour set\n"
+               "  --notes     after each herd block, comment lines naming a data race\n"
+               "              and saying when the solver settled the state set\n"
+               "  --no-prune  build every candidate, even those the model must reject\n");
+}
+
+static void json_str(strbuf *b, const char *s)
+{
+    sb_addc(b, '"');
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            sb_addc(b, '\\');
+            sb_addc(b, (char)c);
+        } else if (c < 0x20) {
+            sb_printf(b, "\\u%04x", c);
+        } else {
+            sb_addc(b, (char)c);
+        }
+    }
+    sb_addc(b, '"');
+}
+
+static void json_val(strbuf *b, const ir_test *t, ir_val v)
+{
+    if (IR_IS_ADDR(v)) {
+        char buf[128];
+        ir_format_val(t, v, buf, sizeof buf);
+        json_str(b, buf);
+    } else {
+        sb_printf(b, "%lld", (long long)v);
+    }
+}
+
+static void json_test(strbuf *b, const ir_test *t, const char *path, const model *m,
+                      const bset *s, double time)
+{
+    sb_add(b, "{\"test\":");
+    json_str(b, t->name);
+    sb_add(b, ",\"file\":");
+    json_str(b, path);
+    sb_add(b, ",\"model\":");
+    json_str(b, model_name(m));
+    char *cond = ir_format_cond(t);
+    sb_add(b, ",\"condition\":");
+    json_str(b, cond);
+    free(cond);
+    sb_add(b, ",\"observables\":[");
+    for (int i = 0; i < s->nobs; i++) {
+        char *o = ir_format_obs(t, &s->obs[i]);
+        if (i)
+            sb_addc(b, ',');
+        json_str(b, o);
+        free(o);
+    }
+    sb_add(b, "],\"states\":[");
+    for (int i = 0; i < s->nstates; i++) {
+        sb_add(b, i ? ",{\"values\":[" : "{\"values\":[");
+        for (int j = 0; j < s->nobs; j++) {
+            if (j)
+                sb_addc(b, ',');
+            json_val(b, t, s->states[i].vals[j]);
+        }
+        sb_printf(b, "],\"condition\":%s}", s->states[i].cond ? "true" : "false");
+    }
+    sb_printf(b, "],\"verdict\":\"%s\",\"observation\":\"%s\",\"positive\":%llu,\"negative\":%llu",
+              bset_verdict(t, s), bset_observation(t, s),
+              (unsigned long long)s->pos, (unsigned long long)s->neg);
+    sb_add(b, ",\"flags\":[");
+    for (int i = 0; i < s->nflags; i++) {
+        if (i)
+            sb_addc(b, ',');
+        json_str(b, s->flags[i]);
+    }
+    sb_printf(b, "],\"undefined\":%s,\"symbolic\":%s,\"race\":", s->undef ? "true" : "false",
+              s->symbolic ? "true" : "false");
+    if (s->race)
+        json_str(b, s->race);
+    else
+        sb_add(b, "null");
+    sb_printf(b, ",\"candidates\":%llu,\"seconds\":%.6f,\"hash\":",
+              (unsigned long long)s->candidates, time);
+    json_str(b, t->hash ? t->hash : "");
+    sb_add(b, "}");
+}
+
+static model *get_model(model_cache **cache, size_t *n, size_t *cap, const char *name,
+                        bool no_prune, diag *d)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*cache)[i].name, name) == 0)
+            return (*cache)[i].m;
+    model *m = model_load(name, d);
+    if (!m)
+        return NULL;
+    if (no_prune)
+        model_set_pruning(m, false);
+    model_cache c = {xstrdup(name), m};
+    VEC_PUSH(*cache, *n, *cap, c);
+    return m;
+}
 
 int cmd_model(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "litmusc: cmd_model is not available in this build\n");
-    return EXIT_INTERNAL;
+    const char *model_arg = NULL;
+    bool json = false, notes = false, no_prune = false;
+    const char **files = xcalloc((size_t)argc + 1, sizeof *files);
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            free(files);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--model") || !strcmp(a, "-model")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "litmusc model: --model needs a model name or file\n");
+                free(files);
+                return EXIT_USAGE;
+            }
+            model_arg = argv[++i];
+        } else if (!strncmp(a, "--model=", 8)) {
+            model_arg = a + 8;
+        } else if (!strcmp(a, "--json")) {
+            json = true;
+        } else if (!strcmp(a, "--notes") || !strcmp(a, "--races")) {
+            notes = true;
+        } else if (!strcmp(a, "--no-prune")) {
+            no_prune = true;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "litmusc model: unknown option '%s'\n", a);
+            usage(stderr);
+            free(files);
+            return EXIT_USAGE;
+        } else {
+            files[nfiles++] = a;
+        }
+    }
+    if (nfiles == 0) {
+        usage(stderr);
+        free(files);
+        return EXIT_USAGE;
+    }
+    model_cache *cache = NULL;
+    size_t ncache = 0, ccache = 0;
+    int status = EXIT_OK;
+    bool first_json = true;
+    if (json)
+        fputs("[", stdout);
+    for (int f = 0; f < nfiles; f++) {
+        diag d = {0};
+        ir_test *t = cli_load_test(files[f], &d);
+        if (!t) {
+            int s = cli_report(&d);
+            if (s > status)
+                status = s;
+            continue;
+        }
+        const char *name = model_arg ? model_arg : model_default_name(t->arch);
+        model *m = get_model(&cache, &ncache, &ccache, name, no_prune, &d);
+        if (!m) {
+            int s = cli_report(&d);
+            ir_test_free(t);
+            if (s > status)
+                status = s;
+            if (model_arg)
+                break;              /* every further test would fail the same way */
+            continue;
+        }
+        clock_t start = clock();
+        bset *b = model_run(m, t, &d);
+        double secs = (double)(clock() - start) / CLOCKS_PER_SEC;
+        if (!b) {
+            if (!d.set)
+                diag_fail(&d, "%s: the model run failed", files[f]);
+            int s = cli_report(&d);
+            if (s > status)
+                status = s;
+            ir_test_free(t);
+            continue;
+        }
+        strbuf out = {0};
+        if (json) {
+            if (!first_json)
+                sb_add(&out, ",\n");
+            first_json = false;
+            json_test(&out, t, files[f], m, b, secs);
+        } else {
+            bset_format_herd(&out, t, b, secs);
+            if (notes && b->race)
+                sb_printf(&out, "(* %s: data race between %s *)\n", t->name, b->race);
+            if (notes && b->symbolic)
+                sb_printf(&out, "(* %s: the state set was settled by the solver *)\n", t->name);
+        }
+        if (out.s)
+            fputs(out.s, stdout);
+        fflush(stdout);
+        sb_free(&out);
+        bset_free(b);
+        ir_test_free(t);
+    }
+    if (json)
+        fputs("]\n", stdout);
+    for (size_t i = 0; i < ncache; i++) {
+        model_free(cache[i].m);
+        free(cache[i].name);
+    }
+    free(cache);
+    free(files);
+    return status;
 }
