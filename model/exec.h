@@ -38,12 +38,21 @@ typedef struct exec {
     exec_event ev[EXEC_MAX];
     const ir_test *test;
     /* Base relations fixed by the enumerator. */
-    exec_rel po;            /* program order (transitive), IW unrelated */
-    exec_rel rf;            /* write -> read */
-    exec_rel co;            /* coherence: per location, total, transitive, IW first */
+    exec_rel po;            /* program order (transitive), IW unrelated; as in herd,
+                               never between two events of one instruction (the
+                               halves of an x86 locked instruction, Java's CAS
+                               read and its RMW) */
+    exec_rel rf;            /* write -> read; events are laid out IW first (event
+                               i is the initial write of location i), then each
+                               thread's events in program order */
+    exec_rel co;            /* coherence: per location, total, transitive, IW first;
+                               empty when the model does not generate co */
     exec_rel rmw;           /* x86: read half -> write half of a locked instruction */
-    exec_rel addr, data, ctrl; /* dependencies */
-    exec_set fw;            /* the co-last write of each location */
+    exec_rel addr, data, ctrl; /* dependencies: read -> dependent event */
+    exec_set fw;            /* the final write of each *observed* location (herd's
+                               observed_finals_only: locations the condition,
+                               `locations` or the filter name); with co it is the
+                               co-last write there.  Unobserved locations have none. */
 } exec;
 
 #endif
