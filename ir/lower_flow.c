@@ -126,7 +126,8 @@ void lw_fence(lw *w, ir_fence_kind k, ir_mode mode)
 ir_operand *lw_snapshot(const lw *w)
 {
     ir_operand *s = xmalloc(((size_t)w->nregs + 1) * sizeof *s);
-    memcpy(s, w->cur, (size_t)w->nregs * sizeof *s);
+    if (w->nregs)
+        memcpy(s, w->cur, (size_t)w->nregs * sizeof *s);
     return s;
 }
 
@@ -203,7 +204,8 @@ void lw_join(lw *w, lw_edges *e)
     /* A lone fall-through edge continues in its own block. */
     if (e->n == 1 && e->v[0].side == LW_FALL) {
         w->block = e->v[0].block;
-        memcpy(w->cur, e->v[0].vals, (size_t)w->nregs * sizeof *w->cur);
+        if (w->nregs)
+            memcpy(w->cur, e->v[0].vals, (size_t)w->nregs * sizeof *w->cur);
         lw_edges_free(e);
         return;
     }

@@ -92,7 +92,8 @@ static bool lower_if(lw *w, const fe_stmt *s, lw_call_fn call)
     lw_add_fall(w, &join);
     if (s->else_s) {
         /* The else side gets a block of its own. */
-        memcpy(w->cur, else_edges.v[0].vals, (size_t)w->nregs * sizeof *w->cur);
+        if (w->nregs)
+            memcpy(w->cur, else_edges.v[0].vals, (size_t)w->nregs * sizeof *w->cur);
         lw_join(w, &else_edges);    /* a fresh block, reached only from the branch */
         if (!lw_stmt(w, s->else_s, call)) {
             lw_edges_free(&join);
