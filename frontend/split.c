@@ -100,6 +100,15 @@ static bool parse_header(cursor *c, split *sp)
             return bad_byte(c);
         return diag_error(c->d, c->file, c->line, c->col, "expected the test name after '%s'", sp->arch_name);
     }
+    /* herd's name characters only: names reach generated code and file names */
+    for (const char *n = c->p; n < q; n++)
+        if (!(isalnum((unsigned char)*n) || strchr("_/.-+[]:", *n))) {
+            int l = c->line, col = c->col;
+            advance_pos(c->p, n, &l, &col);
+            return diag_error(c->d, c->file, l, col,
+                              "character '%c' is not allowed in a test name (letters, digits and _ / . - + [ ] :)",
+                              *n);
+        }
     if (q - c->p == 2 && c->p[0] == '-' && c->p[1] == '-')
         sp->name = basename_no_ext(c->file);
     else
