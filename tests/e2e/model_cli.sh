@@ -81,6 +81,23 @@ check "--json: LbOdd is symbolic" grep -q '"symbolic":true' "$tmp/lbj"
 "$LITMUSC" model --model sc "$tmp/lbodd.litmus" > "$tmp/lbs" 2>&1
 check "LbOdd under sc is Never" grep -q '^Observation LbOdd Never 0 3$' "$tmp/lbs"
 
+# A user's .cat file by path: its name, its flags after the counts (*undef*
+# first, then by name), herd's include search among the built-in files.
+cat > "$tmp/flags.cat" <<'CAT'
+"flags test"
+include "cos.cat"
+flag ~empty (rf & ext) as zz-external
+flag ~empty (po & loc) as aa-never
+undefined_unless empty (rf & ext & (W * R)) \ (IW * R) as racy
+acyclic po | rf | co | fr as sc
+CAT
+"$LITMUSC" model --model "$tmp/flags.cat" "$sb" > "$tmp/f" 2>&1
+check "custom model runs" grep -q '^Test SB Allowed$' "$tmp/f"
+check "custom model: Undef from undefined_unless" grep -q '^Undef$' "$tmp/f"
+check "custom model: flags in herd's order" sh -c "sed -n '/^Positive/,/^Condition/p' '$tmp/f' | tr '\n' '|' | grep -q '^Positive: 0 Negative: 3|Flag \*undef\*|Flag zz-external|Condition'"
+"$LITMUSC" model --json --model "$tmp/flags.cat" "$sb" > "$tmp/fj" 2>&1
+check "custom model: --json names it" grep -q '"model":"flags"' "$tmp/fj"
+
 # Bad input: a precise diagnostic, exit 2, nothing on stdout.
 printf 'X86 Bad\n{ }\n P0 ;\n FOO [x] ;\nexists (0:EAX=1)\n' > "$tmp/bad.litmus"
 "$LITMUSC" model "$tmp/bad.litmus" > "$tmp/out" 2> "$tmp/err"
