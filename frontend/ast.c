@@ -16,6 +16,8 @@ void fe_value_clear(fe_value *v)
 {
     free(v->sym);
     v->sym = NULL;
+    free(v->text);
+    v->text = NULL;
 }
 
 void fe_prop_free(fe_prop *p)

@@ -49,6 +49,9 @@ typedef struct fe_value {
     int64_t i;                  /* FE_VAL_INT (and __int128 literals truncated) */
     char *sym;                  /* FE_VAL_ADDR */
     fe_pos pos;
+    char *text;                 /* FE_VAL_INT in init/condition: the number as written
+                                   ("0x10", "-1"), since herd's hash covers the spelling;
+                                   may be NULL */
 } fe_value;
 
 /* One init item: `x=1`, `[x]=1`, `int x=2`, `0:EAX=x`, `int *p=x`, `int a[2]={1,2}`. */

@@ -16,6 +16,8 @@ void fe_print_value(strbuf *b, const fe_value *v)
 {
     if (v->kind == FE_VAL_ADDR)
         sb_add(b, v->sym);
+    else if (v->text)
+        sb_add(b, v->text);     /* the spelling is part of herd's hash */
     else
         sb_printf(b, "%" PRId64, v->i);
 }

@@ -136,6 +136,7 @@ static bool parse_value(lexer *lx, fe_value *v)
             return lx_error(lx, "number out of range (values are 64-bit)");
         v->kind = FE_VAL_INT;
         v->i = neg ? (int64_t)(0 - u) : (int64_t)u;
+        v->text = xasprintf("%s%.*s", neg ? "-" : "", (int)lx->cur.len, lx->cur.s);
         return lx_next(lx);
     }
     if (neg)

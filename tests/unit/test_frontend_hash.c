@@ -86,6 +86,22 @@ static void test_reference_vectors(void **st)
                 "7dbd6b8e6dd4abc2ef3d48b0376fb2e3");
 }
 
+/* herd keeps numbers as written, and its init digest prints that text */
+static void test_number_spelling(void **st)
+{
+    (void)st;
+    fe_test *a = parse(sb_test("x=16; y=0;", ""));
+    fe_test *b = parse(sb_test("x=0x10; y=0;", ""));
+    assert_int_equal(a->init[0].value.i, b->init[0].value.i);
+    assert_string_equal(b->init[0].value.text, "0x10");
+    assert_string_not_equal(a->hash, b->hash);
+    char *out = fe_print(b);
+    assert_non_null(strstr(out, "x=0x10;"));
+    free(out);
+    fe_test_free(a);
+    fe_test_free(b);
+}
+
 static void test_hash_info_line_reused(void **st)
 {
     (void)st;
@@ -171,6 +187,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_md5_rfc1321),
         cmocka_unit_test(test_reference_vectors),
+        cmocka_unit_test(test_number_spelling),
         cmocka_unit_test(test_hash_info_line_reused),
         cmocka_unit_test(test_c_and_java_hash),
         cmocka_unit_test(test_roundtrip),
