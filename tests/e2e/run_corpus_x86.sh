@@ -28,11 +28,18 @@ total=0 ran=0 unsupported=0 forbidden_herd=0
 while read -r f; do
     total=$((total + 1))
     rel=${f#"$corpus/"}
-    "$L" run -s "$S" -r "$R" --timeout 60 "$f" >"$tmp/out" 2>"$tmp/err"
+    # Every sync mode and layout gets its share of the tests.
+    set -- loose user timebase
+    shift $((total % 3))
+    sync=$1
+    set -- line packed shuffle
+    shift $((total / 3 % 3))
+    layout=$1
+    "$L" run -s "$S" -r "$R" --sync "$sync" --layout "$layout" --timeout 60 "$f" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     case $rc in
     0) ;;
-    1) fail "$rel: a state outside litmusc's x86-TSO set: $(grep -E '^State [^ ]* FORBIDDEN' "$tmp/out" | head -3)" ;;
+    1) fail "$rel (--sync $sync --layout $layout): a state outside litmusc's x86-TSO set: $(grep -E '^State [^ ]* FORBIDDEN' "$tmp/out" | head -3)" ;;
     2) unsupported=$((unsupported + 1))
        echo "not runnable: $rel: $(head -1 "$tmp/err")"
        continue ;;
