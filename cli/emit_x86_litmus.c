@@ -1,7 +1,7 @@
 /* `litmusc emit --target x86-litmus --scheme S FILE... [-o OUT] [--map FILE]`:
  * compile each test with scheme S and write it as a herd X86 litmus test.
- * One input goes to OUT (or stdout); several go into the folder OUT as
- * NAME.litmus (+ NAME.map).  Nothing is written unless every test
+ * One input goes to OUT (or stdout); several, or one with OUT an existing
+ * folder, go into the folder OUT as NAME.litmus (+ NAME.map).  Nothing is written unless every test
  * compiles. */
 #include <errno.h>
 #include <stdio.h>
@@ -145,7 +145,9 @@ int emit_x86_litmus(int argc, char **argv)
         ir_test_free(t);
     }
     if (status == EXIT_OK) {
-        if (nfiles == 1) {
+        struct stat st;
+        bool out_is_dir = out && stat(out, &st) == 0 && S_ISDIR(st.st_mode);
+        if (nfiles == 1 && !out_is_dir) {
             if (out ? !write_file(out, items[0].litmus, &d) : fputs(items[0].litmus, stdout) < 0)
                 status = d.set ? cli_report(&d) : EXIT_INTERNAL;
             if (status == EXIT_OK && map && !write_file(map, items[0].map, &d)) {
@@ -154,7 +156,7 @@ int emit_x86_litmus(int argc, char **argv)
                 status = cli_report(&d);
             }
         } else {
-            if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+            if (!out_is_dir && mkdir(out, 0777) != 0) {
                 diag_error(&d, out, 0, 0, "cannot create output folder: %s", strerror(errno));
                 status = cli_report(&d);
             }
