@@ -23,9 +23,12 @@ bool ir_obs_equal(const ir_obs *a, const ir_obs *b)
 static const char *const x86_regs[] = {
     "EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP", "EIP", "ZF", "SF", "CF", NULL,
 };
+/* X86_64: RIP, CS, then the integer registers by base (whatever the width
+ * written), then the xmm registers. */
 static const char *const x86_64_regs[] = {
-    "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
-    "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip", NULL,
+    "rip", "cs", "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
+    "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+    "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", NULL,
 };
 
 static int reg_rank(const char *const *table, const char *name)

@@ -390,6 +390,18 @@ static void test_observables(void **state)
     free(obs);
     ir_test_free(t);
 
+    /* X86_64: by register base, r8 after rsp. */
+    t = read_ok("test \"T\"\narch X86_64\n"
+                "thread 0 P0\n  b0:\n    ret\n  final r8 = 0\n  final rax = 0\n  final rsp = 0\nend\n"
+                "cond exists 0:r8=1 /\\ 0:rsp=1 /\\ 0:rax=1\n");
+    obs = ir_observables(t, &n);
+    assert_int_equal(n, 3);
+    assert_string_equal(obs[0].reg, "rax");
+    assert_string_equal(obs[1].reg, "rsp");
+    assert_string_equal(obs[2].reg, "r8");
+    free(obs);
+    ir_test_free(t);
+
     /* C and Java registers sort as strings: r10 < r2. */
     t = read_ok("test \"T\"\narch C\n"
                 "thread 0 P0\n  b0:\n    ret\n  final r10 = 0\n  final r2 = 0\nend\n"
