@@ -4,7 +4,8 @@
 # flags, condition, observation and hash.  One litmusc process per folder
 # and model.  Tests whose .herd file is empty (herd failed or timed out)
 # must still not crash litmusc; what it says for them is printed.
-# MODEL_CORPUS_ONLY=REGEX restricts the folders (for quick runs).
+# MODEL_CORPUS_ONLY=REGEX restricts the folders (for quick runs);
+# MODEL_CORPUS_FLAGS adds options to every litmusc run.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 corpus="$here/../../../shared/corpus"
@@ -50,7 +51,7 @@ for dir in $(find "$corpus" -name '*.litmus' | sed 's|/[^/]*$||' | sort -u); do
         rm -rf "$tmp/got" "$tmp/exp"
         if [ -s "$tmp/list" ]; then
             # shellcheck disable=SC2046
-            "$LITMUSC" model --model "$m" $(cat "$tmp/list") > "$tmp/out" 2> "$tmp/err"
+            "$LITMUSC" model ${MODEL_CORPUS_FLAGS:-} --model "$m" $(cat "$tmp/list") > "$tmp/out" 2> "$tmp/err"
             rc=$?
             if [ "$rc" -ge 3 ]; then
                 echo "FAIL $rel ($m): litmusc exited with status $rc"
@@ -80,7 +81,7 @@ for dir in $(find "$corpus" -name '*.litmus' | sed 's|/[^/]*$||' | sort -u); do
         # Tests herd gave no verdict for: no crash, and say what we give.
         while read -r f; do
             [ -n "$f" ] || continue
-            timeout 60 "$LITMUSC" model --model "$m" "$f" > "$tmp/one" 2> "$tmp/oneerr"
+            timeout 60 "$LITMUSC" model ${MODEL_CORPUS_FLAGS:-} --model "$m" "$f" > "$tmp/one" 2> "$tmp/oneerr"
             rc=$?
             if [ "$rc" -ge 3 ]; then
                 echo "FAIL ${f#"$corpus"/} ($m): no herd verdict, and litmusc exited with status $rc"

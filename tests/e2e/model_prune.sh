@@ -1,0 +1,8 @@
+#!/bin/sh
+# Pruning must not change herd's counts: on the folders with RMWs, CAS,
+# non-atomics and many writes per location, build every candidate
+# (--no-prune) and still agree with herd7 exactly.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+MODEL_CORPUS_ONLY='^(x86/diy/(rmw|locked4)|c11/catalogue/(herd-tests-C|c11popl15)|c11/diy/na2|java/ecoop/c11/opt-invalid)$' \
+MODEL_CORPUS_FLAGS=--no-prune MODEL_CORPUS_QUIET=0 exec sh "$here/model_corpus.sh"
