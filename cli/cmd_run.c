@@ -392,13 +392,12 @@ int cmd_run(int argc, char **argv)
     run_opts o = {0};
     o.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
     o.timeout_s = 120;
+    /* The Java runner has options of its own: hand it the whole command. */
+    for (int i = 1; i < argc; i++)
+        if ((!strcmp(argv[i], "--target") && i + 1 < argc && !strcmp(argv[i + 1], "java")) ||
+            !strcmp(argv[i], "--target=java"))
+            return run_java(argc, argv);
     int st = parse_options(&o, argc, argv);
-    if (st < 0 && o.target && !strcmp(o.target, "java")) {
-        for (size_t i = 0; i < o.nrun_args; i++)
-            free(o.run_args[i]);
-        free(o.run_args);
-        return run_java(argc, argv);
-    }
     if (st >= 0) {
         for (size_t i = 0; i < o.nrun_args; i++)
             free(o.run_args[i]);
