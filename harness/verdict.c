@@ -55,7 +55,9 @@ static void format_config(strbuf *out, const ir_test *t, const harness_hist *h,
         sb_printf(out, " R=%s", r);
     for (int i = 0; i < h->nconfig; i++) {
         const harness_kv *kv = &h->config[i];
-        if (strcmp(kv->key, "size") && strcmp(kv->key, "runs"))
+        /* size and runs are S and R above; target and test repeat the line's own. */
+        if (strcmp(kv->key, "size") && strcmp(kv->key, "runs") && strcmp(kv->key, "target") &&
+            strcmp(kv->key, "test"))
             sb_printf(out, " %s=%s", kv->key, kv->value);
     }
     sb_printf(out, " iterations=%" PRIu64 "\n", h->iterations);
