@@ -369,6 +369,8 @@ static bool is_java_handle(const tok *t)
 
 static fe_expr *parse_unary(lexer *lx, code_scope *sc, int depth)
 {
+    if (!lx_node(lx))
+        return NULL;
     if (depth > MAX_DEPTH) {
         lx_error(lx, "expression nested too deeply");
         return NULL;
@@ -725,6 +727,8 @@ fail:
 static fe_stmt *parse_stmt(lexer *lx, code_scope *sc, int depth)
 {
     int line = lx->cur.line, col = lx->cur.col;
+    if (!lx_node(lx))
+        return NULL;
     if (depth > MAX_DEPTH) {
         lx_error(lx, "statements nested too deeply");
         return NULL;

@@ -42,7 +42,14 @@ typedef struct lexer {
     diag *d;
     tok cur;            /* the current token (after lx_next) */
     bool failed;
+    int nodes;          /* tree nodes built from this section (see lx_node) */
 } lexer;
+
+/* Tree nodes a section may build.  Later passes walk trees recursively,
+ * so a bound on the node count bounds their stack depth too. */
+enum { LX_MAX_NODES = 10000 };
+/* Count one node; false (diag set at the current token) past the bound. */
+bool lx_node(lexer *lx);
 
 /* Start lexing [p, end) which begins at LINE:COL, and read the first token. */
 void lx_init(lexer *lx, const char *p, const char *end, int line, int col, int flags,

@@ -289,3 +289,12 @@ bool lx_expect(lexer *lx, const char *s)
         return lx_next(lx);
     return lx_error(lx, "expected '%s'", s);
 }
+
+bool lx_node(lexer *lx)
+{
+    if (++lx->nodes <= LX_MAX_NODES)
+        return true;
+    if (lx->nodes == LX_MAX_NODES + 1)
+        lx_error(lx, "section too complex (more than %d operators and statements)", LX_MAX_NODES);
+    return false;
+}

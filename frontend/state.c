@@ -339,6 +339,8 @@ fail:
 static fe_prop *parse_unary(lexer *lx, const fe_test *t, int depth)
 {
     int line = lx->cur.line, col = lx->cur.col;
+    if (!lx_node(lx))
+        return NULL;
     if (depth > MAX_PROP_DEPTH) {
         lx_error(lx, "condition nested too deeply");
         return NULL;

@@ -97,6 +97,21 @@ check "$tmp/long_mnemonic.litmus" "long_mnemonic.litmus:4:2: error: unknown inst
 check "$tmp/long_cond.litmus"
 { printf 'X86 T\n'; head -c $mb /dev/zero | tr '\000' 'k'; printf '\n{ }\n'; } > "$tmp/long_info.litmus"
 check "$tmp/long_info.litmus"
+# trees past the node bound, and nesting past the depth bound, are errors
+# (later passes walk trees recursively); big but reasonable ones parse
+{ printf 'X86 T\n{ }\n P0 ;\n MOV [x],$1 ;\nexists (x=1'; awk 'BEGIN{for(i=0;i<20000;i++) printf " \\/ ~x=1"}'; printf ')\n'; } > "$tmp/huge_cond.litmus"
+check "$tmp/huge_cond.litmus" "huge_cond.litmus:5:40008: error: section too complex (more than 10000 operators and statements), found '~'"
+{ printf 'C T\n{ }\nP0 (atomic_int* x) { int r0 = 1'; awk 'BEGIN{for(i=0;i<20000;i++) printf " + 1"}'; printf '; }\nexists (x=1)\n'; } > "$tmp/huge_expr.litmus"
+check "$tmp/huge_expr.litmus" "huge_expr.litmus:3:40027: error: section too complex (more than 10000 operators and statements), found '1'"
+{ printf 'X86 T\n{ }\n P0 ;\n MOV [x],$1 ;\nexists '; awk 'BEGIN{for(i=0;i<300;i++) printf "("}'; printf 'x=1'; awk 'BEGIN{for(i=0;i<300;i++) printf ")"}'; printf '\n'; } > "$tmp/deep_cond.litmus"
+check "$tmp/deep_cond.litmus" "deep_cond.litmus:5:209: error: condition nested too deeply, found '('"
+{ printf 'Java T\n{ x=0; 0:X=x; }\nThread0 {\n'; awk 'BEGIN{for(i=0;i<300;i++) printf "{"}'; awk 'BEGIN{for(i=0;i<300;i++) printf "}"}'; printf '\n}\nexists (x=1)\n'; } > "$tmp/deep_blocks.litmus"
+check "$tmp/deep_blocks.litmus" "deep_blocks.litmus:4:201: error: statements nested too deeply, found '{'"
+{ printf 'X86 T\n{ }\n P0 ;\n MOV [x],$1 ;\nexists (x=1'; awk 'BEGIN{for(i=0;i<9000;i++) printf " /\\ x=1"}'; printf ')\n'; } > "$tmp/big_cond.litmus"
+"$L" parse --check "$tmp/big_cond.litmus" > /dev/null 2>&1 || { echo "FAIL: a 9000-atom condition should parse"; fail=1; }
+{ printf 'C T\n{ }\nP0 (atomic_int* x) { int r0 = 1'; awk 'BEGIN{for(i=0;i<9000;i++) printf " + 1"}'; printf '; }\nexists (0:r0=1)\n'; } > "$tmp/big_expr.litmus"
+"$L" parse --check "$tmp/big_expr.litmus" > /dev/null 2>&1 || { echo "FAIL: a 9000-term expression should parse"; fail=1; }
+
 # a file that cannot be read
 check "$tmp/does_not_exist.litmus" "does_not_exist.litmus: error: cannot open: No such file or directory"
 mkdir "$tmp/dir.litmus"
