@@ -113,6 +113,10 @@ static bool emit_one(const emit_args *a, const char *path, models *ms, char ***t
     ir_test *t = cli_load_test(path, d);
     if (!t)
         return false;
+    if (!javagen_supported(t, d)) {
+        ir_test_free(t);
+        return false;
+    }
     const char *mname = a->model ? a->model : model_default_name(t->arch);
     model *m = get_model(ms, mname, d);
     bset *b = m ? model_run(m, t, d) : NULL;

@@ -299,7 +299,7 @@ static void prepare(jtest *jt, const jopts *o, const harness_filter *flt, model 
         return;
     }
     const char *mname = o->model ? o->model : model_default_name(t->arch);
-    model *m = get_model(ms, mnames, nm, mname, &d);
+    model *m = javagen_supported(t, &d) ? get_model(ms, mnames, nm, mname, &d) : NULL;
     bset *b = m ? model_run(m, t, &d) : NULL;
     char *cls = javagen_class_name(t->name, NULL, 0);
     /* the key covers the library and the class as generated in a fixed

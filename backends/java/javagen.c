@@ -265,6 +265,11 @@ static bool check_test(const ir_test *t, diag *d)
     return true;
 }
 
+bool javagen_supported(const ir_test *t, diag *d)
+{
+    return check_test(t, d);
+}
+
 bool javagen_prepare(const ir_test *t, javagen_names *n, diag *d)
 {
     memset(n, 0, sizeof *n);

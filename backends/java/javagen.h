@@ -38,6 +38,8 @@ typedef struct javagen_names {
  * the names.  false + diag (status 2, at the offending line) otherwise. */
 bool javagen_prepare(const ir_test *t, javagen_names *n, diag *d);
 void javagen_names_free(javagen_names *n, const ir_test *t);
+/* The checks of javagen_prepare alone (to refuse a test before modelling it). */
+bool javagen_supported(const ir_test *t, diag *d);
 
 /* Where an actor stores observable OBS_INDEX (an index into n->obs) whose
  * final value is the Java int expression EXPR. */
