@@ -75,11 +75,28 @@ ir_instr *lw_emit(lw *w, ir_op op)
     return in;
 }
 
+static bool is_imm(ir_operand o, ir_val v)
+{
+    return o.kind == IR_OPND_IMM && o.imm == v;
+}
+
+/* Constants are folded, and the identities x+0, x-0, x|0, x^0, x<<0,
+ * x>>0, x*1 (either side where it commutes) give x back, so that register
+ * moves lowered as arithmetic (CMOVC) stay readable. */
 ir_operand lw_bin(lw *w, ir_binop op, ir_operand a, ir_operand b)
 {
     ir_val v;
     if (a.kind == IR_OPND_IMM && b.kind == IR_OPND_IMM && ir_binop_eval(op, a.imm, b.imm, &v))
         return ir_imm(v);
+    bool zero_id = op == IR_ADD || op == IR_OR || op == IR_XOR;
+    if ((zero_id || op == IR_SUB || op == IR_SHL || op == IR_SHR) && is_imm(b, 0))
+        return a;
+    if (zero_id && is_imm(a, 0))
+        return b;
+    if (op == IR_MUL && is_imm(b, 1))
+        return a;
+    if (op == IR_MUL && is_imm(a, 1))
+        return b;
     ir_instr *in = lw_emit(w, IR_BIN);
     in->binop = op;
     in->a = a;

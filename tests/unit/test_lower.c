@@ -100,7 +100,7 @@ static void test_x86_sb(void **state)
 static void test_x86_control_and_rmw(void **state)
 {
     (void)state;
-    ir_test *t = lower("X86 T\n{ x=0; y=0; 0:ESI=y; }\n"
+    ir_test *t = lower("X86 T\n{ x=0; y=0; 0:ESI=y; 0:EDI=5; }\n"
                        " P0                   ;\n"
                        " MOV EAX,[x]          ;\n"
                        " CMP EAX,1            ;\n"
@@ -150,9 +150,10 @@ static void test_x86_control_and_rmw(void **state)
     const ir_instr *mf = instr(t, 0, 2, 4);
     assert_int_equal(mf->op, IR_FENCE);
     assert_int_equal(mf->fence, IR_FENCE_MFENCE);
-    /* ADD EDI,[y]: a plain load and an add, no store. */
+    /* ADD EDI,[y]: a plain load and an add to EDI's initial 5, no store. */
     assert_int_equal(instr(t, 0, 2, 5)->op, IR_LOAD);
     assert_int_equal(instr(t, 0, 2, 6)->op, IR_BIN);
+    assert_int_equal(instr(t, 0, 2, 6)->a.imm, 5);
     assert_int_equal(instr(t, 0, 2, 7)->op, IR_RET);
     /* Final registers: all of the thread's, sorted; EAX = the CAS's old value. */
     assert_int_equal(th->nfinal_regs, 6);
@@ -160,7 +161,7 @@ static void test_x86_control_and_rmw(void **state)
     assert_int_equal(th->final_regs[0].value.val, cas->dst);
     assert_string_equal(th->final_regs[5].name, "ESI");
     assert_true(th->final_regs[5].value.imm == IR_ADDR(ir_find_loc(t, "y")));
-    assert_int_equal(th->ninit_regs, 1);
+    assert_int_equal(th->ninit_regs, 2);
     ir_test_free(t);
 }
 
@@ -173,6 +174,68 @@ static void test_x86_unlocked_rmw(void **state)
     assert_int_equal(instr(t, 0, 0, 1)->binop, IR_ADD);
     assert_int_equal(instr(t, 0, 0, 2)->op, IR_STORE);
     assert_int_equal(instr(t, 0, 0, 2)->mode, IR_X86_PLAIN);
+    ir_test_free(t);
+}
+
+/* SETNB/CMOVC read the carry flag of CMP (unsigned below); XADD returns
+ * the old value; JMP skips code; an unlocked CMPXCHG writes only on
+ * equality; JE after CMPXCHG tests its comparison. */
+static void test_x86_flags_and_jumps(void **state)
+{
+    (void)state;
+    ir_test *t = lower("X86 T\n{ x=0; y=0; }\n"
+                       " P0                ;\n"
+                       " MOV EAX,[x]       ;\n"
+                       " CMP EAX,2         ;\n"
+                       " SETNB EBX         ;\n"
+                       " CMOVC ECX,EAX     ;\n"
+                       " LOCK XADD [y],EDX ;\n"
+                       " JMP L1            ;\n"
+                       " MOV [x],$5        ;\n"
+                       " L1:               ;\n"
+                       " CMPXCHG [y],EBX   ;\n"
+                       " JE L2             ;\n"
+                       " MOV ESI,$9        ;\n"
+                       " L2:               ;\n"
+                       "exists (0:EBX=0 /\\ 0:ESI=9)\n");
+    const ir_thread *th = &t->threads[0];
+    /* b0: load, unsigned compare (xor bias, lt) and its negation, CMOVC's
+     * compare and multiply, the XADD, and the JMP; the skipped MOV [x],$5
+     * leaves no store anywhere. */
+    assert_int_equal(instr(t, 0, 0, 1)->binop, IR_XOR);
+    assert_true(instr(t, 0, 0, 1)->b.imm == INT64_MIN);
+    assert_int_equal(instr(t, 0, 0, 2)->binop, IR_LT);
+    assert_true(instr(t, 0, 0, 2)->b.imm == (INT64_MIN ^ 2));
+    assert_int_equal(instr(t, 0, 0, 3)->binop, IR_EQ);
+    const ir_instr *xadd = instr(t, 0, 0, 7);
+    assert_int_equal(xadd->op, IR_RMW);
+    assert_int_equal(xadd->rmw_op, IR_RMW_ADD);
+    assert_int_equal(xadd->mode, IR_X86_LOCKED);
+    assert_int_equal(instr(t, 0, 0, 8)->op, IR_JMP);
+    for (int b = 0; b < th->nblocks; b++)
+        for (int i = 0; i < th->blocks[b].ninstrs; i++)
+            if (th->blocks[b].instrs[i].op == IR_STORE)
+                assert_true(th->blocks[b].instrs[i].addr.imm == IR_ADDR(ir_find_loc(t, "y")));
+    /* The unlocked CMPXCHG: load, eq with EAX, br to a block that stores EBX. */
+    const ir_instr *ld = instr(t, 0, 1, 0);
+    assert_int_equal(ld->op, IR_LOAD);
+    const ir_instr *br = instr(t, 0, 1, 2);
+    assert_int_equal(br->op, IR_BR);
+    const ir_instr *st = instr(t, 0, br->then_block, 0);
+    assert_int_equal(st->op, IR_STORE);
+    assert_int_equal(st->a.val, instr(t, 0, 0, 3)->dst);     /* EBX = SETNB's value */
+    /* Final registers: EAX = the value CMPXCHG read; EDX = XADD's old value; ESI a phi of 0 and 9. */
+    assert_int_equal(th->final_regs[ir_thread_find_reg(th, "EAX")].value.val, ld->dst);
+    assert_int_equal(th->final_regs[ir_thread_find_reg(th, "EDX")].value.val, xadd->dst);
+    const ir_operand esi = th->final_regs[ir_thread_find_reg(th, "ESI")].value;
+    assert_int_equal(esi.kind, IR_OPND_VAL);
+    const ir_block *last = &th->blocks[th->nblocks - 1];
+    assert_int_equal(last->instrs[0].op, IR_PHI);
+    assert_int_equal(last->instrs[0].dst, esi.val);
+    assert_int_equal(last->instrs[0].phi_args[0].imm, 0);
+    assert_int_equal(last->instrs[0].phi_args[1].imm, 9);
+    diag d = {0};
+    assert_true(ir_verify(t, &d));
     ir_test_free(t);
 }
 
@@ -415,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_x86_sb),
         cmocka_unit_test(test_x86_control_and_rmw),
         cmocka_unit_test(test_x86_unlocked_rmw),
+        cmocka_unit_test(test_x86_flags_and_jumps),
         cmocka_unit_test(test_x86_errors),
         cmocka_unit_test(test_c_cas),
         cmocka_unit_test(test_c_modes_and_registers),
