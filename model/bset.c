@@ -75,7 +75,8 @@ void bacc_add(bset_acc *a, const ir_val *vals, bool cond, uint64_t count)
     }
     bset_state *s = &b->states[b->nstates];
     s->vals = xmalloc((size_t)(b->nobs ? b->nobs : 1) * sizeof *vals);
-    memcpy(s->vals, vals, (size_t)b->nobs * sizeof *vals);
+    if (b->nobs)
+        memcpy(s->vals, vals, (size_t)b->nobs * sizeof *vals);
     s->cond = cond;
     a->slot[i] = b->nstates++;
     if (2 * b->nstates > a->nslot)

@@ -474,7 +474,8 @@ static void gen_orders(const co_cons *c, loc_orders *o, int *cur, int depth,
             o->cap = need * 2;
             o->ord = xrealloc(o->ord, o->cap * sizeof *o->ord);
         }
-        memcpy(o->ord + n * (size_t)c->k, cur, (size_t)c->k * sizeof *cur);
+        if (c->k)
+            memcpy(o->ord + n * (size_t)c->k, cur, (size_t)c->k * sizeof *cur);
         o->norders++;
         return;
     }

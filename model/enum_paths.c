@@ -29,15 +29,18 @@ typedef struct walker {
 static void walk_clone(walk *dst, const walk *src, int nvals)
 {
     dst->env = xmalloc((size_t)(nvals ? nvals : 1) * sizeof(int));
-    memcpy(dst->env, src->env, (size_t)nvals * sizeof(int));
+    if (nvals)
+        memcpy(dst->env, src->env, (size_t)nvals * sizeof(int));
     dst->nev = src->nev;
     dst->cap = src->nev ? src->nev : 1;
     dst->ev = xmalloc(dst->cap * sizeof *dst->ev);
-    memcpy(dst->ev, src->ev, src->nev * sizeof *dst->ev);
+    if (src->nev)
+        memcpy(dst->ev, src->ev, src->nev * sizeof *dst->ev);
     dst->ncond = src->ncond;
     dst->ccap = src->ncond ? src->ncond : 1;
     dst->cond = xmalloc(dst->ccap * sizeof *dst->cond);
-    memcpy(dst->cond, src->cond, src->ncond * sizeof *dst->cond);
+    if (src->ncond)
+        memcpy(dst->cond, src->cond, src->ncond * sizeof *dst->cond);
     dst->nslots = src->nslots;
     dst->ctrl = src->ctrl;
 }
@@ -129,10 +132,12 @@ static void finish_path(walker *k, walk *w)
     memset(&p, 0, sizeof p);
     p.nev = (int)w->nev;
     p.ev = xmalloc((w->nev ? w->nev : 1) * sizeof *p.ev);
-    memcpy(p.ev, w->ev, w->nev * sizeof *p.ev);
+    if (w->nev)
+        memcpy(p.ev, w->ev, w->nev * sizeof *p.ev);
     p.ncond = (int)w->ncond;
     p.cond = xmalloc((w->ncond ? w->ncond : 1) * sizeof *p.cond);
-    memcpy(p.cond, w->cond, w->ncond * sizeof *p.cond);
+    if (w->ncond)
+        memcpy(p.cond, w->cond, w->ncond * sizeof *p.cond);
     p.nslots = w->nslots;
     p.slot_ev = xmalloc((size_t)(w->nslots ? w->nslots : 1) * sizeof(int));
     for (int i = 0; i < p.nev; i++)
