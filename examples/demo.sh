@@ -19,7 +19,8 @@ S=${DEMO_S:-5000}
 R=${DEMO_R:-4}
 SYNC=${DEMO_SYNC:-user}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'echo; echo "demo: interrupted" >&2; exit 3' INT TERM
 log=${DEMO_LOG:-$tmp/demo.log}
 : >"$log"
 
