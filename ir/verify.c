@@ -381,6 +381,19 @@ static bool check_thread(vctx *c)
             c->def_index[in->dst] = i;
         }
 
+    /* Types: a comparison gives 0 or 1, never an address. */
+    for (int b = 0; b < n; b++)
+        for (int i = 0; i < th->blocks[b].ninstrs; i++) {
+            const ir_instr *in = &th->blocks[b].instrs[i];
+            if ((in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_RMW) && in->addr.kind == IR_OPND_VAL) {
+                int v = in->addr.val, db = c->def_block[v];
+                const ir_instr *def = db >= 0 ? &th->blocks[db].instrs[c->def_index[v]] : NULL;
+                if (def && def->op == IR_BIN && def->binop >= IR_EQ)
+                    return FAIL(c, in, "%s address %%%d is the result of a comparison, not an address",
+                                ir_op_name(in->op), v);
+            }
+        }
+
     /* Uses. */
     int ret_block = -1, ret_index = -1;
     for (int b = 0; b < n; b++) {

@@ -159,6 +159,12 @@ static void test_operands(void **state)
                    "store value operand is missing");
     expect_invalid(HEAD("C") "thread 0 P0\n  b0:\n    %0 = add 1, none\n    ret\nend\ncond exists true\n",
                    "bin right operand is missing");
+    expect_invalid(HEAD("C") "thread 0 P0\n  b0:\n    %0 = load.rlx &x\n    %1 = eq %0, 1\n    store.rlx %1, 1\n"
+                   "    ret\nend\ncond exists true\n",
+                   "store address %1 is the result of a comparison");
+    /* A loaded value may hold an address. */
+    expect_valid(HEAD("C") "thread 0 P0\n  b0:\n    %0 = load.rlx &x\n    store.rlx %0, 1\n    ret\nend\n"
+                 "cond exists true\n");
     /* An address immediate that names no location. */
     ir_test *t = read_ok(HEAD("C") "thread 0 P0\n  b0:\n    store.rlx &x, 1\n    ret\nend\ncond exists true\n");
     t->threads[0].blocks[0].instrs[0].addr = ir_imm(IR_ADDR(9));
