@@ -49,6 +49,11 @@ for target in jcstress java; do
     "$L" emit --target $target "$tmp/good.litmus" "$tmp/good.litmus" > /dev/null 2>&1
     [ $? -eq 2 ] || bad "$target: two tests without -o are not refused"
 done
+# an output folder that cannot be made: status 3, nothing written
+: > "$tmp/plainfile"
+"$L" emit --target java -o "$tmp/plainfile/out" "$tmp/good.litmus" > /dev/null 2> "$tmp/err"
+[ $? -eq 3 ] || bad "an impossible output folder is not status 3"
+grep -q "error: " "$tmp/err" || bad "no error for an impossible output folder"
 "$L" run --target java "$tmp/broken.litmus" > /dev/null 2> "$tmp/err"
 [ $? -eq 2 ] || bad "run --target java: broken input is not status 2"
 grep -qE "broken.litmus:[0-9]+:[0-9]+: error: " "$tmp/err" || bad "run: $(cat "$tmp/err")"

@@ -63,5 +63,22 @@ st=$?
 grep -q '^Observation SB-opaque ' "$tmp/log3" || bad "no partial result after the time limit"
 grep -qi 'timed out' "$tmp/log3" "$tmp/err3" || bad "the time limit is not reported"
 
+# more actors than CPUs: four threads still run (and say they shared CPUs)
+cat > "$tmp/IRIW.litmus" <<'LIT'
+Java IRIW
+{ x = 0; y = 0; 0:X=x; 1:Y=y; 2:X=x; 2:Y=y; 3:X=x; 3:Y=y; }
+Thread0 { X.setOpaque(1); }
+Thread1 { Y.setOpaque(1); }
+Thread2 { int r0 = X.getOpaque(); int r1 = Y.getOpaque(); }
+Thread3 { int r0 = Y.getOpaque(); int r1 = X.getOpaque(); }
+exists (2:r0=1 /\ 2:r1=0 /\ 3:r0=1 /\ 3:r1=0)
+LIT
+"$L" run --target java -s 2000 -r 5 "$tmp/IRIW.litmus" > "$tmp/log4" 2>&1 ||
+    bad "four threads: run exited $?: $(tail -3 "$tmp/log4")"
+if [ "$(nproc)" -lt 4 ]; then
+    grep -q 'oversubscribed=1' "$tmp/log4" || bad "four threads on $(nproc) CPUs not reported as oversubscribed"
+fi
+grep -q '^Observation IRIW ' "$tmp/log4" || bad "four threads: no result"
+
 [ "$fail" -eq 0 ] && echo "java_sb: ok"
 exit "$fail"
