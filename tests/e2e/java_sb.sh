@@ -56,7 +56,7 @@ after=$(find "$LITMUSC_CACHE" -name '*.class' -exec stat -c '%n %Y' {} + | sort)
 grep -q '^Observation SB-plain ' "$tmp/log2" || bad "cached run printed no Observation line"
 
 # a time limit stops the JVM; the partial histogram is still reported
-"$L" run --target java -s 100000 -r 1000000 --timeout 3 "$tmp/SB-opaque.litmus" \
+"$L" run --target java -s 100000 -r 1000000 --timeout 5 "$tmp/SB-opaque.litmus" \
     > "$tmp/log3" 2> "$tmp/err3"
 st=$?
 [ "$st" -eq 3 ] || bad "a run stopped at its time limit must exit 3, not $st"
