@@ -82,6 +82,10 @@ static bool lower_if(lw *w, const fe_stmt *s, lw_call_fn call)
     ir_operand c;
     if (!lw_expr(w, s->e, call, &c))
         return false;
+    /* A constant condition takes one side only, as in herd, whose choice
+     * on a known value is no choice. */
+    if (c.kind == IR_OPND_IMM)
+        return lw_stmt(w, c.imm != 0 ? s->then_s : s->else_s, call);
     /* `if (e)` tests e != 0, which is what br tests. */
     lw_edges else_edges = {0}, join = {0};
     lw_branch(w, c, &else_edges);

@@ -282,6 +282,11 @@ static bool jump(x86 *x, const fe_x86_instr *in)
     ir_operand c;
     if (!zero_flag(x, in, in->op == FE_X86_JE, &c))
         return false;
+    if (c.kind == IR_OPND_IMM) {    /* known flags: always or never taken */
+        if (c.imm != 0)
+            lw_jump(w, &l->pending);
+        return true;
+    }
     lw_branch_then(w, c, &l->pending);
     return true;
 }

@@ -239,6 +239,35 @@ static void test_x86_flags_and_jumps(void **state)
     ir_test_free(t);
 }
 
+/* Known conditions take one side only (herd does not fork on a constant). */
+static void test_constant_branches(void **state)
+{
+    (void)state;
+    ir_test *t = lower("Java T\n{ x=0; 0:X=x; }\nThread0 {\n"
+                       "  int r0 = 2;\n  if (r0 == 2) { int r1 = X.get(); } else { X.set(1); }\n"
+                       "  if (r0 - 2) { X.set(3); }\n}\nexists (0:r1=0)\n");
+    const ir_thread *th = &t->threads[0];
+    assert_int_equal(th->nblocks, 1);
+    assert_int_equal(th->blocks[0].ninstrs, 2);
+    assert_int_equal(instr(t, 0, 0, 0)->op, IR_LOAD);
+    assert_int_equal(instr(t, 0, 0, 1)->op, IR_RET);
+    ir_test_free(t);
+    t = lower("X86 T\n{ x=0; }\n P0 ;\n MOV EAX,$1 ;\n CMP EAX,1 ;\n JE L0 ;\n MOV [x],$1 ;\n L0: ;\n"
+              " CMP EAX,2 ;\n JE L1 ;\n MOV [x],$2 ;\n L1: ;\nexists ([x]=2)\n");
+    th = &t->threads[0];
+    int stores = 0;
+    for (int b = 0; b < th->nblocks; b++)
+        for (int i = 0; i < th->blocks[b].ninstrs; i++)
+            if (th->blocks[b].instrs[i].op == IR_STORE) {
+                stores++;
+                assert_int_equal(th->blocks[b].instrs[i].a.imm, 2);
+            }
+    assert_int_equal(stores, 1);
+    diag d = {0};
+    assert_true(ir_verify(t, &d));
+    ir_test_free(t);
+}
+
 static void test_x86_errors(void **state)
 {
     (void)state;
@@ -479,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_x86_control_and_rmw),
         cmocka_unit_test(test_x86_unlocked_rmw),
         cmocka_unit_test(test_x86_flags_and_jumps),
+        cmocka_unit_test(test_constant_branches),
         cmocka_unit_test(test_x86_errors),
         cmocka_unit_test(test_c_cas),
         cmocka_unit_test(test_c_modes_and_registers),
