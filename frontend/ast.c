@@ -10,6 +10,8 @@ void fe_loc_clear(fe_loc *l)
 {
     free(l->name);
     l->name = NULL;
+    free(l->text);
+    l->text = NULL;
 }
 
 void fe_value_clear(fe_value *v)

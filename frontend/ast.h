@@ -37,6 +37,9 @@ typedef struct fe_loc {
                                    lower-case name without '%' (rax) */
     int index;                  /* a[i]: i; otherwise -1 */
     fe_pos pos;
+    char *text;                 /* FE_LOC_REG: the register as written when that differs
+                                   from `name` (0:RAX -> name "rax", text "RAX"); herd's
+                                   hash covers the spelling.  NULL otherwise */
 } fe_loc;
 
 typedef enum fe_value_kind {

@@ -20,7 +20,7 @@ static int loc_cmp(const fe_loc *a, const fe_loc *b)
         return a->kind == FE_LOC_REG ? -1 : 1;
     if (a->kind == FE_LOC_REG && a->thread != b->thread)
         return a->thread < b->thread ? -1 : 1;
-    int c = strcmp(a->name, b->name);
+    int c = strcmp(a->text ? a->text : a->name, b->text ? b->text : b->name);
     if (c)
         return c;
     return a->index - b->index;
@@ -35,7 +35,7 @@ static int init_cmp(const void *x, const void *y)
 static void dump_loc(strbuf *b, const fe_loc *l)
 {
     if (l->kind == FE_LOC_REG)
-        sb_printf(b, "%d:%s", l->thread, l->name);
+        sb_printf(b, "%d:%s", l->thread, l->text ? l->text : l->name);
     else if (l->index >= 0)
         sb_printf(b, "%s[%d]", l->name, l->index);
     else

@@ -25,7 +25,7 @@ void fe_print_value(strbuf *b, const fe_value *v)
 void fe_print_loc(strbuf *b, const fe_loc *l, bool brackets)
 {
     if (l->kind == FE_LOC_REG) {
-        sb_printf(b, "%d:%s", l->thread, l->name);
+        sb_printf(b, "%d:%s", l->thread, l->text ? l->text : l->name);
     } else if (l->index >= 0) {
         sb_printf(b, "%s[%d]", l->name, l->index);
     } else if (brackets) {
@@ -98,6 +98,10 @@ void fe_print_x86_instr(strbuf *b, const fe_test *t, const fe_x86_instr *in, boo
         sb_printf(b, "%s: ", in->label);
     if (in->op == FE_X86_EMPTY)
         return;
+    if (herd_hash && in->op == FE_X86_NOP) {   /* herd prints NOP in capitals in both syntaxes */
+        sb_add(b, "NOP");
+        return;
+    }
     if (in->lock)
         sb_add(b, herd_hash ? (att ? "lock; " : "LOCK; ") : (att ? "lock " : "LOCK "));
     const char *nm = fe_x86_op_name(in->op);

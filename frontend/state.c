@@ -50,6 +50,7 @@ static bool parse_reg_name(lexer *lx, const fe_test *t, fe_loc *loc)
     if (lx->cur.kind != TK_IDENT)
         return lx_error(lx, "expected a register name");
     char *name = tok_str(&lx->cur);
+    char *written = tok_str(&lx->cur);
     if (t->arch == FE_ARCH_X86) {
         const char *r = x86_reg(name);
         if (r) {
@@ -61,6 +62,7 @@ static bool parse_reg_name(lexer *lx, const fe_test *t, fe_loc *loc)
         const char *r = x86_64_reg(name, &size);
         if (r && size != 8) {
             free(name);
+            free(written);
             return lx_error(lx, "X86_64 conditions and init name 64-bit registers (%s)", r);
         }
         if (r) {
@@ -69,6 +71,10 @@ static bool parse_reg_name(lexer *lx, const fe_test *t, fe_loc *loc)
         }
     }
     loc->name = name;
+    if (strcmp(written, name))
+        loc->text = written;
+    else
+        free(written);
     return lx_next(lx);
 }
 
