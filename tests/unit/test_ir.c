@@ -440,6 +440,43 @@ static void test_cond_eval(void **state)
     ir_test_free(t);
 }
 
+/* Every prefix of a valid text, and texts with one byte changed, either
+ * read (and then print and verify without crashing) or fail with a
+ * positioned diagnostic. */
+static void test_read_damaged(void **state)
+{
+    (void)state;
+    size_t n = strlen(full_text);
+    char *buf = xmalloc(n + 1);
+    static const char bytes[] = {'%', '&', '"', '[', ']', ',', '\n', ' ', 'b', '9', '-', '~', '\\', ';', '@', 'x'};
+    unsigned seed = 12345;
+    for (size_t len = 0; len <= n; len++) {
+        for (int variant = 0; variant < 3; variant++) {
+            memcpy(buf, full_text, n + 1);
+            if (variant == 0) {
+                buf[len] = 0;
+            } else if (len < n) {
+                seed = seed * 1103515245u + 12345u;
+                buf[len] = bytes[(seed >> 16) % sizeof bytes];
+            }
+            diag d = {0};
+            ir_test *t = ir_read(buf, "d.ir", &d);
+            if (t) {
+                char *s = ir_print_str(t);
+                diag d2 = {0};
+                (void)ir_verify(t, &d2);
+                free(s);
+                ir_test_free(t);
+            } else {
+                assert_true(d.set);
+                assert_true(d.line >= 1);
+                assert_true(d.col >= 1);
+            }
+        }
+    }
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_full),
         cmocka_unit_test(test_read_phi_order),
         cmocka_unit_test(test_read_errors),
+        cmocka_unit_test(test_read_damaged),
         cmocka_unit_test(test_format_cond),
         cmocka_unit_test(test_observables),
         cmocka_unit_test(test_cond_eval),
