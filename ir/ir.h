@@ -242,7 +242,8 @@ ir_test *ir_read(const char *text, const char *file, diag *d);   /* NULL on erro
 int ir_thread_find_reg(const ir_thread *th, const char *name);
 /* Observables shown in a final state, in herd's order: the condition's and
  * `locations`' registers (by thread, then name as herd sorts them), then
- * memory.  Returns a malloc'd array and its length in *n. */
+ * memory.  Returns a malloc'd array and its length in *n; free() the array
+ * only: its register names point into T. */
 ir_obs *ir_observables(const ir_test *t, int *n);
 /* Evaluate condition C on a final state given as values VALS of the
  * observables OBS[0..n).  A register that is not among them reads 0. */
