@@ -48,7 +48,28 @@ expect_never() {
     grep -q "^Verdict [^ ]* Ok:" "$tmp/out" || fail "$(basename "$f"): no Ok verdict"
 }
 
+# Against SC the same weak outcome is a forbidden state: exit 1, a
+# FORBIDDEN state line, the Verdict, and a failure in the XML report.
+expect_forbidden_under_sc() {
+    f=$1 state=$2
+    for r in 4 16 64; do
+        "$L" run --model sc -s 50000 -r $r --sync user --timeout 120 --xml "$tmp/r.xml" "$f" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        w=$(witnesses "$tmp/out")
+        [ "${w:-0}" -gt 0 ] || { [ "$rc" -eq 0 ] || fail "$(basename "$f") under sc: exit $rc without witnesses: $(head -2 "$tmp/err")"; continue; }
+        [ "$rc" -eq 1 ] || fail "$(basename "$f") under sc: weak outcome seen but exit $rc, want 1"
+        grep -q "^State [^ ]* FORBIDDEN *$w *$state\$" "$tmp/out" || fail "$(basename "$f") under sc: no FORBIDDEN line for $state"
+        grep -q "^Model [^ ]* sc 3 states, observation Never 0 3\$" "$tmp/out" || fail "$(basename "$f") under sc: Model line: $(grep ^Model "$tmp/out")"
+        grep -q "^Verdict [^ ]* FORBIDDEN: 1 state outside the sc behaviour set, seen $w time" "$tmp/out" || fail "$(basename "$f") under sc: Verdict line"
+        grep -q 'failures="1"' "$tmp/r.xml" || fail "$(basename "$f") under sc: the XML report has no failure"
+        echo "$(basename "$f") under sc: forbidden state reported ($w times)"
+        return
+    done
+    fail "$(basename "$f") under sc: weak outcome never observed"
+}
+
 expect_weak "$ex/x86/SB.litmus" "0:EAX=0; 1:EAX=0;"
+expect_forbidden_under_sc "$ex/x86/SB.litmus" "0:EAX=0; 1:EAX=0;"
 expect_weak "$ex/c/SB+rlx.litmus" "0:r0=0; 1:r0=0;"
 expect_never "$ex/x86/SB+mfences.litmus"
 expect_never "$ex/c/SB+sc.litmus"
