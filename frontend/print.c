@@ -276,20 +276,20 @@ static void print_block_items(strbuf *b, const fe_test *t, const fe_stmt *blk, i
         print_stmt(b, t, blk->body[i], ind);
 }
 
-/* A branch of an if: a block prints inline `{ ... }`, anything else on
- * its own line, one level deeper. */
-static void print_branch(strbuf *b, const fe_test *t, const fe_stmt *s, int ind)
+/* A branch of an if: a block prints inline ` {...}` and leaves the line
+ * open; anything else goes on its own lines, one level deeper. */
+static bool print_branch(strbuf *b, const fe_test *t, const fe_stmt *s, int ind)
 {
     if (s->kind == FE_S_BLOCK) {
-        sb_add(b, "{\n");
+        sb_add(b, " {\n");
         print_block_items(b, t, s, ind + 1);
         indent(b, ind);
         sb_addc(b, '}');
-    } else {
-        sb_addc(b, '\n');
-        print_stmt(b, t, s, ind + 1);
-        indent(b, ind);
+        return true;
     }
+    sb_addc(b, '\n');
+    print_stmt(b, t, s, ind + 1);
+    return false;
 }
 
 static void print_stmt(strbuf *b, const fe_test *t, const fe_stmt *s, int ind)
@@ -326,20 +326,24 @@ static void print_stmt(strbuf *b, const fe_test *t, const fe_stmt *s, int ind)
         print_expr(b, t, s->e, 0);
         sb_add(b, ";\n");
         break;
-    case FE_S_IF:
+    case FE_S_IF: {
         sb_add(b, "if (");
         print_expr(b, t, s->e, 0);
-        sb_add(b, ") ");
-        print_branch(b, t, s->then_s, ind);
+        sb_addc(b, ')');
+        bool open = print_branch(b, t, s->then_s, ind);
         if (s->else_s) {
-            sb_add(b, s->then_s->kind == FE_S_BLOCK ? " else " : "else ");
-            print_branch(b, t, s->else_s, ind);
+            if (open) {
+                sb_add(b, " else");
+            } else {
+                indent(b, ind);
+                sb_add(b, "else");
+            }
+            open = print_branch(b, t, s->else_s, ind);
         }
-        if (s->then_s->kind == FE_S_BLOCK || (s->else_s && s->else_s->kind == FE_S_BLOCK) || !s->else_s)
-            sb_addc(b, '\n');
-        else
+        if (open)
             sb_addc(b, '\n');
         break;
+    }
     case FE_S_BLOCK:
         sb_add(b, "{\n");
         print_block_items(b, t, s, ind + 1);
