@@ -3,7 +3,9 @@
  * compared; everything the lowering reads is. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "util/mem.h"
 #include "frontend/frontend.h"
 #include "frontend/internal.h"
 
@@ -93,18 +95,54 @@ static bool eq_expr(const fe_expr *a, const fe_expr *b)
     return true;
 }
 
+/* Blocks carry no meaning (a thread has one flat register namespace), so
+ * statements compare as flattened sequences: `{ s; }` equals `s`. */
+typedef struct slist { const fe_stmt **v; int n, cap; } slist;
+
+static void flatten(const fe_stmt *s, slist *out)
+{
+    if (!s)
+        return;
+    if (s->kind == FE_S_BLOCK) {
+        for (int i = 0; i < s->nbody; i++)
+            flatten(s->body[i], out);
+        return;
+    }
+    if (out->n == out->cap) {
+        out->cap = out->cap ? 2 * out->cap : 8;
+        out->v = xrealloc(out->v, (size_t)out->cap * sizeof *out->v);
+    }
+    out->v[out->n++] = s;
+}
+
+static bool eq_seq(const fe_stmt *a, const fe_stmt *b);
+
+static bool eq_one(const fe_stmt *a, const fe_stmt *b)
+{
+    if (a->kind != b->kind || !streq(a->type, b->type) || !streq(a->name, b->name) || !eq_expr(a->e, b->e) ||
+        !eq_expr(a->addr, b->addr))
+        return false;
+    if (a->kind == FE_S_IF)
+        return eq_seq(a->then_s, b->then_s) && eq_seq(a->else_s, b->else_s);
+    return true;
+}
+
+static bool eq_seq(const fe_stmt *a, const fe_stmt *b)
+{
+    slist la = {0}, lb = {0};
+    flatten(a, &la);
+    flatten(b, &lb);
+    bool ok = la.n == lb.n;
+    for (int i = 0; ok && i < la.n; i++)
+        ok = eq_one(la.v[i], lb.v[i]);
+    free(la.v);
+    free(lb.v);
+    return ok;
+}
+
 static bool eq_stmt(const fe_stmt *a, const fe_stmt *b)
 {
-    if (!a || !b)
-        return a == b;
-    if (a->kind != b->kind || !streq(a->type, b->type) || !streq(a->name, b->name) || !eq_expr(a->e, b->e) ||
-        !eq_expr(a->addr, b->addr) || !eq_stmt(a->then_s, b->then_s) || !eq_stmt(a->else_s, b->else_s) ||
-        a->nbody != b->nbody)
-        return false;
-    for (int i = 0; i < a->nbody; i++)
-        if (!eq_stmt(a->body[i], b->body[i]))
-            return false;
-    return true;
+    return eq_seq(a, b);
 }
 
 static bool eq_init(const fe_init *a, const fe_init *b)

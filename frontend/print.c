@@ -278,8 +278,26 @@ static void print_block_items(strbuf *b, const fe_test *t, const fe_stmt *blk, i
 
 /* A branch of an if: a block prints inline ` {...}` and leaves the line
  * open; anything else goes on its own lines, one level deeper. */
-static bool print_branch(strbuf *b, const fe_test *t, const fe_stmt *s, int ind)
+/* Would an `else` printed after S attach to an if inside S? */
+static bool dangles(const fe_stmt *s)
 {
+    if (s->kind != FE_S_IF)
+        return false;
+    if (!s->else_s)
+        return true;
+    return s->else_s->kind != FE_S_BLOCK && dangles(s->else_s);
+}
+
+static bool print_branch(strbuf *b, const fe_test *t, const fe_stmt *s, int ind, bool guard)
+{
+    if (guard) {
+        /* braces keep a following else on this if; they carry no meaning */
+        sb_add(b, " {\n");
+        print_stmt(b, t, s, ind + 1);
+        indent(b, ind);
+        sb_addc(b, '}');
+        return true;
+    }
     if (s->kind == FE_S_BLOCK) {
         sb_add(b, " {\n");
         print_block_items(b, t, s, ind + 1);
@@ -330,7 +348,7 @@ static void print_stmt(strbuf *b, const fe_test *t, const fe_stmt *s, int ind)
         sb_add(b, "if (");
         print_expr(b, t, s->e, 0);
         sb_addc(b, ')');
-        bool open = print_branch(b, t, s->then_s, ind);
+        bool open = print_branch(b, t, s->then_s, ind, s->else_s && dangles(s->then_s));
         if (s->else_s) {
             if (open) {
                 sb_add(b, " else");
@@ -338,7 +356,7 @@ static void print_stmt(strbuf *b, const fe_test *t, const fe_stmt *s, int ind)
                 indent(b, ind);
                 sb_add(b, "else");
             }
-            open = print_branch(b, t, s->else_s, ind);
+            open = print_branch(b, t, s->else_s, ind, false);
         }
         if (open)
             sb_addc(b, '\n');

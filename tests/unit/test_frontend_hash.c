@@ -180,6 +180,8 @@ static void test_roundtrip(void **st)
               "  int r0 = 1;\n  r0 = (r0 ^ 1) * (2 - 3) - -4;\n  if (r0 != 0) if (r0) *y = 1; else *y = 2;\n"
               "  int r1 = atomic_fetch_or(x, r0 | 3 & 5);\n  __int128 r2 = (int)*y;\n}\nregions: x:PROP\n"
               "exists (0:r0=1)\n");
+    roundtrip("C T\n{ }\nP0 (atomic_int* x) { int r0 = 0; if (r0) if (r0 == 2) *x = 2; else if (r0) *x = 1;"
+              " else {} else *x = 3; if (r0) { if (r0) *x = 1; } else { { *x = 2; } } }\nexists (x=1)\n");
     roundtrip("Java T\n{ x=0; 0:X=x; }\nThread0 {\n  int a = X.getAndAddRelease(2 - 1 * 3);\n"
               "  int b; if (a == 1 && b != 2 || a < 3) { X.setVolatile(a ^ b); } else fullFence();\n}\n"
               "exists (0:a=0 /\\ [x]=1)\n");
@@ -199,6 +201,15 @@ static void test_equal_detects_differences(void **st)
     fe_test_free(b);
     b = parse(sb_test("x=0;", ""));
     assert_true(fe_test_equal(a, b, why, sizeof why));
+    fe_test_free(a);
+    fe_test_free(b);
+    /* braces carry no meaning; statements and their order do */
+    a = parse("C T\n{ }\nP0 (atomic_int* x) { *x = 1; if (1) { { *x = 2; } } }\nexists (x=1)\n");
+    b = parse("C T\n{ }\nP0 (atomic_int* x) { { *x = 1; } if (1) *x = 2; }\nexists (x=1)\n");
+    assert_true(fe_test_equal(a, b, why, sizeof why));
+    fe_test_free(b);
+    b = parse("C T\n{ }\nP0 (atomic_int* x) { if (1) *x = 2; *x = 1; }\nexists (x=1)\n");
+    assert_false(fe_test_equal(a, b, why, sizeof why));
     fe_test_free(a);
     fe_test_free(b);
 }
