@@ -139,8 +139,28 @@ bool fe_parse_c(fe_test *t, const section *s, const char *file, diag *d)
             return false;
     }
     if (lx_is_ident(&lx, "regions")) {
-        /* herd's memory-region annotations: kept verbatim, not interpreted */
+        /* herd's memory-region annotations `regions: x:R, y:S`: checked
+         * for shape, then kept verbatim (nothing downstream reads them) */
         const char *p = lx.cur.s, *e = s->end;
+        if (!lx_next(&lx))
+            return false;
+        lx_accept(&lx, ":");
+        if (lx.failed)
+            return false;
+        do {
+            if (lx.cur.kind != TK_IDENT)
+                return lx_error(&lx, "expected a region 'location:NAME'");
+            if (!lx_next(&lx) || !lx_expect(&lx, ":"))
+                return false;
+            if (lx.cur.kind != TK_IDENT)
+                return lx_error(&lx, "expected a region name");
+            if (!lx_next(&lx))
+                return false;
+            while (lx_accept(&lx, ",") || lx_accept(&lx, ";"))
+                ;
+            if (lx.failed)
+                return false;
+        } while (lx.cur.kind != TK_EOF);
         while (e > p && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\t' || e[-1] == '\r'))
             e--;
         for (const char *c = p; c < e; c++)
