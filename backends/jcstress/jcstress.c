@@ -93,6 +93,18 @@ static void store_field(strbuf *out, void *ctx, int k, const char *expr)
 static bool outcomes(strbuf *out, const ir_test *t, const javagen_names *n, const bset *b,
                      const int *perm, const char *model, diag *d)
 {
+    if (n->nobs == 0) {
+        /* Nothing observed: every result prints as "", which jcstress takes
+         * for the default case, so the default case is the verdict. */
+        bool hot = b->nstates > 0 && jcstress_interesting(t, b->states[0].cond);
+        const char *ex = b->nstates > 0 || b->undef ? (hot ? "ACCEPTABLE_INTERESTING" : "ACCEPTABLE")
+                                                    : "FORBIDDEN";
+        sb_printf(out, "@Outcome(expect = Expect.%s, desc = \"%s by ", ex,
+                  *ex == 'F' ? "forbidden" : "allowed");
+        javagen_string(out, model);
+        sb_add(out, " (the test observes nothing)\")\n");
+        return true;
+    }
     ir_val *vals = xcalloc((size_t)n->nobs + 1, sizeof *vals);
     strbuf id = {0};
     for (int s = 0; s < b->nstates; s++) {

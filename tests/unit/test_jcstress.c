@@ -278,6 +278,35 @@ static void test_hostile_names(void **state)
     ir_test_free(t);
 }
 
+/* No observables: every result prints as "", jcstress's default case. */
+static void test_nothing_observed(void **state)
+{
+    (void)state;
+    ir_test *t = ring(2, IR_JM_PLAIN, IR_Q_FORALL, false);
+    free(t->cond->l->lhs.reg);
+    free(t->cond->r->lhs.reg);
+    free(t->cond->l);
+    free(t->cond->r);
+    t->cond->kind = IR_C_TRUE;
+    t->cond->l = t->cond->r = NULL;
+    bset *b = all_states(t, -1);
+    assert_int_equal(b->nobs, 0);
+    assert_int_equal(b->nstates, 1);
+    char *s = generate(t, b);
+    assert_null(strstr(s, "@Outcome(id"));
+    assert_int_equal(count(s, "@Outcome("), 1);
+    assert_non_null(strstr(s, "@Outcome(expect = Expect.ACCEPTABLE, desc = \"allowed by jam21"));
+    assert_non_null(strstr(s, "public static class Observed"));
+    free(s);
+    b->nstates = 0;   /* nothing allowed at all: the default forbids */
+    s = generate(t, b);
+    assert_non_null(strstr(s, "@Outcome(expect = Expect.FORBIDDEN"));
+    b->nstates = 1;
+    free(s);
+    free_states(b);
+    ir_test_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +318,7 @@ int main(void)
         cmocka_unit_test(test_undefined_accepts_all),
         cmocka_unit_test(test_observables_by_identity),
         cmocka_unit_test(test_hostile_names),
+        cmocka_unit_test(test_nothing_observed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
