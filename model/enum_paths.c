@@ -15,6 +15,11 @@ typedef struct walk {
     size_t ncond, ccap;
     int nslots;
     uint64_t ctrl;              /* read slots the path's branches depend on */
+    /* An access whose address is computed from a read: this path assumes
+     * it touches forced_loc (one path per location, as herd's solver
+     * would find by case analysis). */
+    const ir_instr *forced_in;
+    int forced_loc;
 } walk;
 
 typedef struct walker {
@@ -43,6 +48,8 @@ static void walk_clone(walk *dst, const walk *src, int nvals)
         memcpy(dst->cond, src->cond, src->ncond * sizeof *dst->cond);
     dst->nslots = src->nslots;
     dst->ctrl = src->ctrl;
+    dst->forced_in = src->forced_in;
+    dst->forced_loc = src->forced_loc;
 }
 
 static void walk_free(walk *w)
@@ -88,8 +95,12 @@ static bool address(walker *k, walk *w, const ir_instr *in, int *loc, uint64_t *
         return false;
     const vexpr *x = &k->out->pool.e[e];
     *deps = x->deps;
-    if (x->op != VX_CONST)
-        return fail(k, in, "address computed from a value read from memory is not supported");
+    if (x->op != VX_CONST) {
+        if (w->forced_in != in)
+            return fail(k, in, "address computed from a value read from memory");
+        *loc = w->forced_loc;
+        return true;
+    }
     if (!IR_IS_ADDR(x->c) || IR_ADDR_LOC(x->c) < 0 || IR_ADDR_LOC(x->c) >= k->t->nlocs)
         return fail(k, in, "access to something that is not a location");
     *loc = IR_ADDR_LOC(x->c);
@@ -323,6 +334,25 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
             const ir_instr *in = &b->instrs[i];
             int a = -1, c = -1, loc = -1, slot = 0;
             uint64_t adeps;
+            if ((in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_RMW) &&
+                w->forced_in != in && in->addr.kind == IR_OPND_VAL) {
+                int ae = -1;
+                if (!operand(k, w, in->addr, in, &ae))
+                    return;
+                if (!vx_is_const(p, ae)) {
+                    /* One path per location the address may name. */
+                    for (int l = 0; l < k->t->nlocs && !k->failed; l++) {
+                        walk w2;
+                        walk_clone(&w2, w, th->nvals);
+                        add_cond(&w2, vx_bin(p, IR_EQ, ae, vx_const(p, IR_ADDR(l))), true);
+                        w2.forced_in = in;
+                        w2.forced_loc = l;
+                        run_from(k, &w2, block, prev, i);
+                        walk_free(&w2);
+                    }
+                    return;
+                }
+            }
             switch (in->op) {
             case IR_PHI:
                 fail(k, in, "phi after the start of a block");

@@ -360,6 +360,45 @@ static void test_filter(void **state)
     free(text);
 }
 
+/* An address read from memory: one path per location it may name, kept
+ * only where the read value is that location's address. */
+static const char ptr_text[] =
+    "test \"ptr\"\n"
+    "arch C\n"
+    "loc p ptr ctype \"int*\" init &x given\n"
+    "loc x int init 0\n"
+    "loc y int init 0\n"
+    "thread 0 P0\n"
+    "  b0:\n"
+    "    %0 = load.na &p\n"
+    "    store.na %0, 1\n"
+    "    ret\n"
+    "  final r = %0\n"
+    "end\n"
+    "thread 1 P1\n"
+    "  b0:\n"
+    "    store.na &p, &y\n"
+    "    ret\n"
+    "end\n"
+    "cond exists [y]=1\n"
+    "locations [x]\n";
+
+static void test_symbolic_address(void **state)
+{
+    (void)state;
+    ir_test *t = read_ir(ptr_text);
+    bset *b = run("sc", t, true);
+    assert_int_equal(b->nstates, 2);
+    assert_int_equal(b->pos, 1);
+    assert_int_equal(b->neg, 1);
+    ir_val via_x[2] = {1, 0}, via_y[2] = {0, 1}, both[2] = {1, 1};
+    assert_true(has_state(b, via_x));
+    assert_true(has_state(b, via_y));
+    assert_false(has_state(b, both));
+    bset_free(b);
+    ir_test_free(t);
+}
+
 static void test_default_models(void **state)
 {
     (void)state;
@@ -382,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_cas_and_branches),
         cmocka_unit_test(test_race_undef),
         cmocka_unit_test(test_filter),
+        cmocka_unit_test(test_symbolic_address),
         cmocka_unit_test(test_default_models),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
