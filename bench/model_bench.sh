@@ -25,9 +25,9 @@ for dir in $(find "$corpus" -name '*.litmus' | sed 's|/[^/]*$||' | sort -u); do
         read -r wall rss < "$tmp/t" 2>/dev/null || { wall=0; rss=0; }
         echo "$m $rel $wall $rss" >> "$tmp/batches"
         # per test: seconds and candidates from the JSON
-        tr '\n' ' ' < "$tmp/j" | sed 's/},{"test"/}\n{"test"/g' |
-            sed -n 's/.*"file":"\([^"]*\)".*"candidates":\([0-9]*\),"seconds":\([0-9.]*\).*/\1 \2 \3/p' |
-            while read -r f c s; do echo "$m ${f#"$corpus"/} $c $s" >> "$tmp/rows"; done
+        tr '\n' ' ' < "$tmp/j" | sed 's/}, *{"test"/}\n{"test"/g' |
+            sed -n 's/.*"file":"\([^"]*\)".*"events":\([0-9]*\),"candidates":\([0-9]*\),"seconds":\([0-9.]*\).*/\1 \3 \4 \2/p' |
+            while read -r f c s ev; do echo "$m ${f#"$corpus"/} $c $s $ev" >> "$tmp/rows"; done
     done
 done
 echo
@@ -43,12 +43,16 @@ for m in $(cut -d' ' -f1 "$tmp/rows" | sort -u); do
     echo "  $m: $n tests, litmusc cpu ${cpu}s, wall ${wall}s, herd7 ${herd}s"
 done
 echo
-echo "slowest 10 tests (model, test, candidates, seconds):"
+echo "slowest 10 tests (model, test, candidates, seconds, events):"
 sort -k4 -g -r "$tmp/rows" | head -10 | sed 's/^/  /'
 echo
 echo "cost against candidates (buckets of candidates examined: tests, mean seconds, max seconds):"
 awk '{c=$3; b=1; while (b*10 <= c) b*=10; n[b]++; s[b]+=$4; if ($4>mx[b]) mx[b]=$4}
      END {for (b in n) printf "  %8d+ %5d tests  mean %.5fs  max %.5fs\n", b, n[b], s[b]/n[b], mx[b]}' "$tmp/rows" | sort -g
+echo
+echo "cost against events per candidate (IW included): tests, mean candidates, mean seconds, max seconds"
+awk '{n[$5]++; c[$5]+=$3; s[$5]+=$4; if ($4>mx[$5]) mx[$5]=$4}
+     END {for (e in n) printf "  %3d events %5d tests  %9.1f candidates  mean %.5fs  max %.5fs\n", e, n[e], c[e]/n[e], s[e]/n[e], mx[e]}' "$tmp/rows" | sort -n
 echo
 echo "peak memory per test (one process each, KiB): max and median"
 cut -d' ' -f1,2 "$tmp/rows" | while read -r m f; do

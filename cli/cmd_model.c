@@ -102,8 +102,8 @@ static void json_test(strbuf *b, const ir_test *t, const char *path, const model
         json_str(b, s->race);
     else
         sb_add(b, "null");
-    sb_printf(b, ",\"candidates\":%llu,\"seconds\":%.6f,\"hash\":",
-              (unsigned long long)s->candidates, time);
+    sb_printf(b, ",\"events\":%d,\"candidates\":%llu,\"seconds\":%.6f,\"hash\":",
+              s->events, (unsigned long long)s->candidates, time);
     json_str(b, t->hash ? t->hash : "");
     sb_add(b, "}");
 }

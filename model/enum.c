@@ -649,6 +649,8 @@ static bool build_events(enumr *e)
     memset(x, 0, sizeof *x);
     x->test = t;
     x->n = n;
+    if (n > e->b->events)
+        e->b->events = n;
     memset(e->locw, 0, sizeof e->locw);
     for (int l = 0; l < t->nlocs; l++) {
         exec_event *ev = &x->ev[l];

@@ -41,6 +41,7 @@ typedef struct bset {
     bool symbolic;          /* some values were settled by the solver rather than by substitution */
     char *race;             /* "line L: `src` and line M: `src`" for a data race, or NULL */
     uint64_t candidates;    /* candidate executions examined (for benchmarks) */
+    int events;             /* events of the largest candidate, IW included (for benchmarks) */
 } bset;
 
 /* Compute the behaviour set of T under M.  NULL + diag on error. */
