@@ -19,12 +19,14 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: litmusc check-scheme --scheme NAME|PATH [--source-model M] [--herd PATH] [-q] FILE...\n"
+    fprintf(f, "usage: litmusc check-scheme --scheme NAME|PATH [--source-model M] [--target-model M]\n"
+               "                            [--herd PATH] [--reparse] [-q] FILE...\n"
                "  --scheme S        compilation scheme (shipped:");
     for (const char *const *n = x86_scheme_builtins(); *n; n++)
         fprintf(f, " %s", *n);
     fprintf(f, ")\n"
                "  --source-model M  model of the source (default: rc11 for C, jam21 for Java)\n"
+               "  --target-model M  model of the compiled x86 program (default x86tso; a .cat path)\n"
                "  --herd PATH       compute the x86 side with this herd7 instead of in-process\n"
                "  --reparse         also read the printed x86 test back through the X86 frontend\n"
                "                    and check that it has the same behaviour as the in-process one\n"
@@ -236,7 +238,7 @@ static int check_one(const char *file, const x86_scheme *s, const opts *o, const
             printf("pass %s: undefined under %s, so any x86 behaviour is allowed\n", t->name, model_name(src_model));
         goto done;
     }
-    const char *how = "in-process x86tso";
+    const char *how = model_name(x86tso);
     if (o->herd && p->herd_ok) {
         char *out = run_herd(o->herd, text, &d);
         bt = out ? x86litmus_read_herd(out, p, bs->obs, bs->nobs, &d) : NULL;
@@ -268,7 +270,8 @@ static int check_one(const char *file, const x86_scheme *s, const opts *o, const
         if (bset_find(bs, vals) >= 0)
             continue;
         if (nbad++ == 0)
-            printf("FAIL %s: x86 under %s shows states that %s forbids\n", t->name, how, model_name(src_model));
+            printf("FAIL %s: x86 under %s%s shows states that %s forbids\n", t->name, strcmp(how, "herd7") ? "in-process " : "",
+                   how, model_name(src_model));
         char *w = format_witness(t, bs, vals);
         printf("  witness: %s\n", w);
         free(w);
@@ -299,7 +302,7 @@ done:
 
 int cmd_check_scheme(int argc, char **argv)
 {
-    const char *scheme_arg = NULL;
+    const char *scheme_arg = NULL, *target_model = "x86tso";
     opts o = {0};
     const char **files = xcalloc((size_t)argc + 1, sizeof *files);
     int nfiles = 0;
@@ -310,7 +313,8 @@ int cmd_check_scheme(int argc, char **argv)
             free(files);
             return EXIT_OK;
         }
-        bool takes = !strcmp(a, "--scheme") || !strcmp(a, "--source-model") || !strcmp(a, "--herd");
+        bool takes = !strcmp(a, "--scheme") || !strcmp(a, "--source-model") || !strcmp(a, "--herd") ||
+                     !strcmp(a, "--target-model");
         if (takes && i + 1 >= argc) {
             fprintf(stderr, "litmusc check-scheme: %s needs an argument\n", a);
             free(files);
@@ -322,6 +326,8 @@ int cmd_check_scheme(int argc, char **argv)
             o.source_model = argv[++i];
         else if (!strcmp(a, "--herd"))
             o.herd = argv[++i];
+        else if (!strcmp(a, "--target-model"))
+            target_model = argv[++i];
         else if (!strcmp(a, "-q"))
             o.quiet = true;
         else if (!strcmp(a, "--reparse"))
@@ -342,7 +348,7 @@ int cmd_check_scheme(int argc, char **argv)
     }
     diag d = {0};
     x86_scheme *s = x86_scheme_load(scheme_arg, &d);
-    model *x86tso = s ? model_load("x86tso", &d) : NULL;
+    model *x86tso = s ? model_load(target_model, &d) : NULL;
     if (!x86tso) {
         x86_scheme_free(s);
         free(files);
