@@ -181,8 +181,6 @@ const char *fe_c_call_name(fe_c_call c, bool explicit_form)
     return explicit_form ? c_call_names_explicit[c] : c_call_names[c];
 }
 
-static const char *const jmode_suffix[] = {"Plain", "Opaque", "Acquire", "Release", "Volatile"};
-
 const char *fe_jmethod_name(fe_jmethod m, fe_jmode mode)
 {
     static const char *const gets[] = {"get", "getOpaque", "getAcquire", "getAcquire", "getVolatile"};
@@ -199,7 +197,6 @@ const char *fe_jmethod_name(fe_jmethod m, fe_jmode mode)
     static const char *const gan[] = RMW3("getAndBitwiseAnd");
     static const char *const gax[] = RMW3("getAndBitwiseXor");
 #undef RMW3
-    (void)jmode_suffix;
     if ((unsigned)mode > FE_JM_VOLATILE)
         return "?";
     switch (m) {

@@ -100,9 +100,8 @@ static bool expr_is_ptr(const code_scope *sc, const fe_expr *e)
 
 static fe_expr *parse_expr(lexer *lx, code_scope *sc, int depth);
 
-/* Read a C type: words and stars, as "volatile int*".  Stops before the
- * name when NAME_FOLLOWS, else before ')'. */
-static char *parse_c_type(lexer *lx, bool name_follows)
+/* Read a C type: type words and stars, as "volatile int*". */
+static char *parse_c_type(lexer *lx)
 {
     strbuf b = {0};
     int nwords = 0;
@@ -124,7 +123,6 @@ static char *parse_c_type(lexer *lx, bool name_follows)
             return NULL;
         }
     }
-    (void)name_follows;
     if (!nwords) {
         sb_free(&b);
         lx_error(lx, "expected a type");
@@ -442,7 +440,7 @@ static fe_expr *parse_unary(lexer *lx, code_scope *sc, int depth)
         if (!lx_next(lx))
             return NULL;
         if (!sc->java && lx->cur.kind == TK_IDENT && c_is_type_word(lx->cur.s, lx->cur.len)) {
-            char *ty = parse_c_type(lx, false);
+            char *ty = parse_c_type(lx);
             if (!ty)
                 return NULL;
             if (!lx_expect(lx, ")")) {
@@ -686,7 +684,7 @@ static fe_stmt *parse_decl(lexer *lx, code_scope *sc, int depth)
             return NULL;
         }
     } else {
-        ty = parse_c_type(lx, true);
+        ty = parse_c_type(lx);
         if (!ty)
             return NULL;
     }

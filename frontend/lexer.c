@@ -153,7 +153,6 @@ static bool is_ident_char(char c) { return isalnum((unsigned char)c) || c == '_'
 bool lx_next(lexer *lx)
 {
     bool unterminated;
-    int sline = lx->line, scol = lx->col;
     const char *p = skip_blanks(lx->p, lx->end, &lx->line, &lx->col, lx->flags, &unterminated);
     tok *t = &lx->cur;
     memset(t, 0, sizeof *t);
@@ -161,8 +160,6 @@ bool lx_next(lexer *lx)
     t->col = lx->col;
     t->s = p;
     if (unterminated) {
-        (void)sline;
-        (void)scol;
         lx->p = lx->end;
         t->kind = TK_EOF;
         return lx_error_at(lx, t->line, t->col, "unterminated comment");

@@ -291,8 +291,7 @@ bool fe_parse_init(fe_test *t, const section *s, const char *file, diag *d)
         for (size_t i = 0; i + 1 < n; i++)
             if (same_loc(&t->init[i].loc, &it.loc))
                 return diag_error(d, file, it.loc.pos.line, it.loc.pos.col,
-                                  "location %s%s%s is initialised twice",
-                                  it.loc.kind == FE_LOC_REG ? "" : "", it.loc.name, "");
+                                  "location %s is initialised twice", it.loc.name);
         if (lx.cur.kind == TK_EOF)
             break;
         if (!lx_expect(&lx, ";"))
