@@ -29,5 +29,9 @@ while read -r f; do
     fi
 done < "$tmp/sample"
 [ "$bad" -eq 0 ] || fail=1
-echo "parse_corpus: $total tests parsed and round-tripped; $(wc -l < "$tmp/sample") also file to file, $bad failures"
+if [ $fail -eq 0 ]; then
+    echo "parse_corpus: $total tests parsed and round-tripped; $(wc -l < "$tmp/sample") also file to file"
+else
+    echo "parse_corpus: FAILED ($printed of $total printed; $bad of $(wc -l < "$tmp/sample") file-to-file round trips failed)"
+fi
 exit $fail
