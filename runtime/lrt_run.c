@@ -24,7 +24,9 @@ volatile sig_atomic_t lrt_stop_requested;
  * instance: enough for every woken worker to reach its first wait. */
 enum { TIMEBASE_MARGIN = 200000 };
 /* The adaptive period starts here and never leaves [MIN, MAX]. */
-enum { PERIOD_START = 512, PERIOD_MIN = 32, PERIOD_MAX = 1 << 20 };
+/* No litmus instance needs more than MAX ticks (some 20 microseconds),
+ * so a preempted run can never stretch the schedule beyond that. */
+enum { PERIOD_START = 512, PERIOD_MIN = 32, PERIOD_MAX = 1 << 16 };
 
 typedef struct lrt_shared {
     const lrt_test *t;
@@ -47,6 +49,7 @@ typedef struct lrt_shared {
     uint64_t t0;
     uint64_t period;                /* timebase: ticks between instances */
     uint64_t finish[LRT_MAX_THREADS];/* test thread -> tick its run ended */
+    uint64_t late[LRT_MAX_THREADS]; /* test thread -> instances begun > 1 period late */
     uint64_t runs_done;
     double start, end;
     _Atomic bool failed;            /* a table ran out of memory */
@@ -70,25 +73,31 @@ void lrt_config_default(lrt_config *c)
     c->delay = LRT_DELAY_AUTO;
 }
 
-/* Serial, timebase with an adaptive period: a thread that ended its run
- * well behind schedule ran instances back to back, with no meeting point;
- * jump the period to the pace it managed (plus a margin).  A run on time
- * shrinks the period a little, to find the fastest pace that still holds. */
+/* Serial, timebase with an adaptive period.  A thread that ended its run
+ * well behind schedule could not keep the pace at all (it ran instances
+ * back to back, with no meeting point): the period jumps to the pace it
+ * managed, plus a margin.  A thread that kept the schedule but began some
+ * instances late was preempted and caught up; that is no reason to grow.
+ * Rarely late, the period shrinks, to find the fastest pace that holds. */
 static void adapt_period(lrt_shared *sh)
 {
     uint64_t s = sh->layout.ninst ? sh->layout.ninst : 1;
-    uint64_t need = 0;
+    uint64_t p = sh->period;
+    uint64_t need = 0, late = 0, behind = 0;
     for (int t = 0; t < sh->nworkers; t++) {
         uint64_t start = sh->t0 + sh->delay[t];
         uint64_t took = sh->finish[t] > start ? sh->finish[t] - start : 0;
         if (took / s > need)
             need = took / s;
+        if (took > s * p && took - s * p > behind)
+            behind = took - s * p;
+        if (sh->late[t] > late)
+            late = sh->late[t];
     }
-    uint64_t p = sh->period;
-    if (need > p + p / 8)
-        p = need + need / 4;
-    else
-        p -= p / 16;
+    if (behind > s * p / 4)
+        p = need + need / 4 > p + p / 8 ? need + need / 4 : p + p / 8;
+    else if (late * 20 < s)
+        p -= p / 8;
     if (p < PERIOD_MIN)
         p = PERIOD_MIN;
     if (p > PERIOD_MAX)
@@ -166,12 +175,17 @@ static void run_timebase(lrt_shared *sh, int t)
     size_t nout = (size_t)sh->t->nout[t];
     int64_t *out = sh->out[t];
     uint64_t when = sh->t0 + sh->delay[t];
-    uint64_t period = sh->period;
+    uint64_t period = sh->period, late = 0;
     for (size_t i = 0; i < sh->layout.ninst; i++, when += period) {
-        lrt_wait_ticks(when, sh->yield);
+        uint64_t now = lrt_ticks();
+        if (now < when)
+            lrt_wait_ticks(when, sh->yield);
+        else if (now - when > period)
+            late++;
         fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
     }
     sh->finish[t] = lrt_ticks();
+    sh->late[t] = late;
 }
 
 /* One flag per instance: thread i mod N raises it, the others wait for it. */
