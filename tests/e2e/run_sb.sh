@@ -71,7 +71,34 @@ expect_forbidden_under_sc() {
 expect_weak "$ex/x86/SB.litmus" "0:EAX=0; 1:EAX=0;"
 expect_forbidden_under_sc "$ex/x86/SB.litmus" "0:EAX=0; 1:EAX=0;"
 expect_weak "$ex/c/SB+rlx.litmus" "0:r0=0; 1:r0=0;"
+# C SB with seq_cst compiled to x86 asm: the sound default scheme keeps the
+# weak outcome away; a scheme that drops the seq_cst fences lets the
+# hardware show it, a state rc11 forbids (exit 1).
+expect_never_x86() {
+    f=$1
+    "$L" run --target x86 -s 50000 -r 20 --sync user --timeout 120 "$f" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 0 ] || fail "$(basename "$f") --target x86: exit $rc: $(grep -E '^State .*FORBIDDEN' "$tmp/out") $(head -2 "$tmp/err")"
+    grep -q "^Config [^ ]* target=x86 " "$tmp/out" || fail "$(basename "$f"): not run on the x86 target"
+}
+expect_unsound_scheme() {
+    f=$1 state=$2
+    for r in 4 16 64; do
+        "$L" run --target x86 --scheme broken-c11-x86-plainsc -s 50000 -r $r --sync user --timeout 120 "$f" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        if grep -q "^State [^ ]* FORBIDDEN *[0-9]* *$state\$" "$tmp/out"; then
+            [ "$rc" -eq 1 ] || fail "$(basename "$f") broken scheme: forbidden state seen but exit $rc"
+            echo "$(basename "$f") with a scheme without seq_cst fences: forbidden $state observed"
+            return
+        fi
+        [ "$rc" -eq 0 ] || { fail "$(basename "$f") broken scheme: exit $rc: $(head -2 "$tmp/err")"; return; }
+    done
+    fail "$(basename "$f"): the broken scheme's weak outcome was never observed"
+}
+
 expect_never "$ex/x86/SB+mfences.litmus"
+expect_never_x86 "$ex/c/SB+sc.litmus"
+expect_unsound_scheme "$ex/c/SB+sc.litmus" "0:r0=0; 1:r0=0;"
 expect_never "$ex/c/SB+sc.litmus"
 
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
