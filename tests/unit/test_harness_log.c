@@ -319,6 +319,31 @@ static void mismatched_observables_fail(void **state)
     ir_test_free(t);
 }
 
+/* `filter P`: outcomes failing P are left out of the histogram and the
+ * counts, and are not forbidden although the behaviour set lacks them. */
+static void filter_drops_states(void **state)
+{
+    (void)state;
+    ir_test *t = sb_test(IR_Q_EXISTS);
+    t->filter = atom_reg(1, "EAX", 0);
+    harness_hist *h = hist(SB_RUN, 2);
+    char *s = log_of(t, h);
+    assert_non_null(strstr(s, "Histogram (2 states)\n7     *>0:EAX=0; 1:EAX=0;\n49990 :>0:EAX=1; 1:EAX=0;\nOk\n"));
+    assert_non_null(strstr(s, "Positive: 7, Negative: 49990\n"));
+    free(s);
+    static const ir_val kept[2][2] = {{0, 0}, {1, 0}};
+    bset *b = sb_bset(t, 2, kept, false);
+    harness_verdict v;
+    diag d = {0};
+    assert_true(harness_compare(t, b, h, &v, &d));
+    assert_int_equal(v.nforbidden, 0);
+    assert_int_equal(v.nunseen, 0);
+    harness_verdict_free(&v);
+    free_bset(b);
+    harness_hist_free(h);
+    ir_test_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -330,6 +355,7 @@ int main(void)
         cmocka_unit_test(compare_all_allowed_with_config),
         cmocka_unit_test(undefined_allows_everything),
         cmocka_unit_test(mismatched_observables_fail),
+        cmocka_unit_test(filter_drops_states),
     };
     return cmocka_run_group_tests_name("harness_log", tests, NULL, NULL);
 }
