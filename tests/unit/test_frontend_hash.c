@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include "frontend/frontend.h"
 #include "util/md5.h"
+#include "util/mem.h"
 
 static diag d;
 
@@ -123,6 +124,32 @@ static void test_register_spelling(void **st)
     fe_test_free(b);
 }
 
+/* herd renames labels L00, L01, ... (in name order) before hashing, and
+ * 32-bit MOVL hashes as MOV */
+static void test_labels_renamed(void **st)
+{
+    (void)st;
+    const char *fmt = "X86 J\n{ }\n P0 ;\n MOV EAX,[x] ;\n CMP EAX,$1 ;\n JNE %s ;\n JMP %s ;\n %s: ;\n"
+                      " MOVL [y],$1 ;\n %s: ;\nexists (0:EAX=1)\n";
+    char a[512], b[512], c[512];
+    snprintf(a, sizeof a, fmt, "L0", "L1", "L0", "L1");
+    snprintf(b, sizeof b, fmt, "alpha", "beta", "alpha", "beta");
+    snprintf(c, sizeof c, fmt, "beta", "alpha", "beta", "alpha");
+    fe_test *ta = parse(a), *tb = parse(b), *tc = parse(c);
+    assert_string_equal(ta->hash, tb->hash);
+    assert_string_not_equal(ta->hash, tc->hash);
+    char *mov = xasprintf(fmt, "L0", "L1", "L0", "L1");
+    char *p = strstr(mov, "MOVL");
+    memmove(p + 3, p + 4, strlen(p + 4) + 1);
+    fe_test *td = parse(mov);
+    assert_string_equal(ta->hash, td->hash);
+    free(mov);
+    fe_test_free(ta);
+    fe_test_free(tb);
+    fe_test_free(tc);
+    fe_test_free(td);
+}
+
 static void test_hash_info_line_reused(void **st)
 {
     (void)st;
@@ -221,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_reference_vectors),
         cmocka_unit_test(test_number_spelling),
         cmocka_unit_test(test_register_spelling),
+        cmocka_unit_test(test_labels_renamed),
         cmocka_unit_test(test_hash_info_line_reused),
         cmocka_unit_test(test_c_and_java_hash),
         cmocka_unit_test(test_roundtrip),
