@@ -38,6 +38,10 @@ bool fe_test_equal(const fe_test *a, const fe_test *b, char *why, size_t whylen)
  * the hash to use in t->hash. */
 void fe_compute_hash(const fe_test *t, char out[33]);
 
+/* One x86 instruction in canonical syntax (Intel for X86, AT&T with sized
+ * register names for X86_64), label included: malloc'd. */
+char *fe_x86_instr_text(const fe_test *t, const fe_x86_instr *in);
+
 /* Spellings, for printers and diagnostics. */
 const char *fe_arch_name(fe_arch a);            /* "X86" "X86_64" "C" "Java" */
 const char *fe_x86_op_name(fe_x86_op op);       /* "MOV" ... (upper case, no suffix) */

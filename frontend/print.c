@@ -134,6 +134,16 @@ void fe_print_x86_instr(strbuf *b, const fe_test *t, const fe_x86_instr *in, boo
     }
 }
 
+char *fe_x86_instr_text(const fe_test *t, const fe_x86_instr *in)
+{
+    strbuf b = {0};
+    sb_add(&b, "");
+    fe_print_x86_instr(&b, t, in, false);
+    while (b.len && b.s[b.len - 1] == ' ')
+        b.s[--b.len] = 0;
+    return sb_take(&b);
+}
+
 static const fe_x86_instr *cell_at(const fe_thread *th, int row)
 {
     for (int i = 0; i < th->ncode; i++)

@@ -141,6 +141,12 @@ static void test_x86_64_att(void **st)
     assert_string_equal(c->src.name, "rbx");
     assert_string_equal(cell(t, 1, 0)->src.name, "rbx");
     assert_int_equal(cell(t, 1, 0)->src.reg_size, 8);
+    char *txt = fe_x86_instr_text(t, b);
+    assert_string_equal(txt, "movl (y),%eax");
+    free(txt);
+    txt = fe_x86_instr_text(t, c);
+    assert_string_equal(txt, "lock cmpxchgl (x),%ebx");
+    free(txt);
     fe_test_free(t);
     /* the condition names 64-bit registers only */
     expect_error("X86_64 A\n{ }\n P0 ;\n movl $1,(x) ;\nexists (0:eax=0)\n", 5, 11, "64-bit");
