@@ -34,6 +34,7 @@ typedef struct enumr {
     int nreads;
     uint64_t candw[EXEC_MAX];   /* per read event: writes it may read from */
     int src[EXEC_MAX];          /* per read event: its write */
+    uint64_t chosen;            /* read events whose src is set */
     ir_val **vals;              /* per thread: read-slot values */
     uint64_t *known;            /* per thread: settled slots */
     uint64_t *used;             /* per thread: slots on the current path */
@@ -407,8 +408,8 @@ static bool build_cons(enumr *e, int loc, co_cons *c)
                 continue;
             const exec_event *P = &e->x.ev[p], *Q = &e->x.ev[q];
             /* source write of p's read / q's read, when they read */
-            int sp = (P->kind & EV_R) ? e->src[p] : -1;
-            int sq = (Q->kind & EV_R) ? e->src[q] : -1;
+            int sp = (P->kind & EV_R) && ((e->chosen >> p) & 1) ? e->src[p] : -1;
+            int sq = (Q->kind & EV_R) && ((e->chosen >> q) & 1) ? e->src[q] : -1;
             int A = -1, B = -1;         /* A must be co-before B */
             if ((P->kind & EV_W) && (Q->kind & EV_W)) { A = p; B = q; }
             if (A >= 0) {
@@ -449,7 +450,7 @@ static bool build_cons(enumr *e, int loc, co_cons *c)
     for (int a = 0; a < n; a++) {
         int p = evs[a];
         const exec_event *P = &e->x.ev[p];
-        if (!P->is_rmw || (P->kind & (EV_R | EV_W)) != (EV_R | EV_W))
+        if (!P->is_rmw || (P->kind & (EV_R | EV_W)) != (EV_R | EV_W) || !((e->chosen >> p) & 1))
             continue;
         int wr = p;
         int from = e->src[p] == iw ? c->k : windex(c, e->src[p]);
@@ -602,6 +603,26 @@ static bool rf_plausible(enumr *e, int r, int w)
     return true;
 }
 
+/* Whether the coherence facts forced so far at LOC leave some order:
+ * checked on each rf choice so incoherent prefixes are cut early. */
+static bool loc_coherent(enumr *e, int loc)
+{
+    co_cons c;
+    if (!build_cons(e, loc, &c))
+        return false;
+    uint64_t placed = (uint64_t)1 << loc;
+    for (int left = c.k; left > 0; left--) {
+        int pick = -1;
+        for (int i = 0; i < c.k && pick < 0; i++)
+            if (!((placed >> c.w[i]) & 1) && (c.before[i] & ~placed) == 0)
+                pick = i;
+        if (pick < 0)
+            return false;               /* a cycle */
+        placed |= (uint64_t)1 << c.w[pick];
+    }
+    return true;
+}
+
 static bool rf_choose(enumr *e, int j)
 {
     if (e->failed)
@@ -616,10 +637,14 @@ static bool rf_choose(enumr *e, int j)
         if (!((cands >> w) & 1) || !rf_plausible(e, r, w))
             continue;
         e->src[r] = w;
-        propagate(e, j + 1);
-        if (conds_ok(e) && !rf_choose(e, j + 1))
-            return false;
-        memcpy(e->known, saved, (size_t)e->nth * sizeof *saved);
+        e->chosen |= (uint64_t)1 << r;
+        if (!e->prune || loc_coherent(e, e->x.ev[r].loc)) {
+            propagate(e, j + 1);
+            if (conds_ok(e) && !rf_choose(e, j + 1))
+                return false;
+            memcpy(e->known, saved, (size_t)e->nth * sizeof *saved);
+        }
+        e->chosen &= ~((uint64_t)1 << r);
     }
     return true;
 }
@@ -720,6 +745,7 @@ static bool paths_choose(enumr *e, int th)
     if (th == e->nth) {
         if (!build_events(e))
             return false;
+        e->chosen = 0;
         propagate(e, 0);
         if (!conds_ok(e))
             return true;
