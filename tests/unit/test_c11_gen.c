@@ -325,6 +325,31 @@ static void test_sb_runs(void **state)
     free(src);
 }
 
+/* Frame corner cases: a register no instruction writes (its final value
+ * is a constant), a thread with an unobserved register, no locations. */
+static const char odd_frame[] =
+    "test \"R0\"\narch C\n"
+    "thread 0 P0\n  b0:\n    %0 = add 2, 3\n    ret\n  final r0 = %0\nend\n"
+    "thread 1 P1\n  b0:\n    ret\n  final r8 = 4\n  final r9 = 0\nend\n"
+    "cond exists 0:r0=5 /\\ 1:r9=0\n";
+
+static void test_frame_corners(void **state)
+{
+    (void)state;
+    char *src = gen(odd_frame, false);
+    assert_has(src, "lt_v[1] = lt_o[1][0]; /* 1:r9 */");
+    assert_has(src, "lt_out[0] = INT64_C(0); /* r9 */");
+    assert_has(src, "static const int lt_nout[2] = {1, 1};");
+    assert_has(src, "v0 = (int64_t)((uint64_t)INT64_C(2) + (uint64_t)INT64_C(3));");
+    if (have("gcc")) {
+        char *out = build_run(src, "gcc", "-s 10 -r 1 --sync loose");
+        check_protocol(out);
+        assert_int_equal(outcome(out, "5 0"), 10);
+        free(out);
+    }
+    free(src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_hostile_names),
         cmocka_unit_test(test_branches_rmw_run),
         cmocka_unit_test(test_sb_runs),
+        cmocka_unit_test(test_frame_corners),
     };
     return cmocka_run_group_tests_name("c11 generator", tests, NULL, NULL);
 }
