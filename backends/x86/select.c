@@ -415,58 +415,40 @@ static void analyse(sel *s)
     free(bruses);
 }
 
-static bool observed_reg(const ir_test *t, int thread, const char *name, const ir_cond *c)
+/* Registers of THREAD named in condition C, appended to CAND. */
+static void cond_regs(const ir_cond *c, int thread, char ***cand, size_t *nc, size_t *cc)
 {
     if (!c)
-        return false;
-    if (c->kind == IR_C_ATOM)
-        return (c->lhs.kind == IR_OBS_REG && c->lhs.thread == thread && c->lhs.reg && !strcmp(c->lhs.reg, name)) ||
-               (c->rhs_is_obs && c->rhs_obs.kind == IR_OBS_REG && c->rhs_obs.thread == thread &&
-                c->rhs_obs.reg && !strcmp(c->rhs_obs.reg, name));
-    return observed_reg(t, thread, name, c->l) || observed_reg(t, thread, name, c->r);
+        return;
+    if (c->kind == IR_C_ATOM) {
+        if (c->lhs.kind == IR_OBS_REG && c->lhs.thread == thread)
+            VEC_PUSH(*cand, *nc, *cc, c->lhs.reg);
+        if (c->rhs_is_obs && c->rhs_obs.kind == IR_OBS_REG && c->rhs_obs.thread == thread)
+            VEC_PUSH(*cand, *nc, *cc, c->rhs_obs.reg);
+    }
+    cond_regs(c->l, thread, cand, nc, cc);
+    cond_regs(c->r, thread, cand, nc, cc);
 }
 
-/* Source registers of THREAD that the final state shows, each once. */
+/* Source registers of THREAD that the final state shows (condition,
+ * filter, locations), each once. */
 static char **observed_regs(const ir_test *t, int thread, int *n)
 {
-    char **names = NULL;
-    size_t len = 0, cap = 0;
-    /* Candidates: every register named anywhere in the condition, filter or locations. */
-    const ir_cond *conds[2] = {t->cond, t->filter};
-    char **cand = NULL;
-    size_t nc = 0, cc = 0;
+    char **names = NULL, **cand = NULL;
+    size_t len = 0, cap = 0, nc = 0, cc = 0;
     for (int i = 0; i < t->nlocations; i++)
         if (t->locations[i].kind == IR_OBS_REG && t->locations[i].thread == thread)
             VEC_PUSH(cand, nc, cc, t->locations[i].reg);
-    /* walk conditions with an explicit stack */
-    const ir_cond *stack[256];
-    for (int k = 0; k < 2; k++) {
-        int sp = 0;
-        if (conds[k])
-            stack[sp++] = conds[k];
-        while (sp) {
-            const ir_cond *c = stack[--sp];
-            if (c->kind == IR_C_ATOM) {
-                if (c->lhs.kind == IR_OBS_REG && c->lhs.thread == thread)
-                    VEC_PUSH(cand, nc, cc, c->lhs.reg);
-                if (c->rhs_is_obs && c->rhs_obs.kind == IR_OBS_REG && c->rhs_obs.thread == thread)
-                    VEC_PUSH(cand, nc, cc, c->rhs_obs.reg);
-            }
-            if (c->l && sp < 256)
-                stack[sp++] = c->l;
-            if (c->r && sp < 256)
-                stack[sp++] = c->r;
-        }
-    }
+    cond_regs(t->cond, thread, &cand, &nc, &cc);
+    cond_regs(t->filter, thread, &cand, &nc, &cc);
     for (size_t i = 0; i < nc; i++) {
-        bool dup = false;
-        for (size_t j = 0; j < len; j++)
-            dup = dup || !strcmp(names[j], cand[i]);
-        if (!dup && cand[i])
+        bool dup = !cand[i];
+        for (size_t j = 0; j < len && !dup; j++)
+            dup = !strcmp(names[j], cand[i]);
+        if (!dup)
             VEC_PUSH(names, len, cap, cand[i]);
     }
     free(cand);
-    (void)observed_reg;
     *n = (int)len;
     return names;
 }
