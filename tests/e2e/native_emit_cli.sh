@@ -69,6 +69,21 @@ for target in c11 x86; do
         "$out/MP" -s 20000 -r 5 --sync timebase > "$out/MP.hist3" || fail "$target MP timebase run failed"
         grep -q '^outcome [0-9]* 1 0$' "$out/MP.hist3" && fail "$target MP shows the TSO-forbidden outcome 1 0"
     fi
+    # SIGTERM mid-way: the runs finished so far, flagged, adding up.
+    if [ -x "$out/SB" ]; then
+        "$out/SB" -s 1000 -r 100000000 > "$out/SB.term" 2> /dev/null &
+        pid=$!
+        sleep 1
+        kill -TERM "$pid"
+        wait "$pid" || fail "$target SB: exit $? after SIGTERM"
+        grep -q '^interrupted 1$' "$out/SB.term" || fail "$target SB: SIGTERM not reported as interrupted"
+        n=$(sed -n 's/^iterations //p' "$out/SB.term")
+        if [ -z "$n" ] || [ $((n % 1000)) -ne 0 ] || [ "$n" -eq 0 ]; then
+            fail "$target SB: after SIGTERM iterations '$n' is not a positive multiple of 1000"
+        else
+            msg=$(check_histogram "$out/SB.term" "$n") || fail "$target SB after SIGTERM: $msg"
+        fi
+    fi
     # A bad harness command line: exit 2, nothing on stdout.
     if [ -x "$out/SB" ]; then
         "$out/SB" --sync sideways > "$tmp/bad.out" 2> "$tmp/bad.err"
