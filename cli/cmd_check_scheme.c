@@ -33,15 +33,6 @@ static void usage(FILE *f)
                "  -q                print failures and the summary only\n");
 }
 
-static bool same_obs(const ir_obs *a, const ir_obs *b)
-{
-    if (a->kind != b->kind)
-        return false;
-    if (a->kind == IR_OBS_MEM)
-        return a->loc == b->loc;
-    return a->thread == b->thread && a->reg && b->reg && !strcmp(a->reg, b->reg);
-}
-
 /* "0:r0=0 /\ 1:r0=0" */
 static char *format_witness(const ir_test *t, const bset *b, const ir_val *vals)
 {
@@ -123,7 +114,7 @@ static int find_obs(const bset *b, const ir_test *bt, const ir_obs *o, const ir_
     for (int j = 0; j < b->nobs; j++) {
         const ir_obs *q = &b->obs[j];
         if (!by_map) {
-            if (same_obs(o, q))
+            if (ir_obs_equal(o, q))
                 return j;
         } else if (o->kind == IR_OBS_MEM && q->kind == IR_OBS_MEM) {
             if (!strcmp(src->locs[o->loc].name, bt->locs[q->loc].name))

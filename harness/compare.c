@@ -6,15 +6,6 @@
 #include <string.h>
 #include "harness/harness.h"
 
-static bool same_obs(const ir_obs *a, const ir_obs *b)
-{
-    if (a->kind != b->kind)
-        return false;
-    if (a->kind == IR_OBS_MEM)
-        return a->loc == b->loc;
-    return a->thread == b->thread && a->reg && b->reg && !strcmp(a->reg, b->reg);
-}
-
 /* perm[j] = index in the test's observables of b->obs[j]. */
 static int *match_observables(const ir_test *t, const bset *b, const ir_obs *obs, int n, diag *d)
 {
@@ -26,7 +17,7 @@ static int *match_observables(const ir_test *t, const bset *b, const ir_obs *obs
     for (int j = 0; j < n; j++) {
         perm[j] = -1;
         for (int i = 0; i < n; i++)
-            if (same_obs(&b->obs[j], &obs[i]))
+            if (ir_obs_equal(&b->obs[j], &obs[i]))
                 perm[j] = i;
         if (perm[j] < 0) {
             free(perm);

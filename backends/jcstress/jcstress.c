@@ -10,15 +10,6 @@ bool jcstress_interesting(const ir_test *t, bool cond)
     return t->quant == IR_Q_FORALL ? !cond : cond;
 }
 
-static bool same_obs(const ir_obs *a, const ir_obs *b)
-{
-    if (a->kind != b->kind)
-        return false;
-    if (a->kind == IR_OBS_MEM)
-        return a->loc == b->loc;
-    return a->thread == b->thread && a->reg && b->reg && !strcmp(a->reg, b->reg);
-}
-
 /* perm[k] = index in B's observables of our k-th observable. */
 static int *match_observables(const javagen_names *n, const bset *b)
 {
@@ -28,7 +19,7 @@ static int *match_observables(const javagen_names *n, const bset *b)
     for (int k = 0; k < n->nobs; k++) {
         perm[k] = -1;
         for (int j = 0; j < b->nobs; j++)
-            if (same_obs(&n->obs[k], &b->obs[j]))
+            if (ir_obs_equal(&n->obs[k], &b->obs[j]))
                 perm[k] = j;
         if (perm[k] < 0) {
             free(perm);
