@@ -148,12 +148,16 @@ bool fe_parse_c(fe_test *t, const section *s, const char *file, diag *d)
         if (lx.failed)
             return false;
         do {
-            if (lx.cur.kind != TK_IDENT)
+            if (lx.cur.kind != TK_IDENT || lx_is_ident(&lx, "not"))
                 return lx_error(&lx, "expected a region 'location:NAME'");
             if (!lx_next(&lx) || !lx_expect(&lx, ":"))
                 return false;
             if (lx.cur.kind != TK_IDENT)
                 return lx_error(&lx, "expected a region name");
+            /* `not` would join a following `exists` into the condition's
+             * `not exists` once the test is printed back */
+            if (lx_is_ident(&lx, "not"))
+                return lx_error(&lx, "'not' cannot name a region");
             if (!lx_next(&lx))
                 return false;
             while (lx_accept(&lx, ",") || lx_accept(&lx, ";"))
