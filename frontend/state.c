@@ -412,19 +412,21 @@ static fe_prop *parse_implies(lexer *lx, const fe_test *t, int depth)
     return l;
 }
 
-static fe_prop *parse_and(lexer *lx, const fe_test *t, int depth)
+/* A left-associative chain `sub OP sub OP ...` of one binary connective. */
+static fe_prop *parse_chain(lexer *lx, const fe_test *t, int depth, const char *op, fe_prop_kind kind,
+                            fe_prop *(*sub)(lexer *, const fe_test *, int))
 {
-    fe_prop *l = parse_implies(lx, t, depth);
+    fe_prop *l = sub(lx, t, depth);
     while (l) {
         int line = lx->cur.line, col = lx->cur.col;
-        if (!lx_accept(lx, "/\\"))
+        if (!lx_accept(lx, op))
             break;
-        fe_prop *r = parse_implies(lx, t, depth);
+        fe_prop *r = sub(lx, t, depth);
         if (!r) {
             fe_prop_free(l);
             return NULL;
         }
-        fe_prop *p = new_prop(FE_P_AND, line, col);
+        fe_prop *p = new_prop(kind, line, col);
         p->l = l;
         p->r = r;
         l = p;
@@ -436,28 +438,14 @@ static fe_prop *parse_and(lexer *lx, const fe_test *t, int depth)
     return l;
 }
 
+static fe_prop *parse_and(lexer *lx, const fe_test *t, int depth)
+{
+    return parse_chain(lx, t, depth, "/\\", FE_P_AND, parse_implies);
+}
+
 static fe_prop *parse_or(lexer *lx, const fe_test *t, int depth)
 {
-    fe_prop *l = parse_and(lx, t, depth);
-    while (l) {
-        int line = lx->cur.line, col = lx->cur.col;
-        if (!lx_accept(lx, "\\/"))
-            break;
-        fe_prop *r = parse_and(lx, t, depth);
-        if (!r) {
-            fe_prop_free(l);
-            return NULL;
-        }
-        fe_prop *p = new_prop(FE_P_OR, line, col);
-        p->l = l;
-        p->r = r;
-        l = p;
-    }
-    if (l && lx->failed) {
-        fe_prop_free(l);
-        return NULL;
-    }
-    return l;
+    return parse_chain(lx, t, depth, "\\/", FE_P_OR, parse_and);
 }
 
 static bool parse_locations(lexer *lx, fe_test *t)
