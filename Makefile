@@ -98,7 +98,7 @@ unit: $(UNIT_BINS)
 	@sh tests/run_unit.sh $(UNIT_BINS)
 
 e2e: $(BIN)
-	@LITMUSC=$(CURDIR)/$(BIN) sh tests/run_e2e.sh
+	@LITMUSC=$(CURDIR)/$(BIN) sh tests/run_all.sh
 
 check: deps
 	@$(MAKE) --no-print-directory $(BIN) $(UNIT_BINS)
