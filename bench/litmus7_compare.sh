@@ -1,7 +1,11 @@
 #!/bin/sh
 # SB on this machine: an installed litmus7 (LITMUS7=path, LITMUS7_LIBDIR=its
-# libdir if it is not installed) against litmusc's native runner, one after
-# the other in the same run.  Prints iterations/s and witnesses/s for each.
+# libdir if it is not installed) against litmusc's native runner, in the same
+# invocation.  Every configuration runs once per round, the tools taking
+# turns, for BENCH_REPEAT rounds: a shared machine's speed drifts over
+# minutes, and back-to-back blocks would hand one tool the quiet spell.
+# Prints the median iterations/s and witnesses/s of each configuration,
+# then litmusc's default against litmus7's best of each.
 # Skips (exit 0) when LITMUS7 is not set.
 #   LITMUSC=bin/litmusc LITMUS7=/path/litmus7 sh bench/litmus7_compare.sh
 set -u
@@ -10,45 +14,97 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ -n "${LITMUS7:-}" ] || { echo "litmus7_compare: LITMUS7 not set, skipped"; exit 0; }
 sb="$here/../examples/x86/SB.litmus"
 S=${BENCH_S:-100000}
-R=${BENCH_R:-10}
+R=${BENCH_R:-100}
 N=${BENCH_REPEAT:-3}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT INT TERM
 libdir=${LITMUS7_LIBDIR:+-set-libdir $LITMUS7_LIBDIR}
-
-# rate LOG -> "iterations/s witnesses/s" from a litmus7-format log
-rate() {
-    awk '/^Positive:/ { gsub(",", ""); p = $2; n = $4 } /^Time / { t = $3 }
-         END { if (t > 0) printf "%.0f %.0f\n", (p + n) / t, p / t; else print "0 0" }' "$1"
-}
-row() {  # row TOOL CONFIG LOG...
-    tool=$1 cfg=$2
-    shift 2
-    for f in "$@"; do rate "$f"; done | sort -n | awk -v tool="$tool" -v cfg="$cfg" \
-        '{ it[NR] = $1; w[NR] = $2 } END { m = int((NR + 1) / 2);
-           printf "| %s | %s | %d | %d |\n", tool, cfg, it[m], w[m] }'
-}
-echo "| tool | configuration | iterations/s (median of $N) | witnesses/s |"
-echo "|---|---|---:|---:|"
-for b in timebase userfence user; do
-    mkdir -p "$tmp/l7_$b"
-    "$LITMUS7" $libdir -a 2 -barrier "$b" -o "$tmp/l7_$b" "$sb" >/dev/null 2>&1 &&
-        make -s -C "$tmp/l7_$b" >/dev/null 2>&1 || { echo "| litmus7 | -barrier $b | build failed | |"; continue; }
-    logs=""
-    for i in $(seq "$N"); do
-        "$tmp/l7_$b/SB.exe" -s "$S" -r "$R" > "$tmp/l7_$b/$i.log" 2>&1
-        logs="$logs $tmp/l7_$b/$i.log"
-    done
-    row litmus7 "-a 2 -barrier $b" $logs
-done
 export LITMUSC_CACHE="$tmp/cache"
-for cfg in "default" "--sync timebase --layout line" "--sync user --layout line"; do
-    opts=$cfg
-    [ "$cfg" = default ] && opts=""
-    logs=""
-    for i in $(seq "$N"); do
-        "$LITMUSC" run $opts -s "$S" -r "$R" "$sb" > "$tmp/lc_$i.log" 2>&1
-        logs="$logs $tmp/lc_$i.log"
-    done
-    row litmusc "$cfg" $logs
+
+# litmus7 generation options, one configuration per line: its barriers,
+# and the memory and preload settings that were fastest for each here.
+cat >"$tmp/l7" <<'CFG'
+-barrier userfence
+-barrier userfence -mem direct -preload no
+-barrier timebase
+-barrier timebase -mem indirect -preload no
+-barrier user
+-barrier none -mem direct -preload no
+CFG
+cat >"$tmp/lc" <<'CFG'
+default
+--layout packed --chunk 1024
+--sync timebase --layout line
+--sync user --layout line
+--chunk 0
+CFG
+
+i=0
+while read -r cfg; do
+    i=$((i + 1))
+    mkdir -p "$tmp/l7_$i"
+    # shellcheck disable=SC2086
+    if ! { "$LITMUS7" $libdir -a 2 $cfg -o "$tmp/l7_$i" "$sb" >/dev/null 2>&1 &&
+        make -s -C "$tmp/l7_$i" >/dev/null 2>&1; }; then
+        echo "litmus7_compare: litmus7 $cfg: build failed" >&2
+        rm -rf "$tmp/l7_$i"
+    fi
+done <"$tmp/l7"
+"$LITMUSC" run -s 1000 -r 1 "$sb" >/dev/null 2>&1   # warm the build cache
+
+# One line per run into $tmp/rate.TOOL.K: iterations/s witnesses/s.
+l7rate() {  # from a litmus7 log (Time has two decimals: runs are long enough)
+    awk '/^Positive:/ { gsub(",", ""); p = $2; n = $4 } /^Time / { t = $3 }
+         END { if (t > 0) printf "%.0f %.0f\n", (p + n) / t, p / t }' "$1"
+}
+lcrate() {  # from litmusc's JSON (microsecond elapsed)
+    tr ',' '\n' <"$1" | awk -F: '/"iterations"/ { n = $2 } /"elapsed"/ { e = $2 } /"positive"/ { p = $2 }
+         END { if (e > 0) printf "%.0f %.0f\n", n / e, p / e }'
+}
+round=0
+while [ $round -lt "$N" ]; do
+    round=$((round + 1))
+    i=0
+    while read -r cfg; do
+        i=$((i + 1))
+        [ -d "$tmp/l7_$i" ] || continue
+        "$tmp/l7_$i/SB.exe" -s "$S" -r "$R" >"$tmp/log" 2>&1 && l7rate "$tmp/log" >>"$tmp/rate.l7.$i"
+    done <"$tmp/l7"
+    i=0
+    while read -r cfg; do
+        i=$((i + 1))
+        opts=$cfg
+        [ "$cfg" = default ] && opts=""
+        # shellcheck disable=SC2086
+        "$LITMUSC" run --json $opts -s "$S" -r "$R" "$sb" >"$tmp/j" 2>/dev/null && lcrate "$tmp/j" >>"$tmp/rate.lc.$i"
+    done <"$tmp/lc"
 done
+
+# median FILE COLUMN
+median() { sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
+echo "| tool | configuration | iterations/s (median of $N) | witnesses/s (median of $N) |"
+echo "|---|---|---:|---:|"
+: >"$tmp/best"
+for tool in l7 lc; do
+    i=0
+    while read -r cfg; do
+        i=$((i + 1))
+        f="$tmp/rate.$tool.$i"
+        [ -s "$f" ] || continue
+        it=$(median "$f" 1) w=$(median "$f" 2)
+        name=litmus7
+        [ $tool = lc ] && name=litmusc
+        [ $tool = l7 ] && cfg="-a 2 $cfg"
+        echo "| $name | $cfg | $it | $w |"
+        echo "$tool $it $w $cfg" >>"$tmp/best"
+    done <"$tmp/$tool"
+done
+awk '$1 == "l7" { if ($2 > bi) { bi = $2; bic = $0 } if ($3 > bw) { bw = $3; bwc = $0 } }
+     $1 == "lc" && $4 == "default" { di = $2; dw = $3 }
+     END {
+        if (bi > 0 && bw > 0 && di > 0) {
+            sub(/^l7 [0-9]+ [0-9]+ /, "", bic); sub(/^l7 [0-9]+ [0-9]+ /, "", bwc)
+            printf "\nlitmusc default against litmus7 best: witnesses/s %.1fx (litmus7 best: %s),", dw / bw, bwc
+            printf " iterations/s %.1fx (litmus7 best: %s)\n", di / bi, bic
+        }
+     }' "$tmp/best"

@@ -38,7 +38,8 @@ static void usage(FILE *f)
             "  -r N                   runs\n"
             "  --sync MODE            loose | timebase | user\n"
             "  --affinity MODE        none | incr | random\n"
-            "  --layout MODE          packed | line | shuffle\n"
+            "  --layout MODE          array | packed | line | shuffle\n"
+            "  --chunk N              loose sync: threads meet every N instances (0: never)\n"
             "  --seed N, --cpus N     passed to the runner\n"
             "  --time SEC             let each runner stop by itself after SEC seconds\n"
             "  --model NAME|PATH      memory model (default: the arch's: x86tso, rc11, jam21)\n"
@@ -93,7 +94,8 @@ static int bad_usage(const char *fmt, ...)
 
 enum {
     OPT_TARGET = 256, OPT_SYNC, OPT_AFFINITY, OPT_LAYOUT, OPT_MODEL, OPT_CC, OPT_TIMEOUT,
-    OPT_JSON, OPT_FILTER, OPT_XML, OPT_CACHE, OPT_SEED, OPT_CPUS, OPT_TIME, OPT_SCHEME, OPT_PLAIN
+    OPT_JSON, OPT_FILTER, OPT_XML, OPT_CACHE, OPT_SEED, OPT_CPUS, OPT_TIME, OPT_SCHEME, OPT_PLAIN,
+    OPT_CHUNK
 };
 
 /* Returns -1 to go on, else the exit status. */
@@ -108,11 +110,12 @@ static int parse_options(run_opts *o, int argc, char **argv)
         {"cache-dir", required_argument, 0, OPT_CACHE}, {"seed", required_argument, 0, OPT_SEED},
         {"cpus", required_argument, 0, OPT_CPUS}, {"time", required_argument, 0, OPT_TIME},
         {"scheme", required_argument, 0, OPT_SCHEME}, {"plain", required_argument, 0, OPT_PLAIN},
+        {"chunk", required_argument, 0, OPT_CHUNK},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     static const char *const targets[] = {"c11", "x86", "java", NULL};
     static const char *const syncs[] = {"loose", "timebase", "user", NULL};
     static const char *const affinities[] = {"none", "incr", "random", NULL};
-    static const char *const layouts[] = {"packed", "line", "shuffle", NULL};
+    static const char *const layouts[] = {"packed", "line", "shuffle", "array", NULL};
     static const char *const plains[] = {"volatile", "relaxed", NULL};
     optind = 1;
     opterr = 0;
@@ -127,6 +130,11 @@ static int parse_options(run_opts *o, int argc, char **argv)
                 return bad_usage("-%s needs a count (digits, optional k/M/G), not '%s'",
                                  c == 's' ? "s" : "r", v);
             add_run_arg(o, c == 's' ? "-s" : "-r", v);
+            break;
+        case OPT_CHUNK:
+            if (!valid_count(v))
+                return bad_usage("--chunk needs a count (digits, optional k/M/G), not '%s'", v);
+            add_run_arg(o, "--chunk", v);
             break;
         case OPT_TARGET:
             if (!one_of(v, targets))

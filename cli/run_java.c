@@ -69,7 +69,7 @@ static int parse(jopts *o, int argc, char **argv)
         {"layout", required_argument, 0, O_NATIVE_ONLY}, {"seed", required_argument, 0, O_NATIVE_ONLY},
         {"cpus", required_argument, 0, O_NATIVE_ONLY}, {"cc", required_argument, 0, O_NATIVE_ONLY},
         {"scheme", required_argument, 0, O_NATIVE_ONLY}, {"plain", required_argument, 0, O_NATIVE_ONLY},
-        {0, 0, 0, 0}};
+        {"chunk", required_argument, 0, O_NATIVE_ONLY}, {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
     int c, idx = 0;

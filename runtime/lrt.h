@@ -11,6 +11,7 @@
  * This file is compiled with every generated program, by gcc or clang at
  * -std=c11 -Wall -Wextra -Werror; it must not depend on anything else of
  * litmusc. */
+#include <stddef.h>
 #include <stdint.h>
 
 /* Most test threads a harness may have (litmus tests have a handful). */
@@ -21,6 +22,13 @@
 /* One test thread on one instance.  CELLS[l] points at location l of the
  * instance; OUT receives the thread's observed registers (nout slots). */
 typedef void (*lrt_thread_fn)(void *const *cells, int64_t *out);
+
+/* The same over instances [LO, HI) in order, one call for many: CELLS is the
+ * whole cell table (instance i's cells start at cells + i * nlocs) and OUT
+ * the thread's whole output array (instance i's at out + i * nout).  With
+ * the per-instance body inlined into the loop, a sweep costs what the
+ * accesses cost and no call per instance. */
+typedef void (*lrt_sweep_fn)(void *const *cells, int64_t *out, size_t lo, size_t hi);
 
 typedef struct lrt_test {
     const char *name;
@@ -34,6 +42,14 @@ typedef struct lrt_test {
     /* The outcome of a finished instance: OUTS[t] is thread t's output
      * slots; writes nobs values to VALS (the observables, in order). */
     void (*collect)(void *const *cells, int64_t *const *outs, int64_t *vals);
+    /* Optional (NULL: the runtime loops over the per-instance functions).
+     * SWEEPS[t] is thread t as an lrt_sweep_fn; RESET_RANGE resets
+     * instances [lo, hi); COLLECT_RANGE writes the outcomes of [lo, hi),
+     * nobs values each, to VALS; both take the whole tables, as sweeps do. */
+    const lrt_sweep_fn *sweeps;
+    void (*reset_range)(void *const *cells, size_t lo, size_t hi);
+    void (*collect_range)(void *const *cells, int64_t *const *outs, size_t lo, size_t hi,
+                          int64_t *vals);
 } lrt_test;
 
 /* Parse the command line, run, print the histogram; returns the exit

@@ -42,7 +42,8 @@ size_t *lrt_hist_sorted(const lrt_hist *h);
 typedef enum lrt_layout_kind {
     LRT_LAYOUT_PACKED,      /* an instance's cells adjacent, 8 bytes apart */
     LRT_LAYOUT_LINE,        /* one cell per cache line, in instance order */
-    LRT_LAYOUT_SHUFFLE      /* one cell per line, slots permuted every run */
+    LRT_LAYOUT_SHUFFLE,     /* one cell per line, slots permuted every run */
+    LRT_LAYOUT_ARRAY        /* one array per location, cells 8 bytes apart */
 } lrt_layout_kind;
 #define LRT_LINE 64
 typedef struct lrt_layout {
@@ -73,6 +74,8 @@ void lrt_pause(void);           /* a spin-loop hint */
 void lrt_wait_flag(_Atomic uint32_t *flag, uint32_t val, bool yield);
 /* Spin until lrt_ticks() >= TARGET, yielding as above. */
 void lrt_wait_ticks(uint64_t target, bool yield);
+/* Spin until *COUNTER >= VAL, yielding as above. */
+void lrt_wait_reach(_Atomic uint64_t *counter, uint64_t val, bool yield);
 
 /* A reusable barrier for N threads.  The last thread to arrive runs
  * SERIAL(ARG) (if any) before anyone leaves, so per-run decisions are taken
@@ -110,6 +113,9 @@ typedef struct lrt_config {
     /* timebase, in ticks: 0 = adapt the period to what the threads keep
      * up with; LRT_DELAY_AUTO = delays drawn from [0, period/2]. */
     uint64_t period, delay;
+    /* loose: instances a thread may run before it waits for the others to
+     * reach the same point; 0 = never wait (a free sweep). */
+    uint64_t chunk;
     double time_limit;          /* seconds; 0: none */
 } lrt_config;
 void lrt_config_default(lrt_config *c);

@@ -11,6 +11,8 @@ static void layout_place(lrt_layout *l)
     size_t n = l->ninst * (size_t)l->nlocs;
     for (size_t k = 0; k < n; k++) {
         size_t s = l->slot ? l->slot[k] : k;
+        if (l->kind == LRT_LAYOUT_ARRAY)    /* location-major */
+            s = (k % (size_t)l->nlocs) * l->ninst + k / (size_t)l->nlocs;
         l->cell[k] = l->arena + s * l->stride;
     }
 }
@@ -21,7 +23,7 @@ bool lrt_layout_init(lrt_layout *l, lrt_layout_kind kind, size_t ninst, int nloc
     l->kind = kind;
     l->ninst = ninst;
     l->nlocs = nlocs;
-    l->stride = kind == LRT_LAYOUT_PACKED ? LRT_CELL_SIZE : LRT_LINE;
+    l->stride = kind == LRT_LAYOUT_PACKED || kind == LRT_LAYOUT_ARRAY ? LRT_CELL_SIZE : LRT_LINE;
     size_t n = ninst * (size_t)nlocs;
     size_t bytes = (n ? n : 1) * l->stride;
     bytes = (bytes + LRT_LINE - 1) / LRT_LINE * LRT_LINE;

@@ -15,7 +15,7 @@
 
 static const char *const sync_names[] = {"loose", "timebase", "user"};
 static const char *const affinity_names[] = {"none", "incr", "random"};
-static const char *const layout_names[] = {"packed", "line", "shuffle"};
+static const char *const layout_names[] = {"packed", "line", "shuffle", "array"};
 
 static void on_signal(int sig)
 {
@@ -27,8 +27,8 @@ static void usage(FILE *f, const char *prog)
 {
     fprintf(f,
             "usage: %s [-s N] [-r N] [--sync loose|timebase|user] [--affinity none|incr|random]\n"
-            "       [--layout packed|line|shuffle] [--cpus N] [--seed N] [--period TICKS|auto]\n"
-            "       [--delay TICKS|auto] [--time SECONDS]\n"
+            "       [--layout packed|line|shuffle|array] [--cpus N] [--seed N] [--period TICKS|auto]\n"
+            "       [--delay TICKS|auto] [--chunk N] [--time SECONDS]\n"
             "Runs the test's threads on N instances per run, R runs, and prints the\n"
             "outcome histogram (litmusc-histogram protocol) on stdout.\n",
             prog);
@@ -93,7 +93,7 @@ static int parse_args(lrt_config *c, int argc, char **argv)
         else if (!strcmp(a, "--affinity"))
             ok = (k = pick(v, affinity_names, 3)) >= 0, c->affinity = (lrt_affinity_kind)(k < 0 ? 0 : k);
         else if (!strcmp(a, "--layout"))
-            ok = (k = pick(v, layout_names, 3)) >= 0, c->layout = (lrt_layout_kind)(k < 0 ? 0 : k);
+            ok = (k = pick(v, layout_names, 4)) >= 0, c->layout = (lrt_layout_kind)(k < 0 ? 0 : k);
         else if (!strcmp(a, "--cpus"))
             ok = parse_count(v, &n) && n > 0 && n < 100000, c->cpus = (int)n;
         else if (!strcmp(a, "--seed"))
@@ -103,6 +103,8 @@ static int parse_args(lrt_config *c, int argc, char **argv)
         else if (!strcmp(a, "--delay"))
             ok = !strcmp(v, "auto") ? (c->delay = LRT_DELAY_AUTO, true)
                                     : parse_count(v, &c->delay) && c->delay < (UINT64_C(1) << 40);
+        else if (!strcmp(a, "--chunk"))
+            ok = parse_count(v, &c->chunk);
         else if (!strcmp(a, "--time")) {
             char *end;
             c->time_limit = strtod(v, &end);
@@ -140,6 +142,8 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
     printf("config cpus %d\n", r->cpus);
     printf("config oversubscribed %d\n", r->oversubscribed ? 1 : 0);
     printf("config seed %" PRIu64 "\n", c->seed);
+    if (c->sync == LRT_SYNC_LOOSE)
+        printf("config chunk %" PRIu64 "\n", c->chunk);
     if (c->sync == LRT_SYNC_TIMEBASE) {
         if (c->period)
             printf("config period %" PRIu64 "\n", c->period);

@@ -27,8 +27,17 @@ enum { TIMEBASE_MARGIN = 200000 };
 /* No litmus instance needs more than MAX ticks (some 20 microseconds),
  * so a preempted run can never stretch the schedule beyond that. */
 enum { PERIOD_START = 512, PERIOD_MIN = 32, PERIOD_MAX = 1 << 16 };
+/* Outcomes collected per call when counting: small enough to stay in L1. */
+enum { COUNT_BLOCK = 64 };
+
+/* A loose sweep's progress counter, alone on its cache line. */
+typedef struct progress_slot {
+    _Atomic uint64_t chunks;        /* chunks this worker has begun, all runs */
+    char pad[LRT_LINE - sizeof(uint64_t)];
+} progress_slot;
 
 typedef struct lrt_shared {
+    progress_slot progress[LRT_MAX_THREADS];
     const lrt_test *t;
     const lrt_config *c;
     int nworkers;
@@ -54,6 +63,7 @@ typedef struct lrt_shared {
     double start, end;
     _Atomic bool failed;            /* a table ran out of memory */
     lrt_hist hist[LRT_MAX_THREADS]; /* per worker */
+    int64_t *keys;                  /* per worker: COUNT_BLOCK outcomes, then the current key */
 } lrt_shared;
 
 typedef struct worker_arg {
@@ -68,11 +78,15 @@ void lrt_config_default(lrt_config *c)
     c->runs = 10;
     c->sync = LRT_SYNC_LOOSE;
     c->affinity = LRT_AFF_INCR;
-    /* loose sweeps over shuffled cells: on an idle 2-core machine the best
-     * pair for both iterations and witnesses per second on SB (the figures
-     * are in bench/RESULTS.md); packed or per-line cells let one thread's
-     * sweep run ahead of the other's and the weak outcome nearly vanishes. */
-    c->layout = LRT_LAYOUT_SHUFFLE;
+    /* Loose sweeps that meet every 256 instances, over one array per
+     * location: on SB the best iterations and witnesses per second of all
+     * the combinations measured (bench/RESULTS.md).  A free sweep (chunk
+     * 0) lets one thread run ahead and the weak outcome nearly vanishes;
+     * shorter chunks pay for the meeting, longer ones let the threads
+     * drift apart; packed instances see as many witnesses but share every
+     * line between both threads' stores, which costs iterations. */
+    c->layout = LRT_LAYOUT_ARRAY;
+    c->chunk = 256;
     c->period = 0;
     c->delay = LRT_DELAY_AUTO;
 }
@@ -162,13 +176,35 @@ static void slice(const lrt_shared *sh, int w, size_t *lo, size_t *hi)
     *hi = s * (size_t)(w + 1) / (size_t)sh->nworkers;
 }
 
-static void run_loose(lrt_shared *sh, int t)
+/* Worker W sweeps the instances as test thread T.  Every CHUNK instances
+ * it says how far it got and waits for the others to get as far: a thread
+ * that ran ahead would meet only instances its peers finished long ago,
+ * and the weak outcomes need the threads on the same instances at the same
+ * moment.  Every worker begins the same number of chunks per run, so the
+ * counters never need resetting. */
+static void run_loose(lrt_shared *sh, int w, int t)
 {
     lrt_thread_fn fn = sh->t->threads[t];
+    lrt_sweep_fn sweep = sh->t->sweeps ? sh->t->sweeps[t] : NULL;
     size_t nout = (size_t)sh->t->nout[t];
     int64_t *out = sh->out[t];
-    for (size_t i = 0; i < sh->layout.ninst; i++)
-        fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
+    size_t n = sh->layout.ninst;
+    size_t chunk = sh->c->chunk ? (size_t)sh->c->chunk : n;
+    uint64_t mine = atomic_load_explicit(&sh->progress[w].chunks, memory_order_relaxed);
+    for (size_t lo = 0; lo < n; lo += chunk) {
+        size_t hi = n - lo > chunk ? lo + chunk : n;
+        if (sh->c->chunk) {
+            atomic_store_explicit(&sh->progress[w].chunks, ++mine, memory_order_release);
+            for (int k = 0; k < sh->nworkers; k++)
+                if (k != w)
+                    lrt_wait_reach(&sh->progress[k].chunks, mine, sh->yield);
+        }
+        if (sweep)
+            sweep(sh->layout.cell, out, lo, hi);
+        else
+            for (size_t i = lo; i < hi; i++)
+                fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
+    }
 }
 
 /* Instance i starts at t0 + i*period + delay[t]: the threads meet on every
@@ -209,30 +245,80 @@ static void run_user(lrt_shared *sh, int t)
     }
 }
 
+/* Keys are a handful of values: a plain loop beats a memcmp call. */
+static inline bool same_key(const int64_t *a, const int64_t *b, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (a[k] != b[k])
+            return false;
+    return true;
+}
+
+/* The outcomes of instances [lo, hi), nobs values each, into VALS. */
+static void collect_block(const lrt_shared *sh, size_t lo, size_t hi, int64_t *vals)
+{
+    const lrt_test *t = sh->t;
+    int64_t *outs[LRT_MAX_THREADS];
+    if (t->collect_range) {
+        for (int k = 0; k < t->nthreads; k++)
+            outs[k] = sh->out[k];
+        t->collect_range(sh->layout.cell, outs, lo, hi, vals);
+        return;
+    }
+    for (size_t i = lo; i < hi; i++, vals += t->nobs) {
+        for (int k = 0; k < t->nthreads; k++)
+            outs[k] = sh->out[k] + i * (size_t)t->nout[k];
+        t->collect(lrt_layout_cells(&sh->layout, i), outs, vals);
+    }
+}
+
+/* Consecutive instances mostly end the same way, so equal outcomes in a
+ * row are added to the table as one count.  Outcomes are collected a block
+ * at a time into this worker's buffer; the run in progress carries over
+ * from block to block in KEY. */
 static void count_slice(lrt_shared *sh, int w)
 {
     const lrt_test *t = sh->t;
     size_t lo, hi;
     slice(sh, w, &lo, &hi);
-    int64_t vals[256];
-    int64_t *outs[LRT_MAX_THREADS];
-    for (size_t i = lo; i < hi; i++) {
-        for (int k = 0; k < t->nthreads; k++)
-            outs[k] = sh->out[k] + i * (size_t)t->nout[k];
-        t->collect(lrt_layout_cells(&sh->layout, i), outs, vals);
-        if (!lrt_hist_add(&sh->hist[w], vals, 1)) {
+    int nobs = t->nobs;
+    int64_t *block = sh->keys + (size_t)w * (COUNT_BLOCK + 1) * (size_t)nobs;
+    int64_t *key = block + (size_t)COUNT_BLOCK * (size_t)nobs;
+    uint64_t run = 0;
+    if (nobs == 0) {            /* one outcome, the empty one */
+        if (hi > lo && !lrt_hist_add(&sh->hist[w], key, hi - lo))
             sh->failed = true;
-            return;
+        return;
+    }
+    for (size_t b = lo; b < hi; b += COUNT_BLOCK) {
+        size_t e = hi - b > COUNT_BLOCK ? b + COUNT_BLOCK : hi;
+        collect_block(sh, b, e, block);
+        for (const int64_t *v = block, *end = block + (e - b) * (size_t)nobs; v < end; v += nobs) {
+            if (run && same_key(v, key, nobs)) {
+                run++;
+                continue;
+            }
+            if (run && !lrt_hist_add(&sh->hist[w], key, run)) {
+                sh->failed = true;
+                return;
+            }
+            memcpy(key, v, (size_t)nobs * sizeof *key);
+            run = 1;
         }
     }
+    if (run && !lrt_hist_add(&sh->hist[w], key, run))
+        sh->failed = true;
 }
 
 static void reset_slice(lrt_shared *sh, int w)
 {
     size_t lo, hi;
     slice(sh, w, &lo, &hi);
-    for (size_t i = lo; i < hi; i++)
-        sh->t->reset(lrt_layout_cells(&sh->layout, i));
+    if (sh->t->reset_range)
+        sh->t->reset_range(sh->layout.cell, lo, hi);
+    else
+        for (size_t i = lo; i < hi; i++)
+            sh->t->reset(lrt_layout_cells(&sh->layout, i));
 }
 
 static void worker_loop(lrt_shared *sh, int w)
@@ -249,7 +335,7 @@ static void worker_loop(lrt_shared *sh, int w)
         lrt_barrier_wait(&sh->bar, step_start, sh);
         int t = sh->assign[w];
         switch (sh->c->sync) {
-        case LRT_SYNC_LOOSE: run_loose(sh, t); break;
+        case LRT_SYNC_LOOSE: run_loose(sh, w, t); break;
         case LRT_SYNC_TIMEBASE: run_timebase(sh, t); break;
         case LRT_SYNC_USER: run_user(sh, t); break;
         }
@@ -273,11 +359,14 @@ static void shared_free(lrt_shared *sh)
         lrt_hist_free(&sh->hist[k]);
     }
     free(sh->flags);
+    free(sh->keys);
 }
 
 static bool shared_init(lrt_shared *sh, const lrt_test *t, const lrt_config *c)
 {
     memset(sh, 0, sizeof *sh);
+    for (int w = 0; w < LRT_MAX_THREADS; w++)
+        atomic_init(&sh->progress[w].chunks, 0);
     sh->t = t;
     sh->c = c;
     sh->nworkers = t->nthreads;
@@ -305,6 +394,10 @@ static bool shared_init(lrt_shared *sh, const lrt_test *t, const lrt_config *c)
     for (int w = 0; w < t->nthreads; w++)
         if (!lrt_hist_init(&sh->hist[w], t->nobs))
             return false;
+    sh->keys = malloc((size_t)t->nthreads * (COUNT_BLOCK + 1) * (size_t)(t->nobs ? t->nobs : 1) *
+                      sizeof *sh->keys);
+    if (!sh->keys)
+        return false;
     if (c->sync == LRT_SYNC_USER) {
         sh->flags = calloc(c->size ? (size_t)c->size : 1, sizeof *sh->flags);
         if (!sh->flags)
@@ -318,7 +411,8 @@ int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r)
     memset(r, 0, sizeof *r);
     if (t->nthreads < 1 || t->nthreads > LRT_MAX_THREADS || t->nobs > 256)
         return 3;
-    lrt_shared *sh = malloc(sizeof *sh);
+    /* Aligned so that each progress counter has a cache line to itself. */
+    lrt_shared *sh = aligned_alloc(LRT_LINE, (sizeof *sh + LRT_LINE - 1) / LRT_LINE * LRT_LINE);
     if (!sh)
         return 3;
     if (!shared_init(sh, t, c)) {

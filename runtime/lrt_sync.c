@@ -71,6 +71,17 @@ void lrt_wait_ticks(uint64_t target, bool yield)
     }
 }
 
+void lrt_wait_reach(_Atomic uint64_t *counter, uint64_t val, bool yield)
+{
+    unsigned spins = 0;
+    while (atomic_load_explicit(counter, memory_order_acquire) < val) {
+        if (yield || ++spins > SPIN_BUDGET)
+            sched_yield();
+        else
+            lrt_pause();
+    }
+}
+
 static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
 {
 #ifdef __linux__

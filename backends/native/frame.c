@@ -124,6 +124,33 @@ static void emit_collect(strbuf *b, const nat_frame *f)
     sb_add(b, "}\n\n");
 }
 
+/* The per-instance functions again as loops over a range of instances,
+ * with constant strides, so that the compiler inlines each body and the
+ * runtime makes one call per chunk instead of one per instance. */
+static void emit_ranges(strbuf *b, const nat_frame *f)
+{
+    const ir_test *t = f->t;
+    int nlocs = f->cells->nlocs;
+    for (int i = 0; i < t->nthreads; i++)
+        sb_printf(b,
+                  "static void lt_sweep_%d(void *const *lt_c, int64_t *lt_out, size_t lt_lo, size_t lt_hi)\n"
+                  "{\n    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++)\n"
+                  "        lt_thread_%d(lt_c + lt_i * %d, lt_out + lt_i * %d);\n}\n\n",
+                  i, i, nlocs, f->nregs[i]);
+    sb_printf(b,
+              "static void lt_reset_range(void *const *lt_c, size_t lt_lo, size_t lt_hi)\n"
+              "{\n    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++)\n"
+              "        lt_reset(lt_c + lt_i * %d);\n}\n\n", nlocs);
+    sb_printf(b,
+              "static void lt_collect_range(void *const *lt_c, int64_t *const *lt_o, size_t lt_lo,\n"
+              "                             size_t lt_hi, int64_t *lt_v)\n{\n"
+              "    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++, lt_v += %d) {\n"
+              "        int64_t *lt_oi[%d];\n", f->nobs, t->nthreads);
+    for (int i = 0; i < t->nthreads; i++)
+        sb_printf(b, "        lt_oi[%d] = lt_o[%d] + lt_i * %d;\n", i, i, f->nregs[i]);
+    sb_printf(b, "        lt_collect(lt_c + lt_i * %d, lt_oi, lt_v);\n    }\n}\n\n", nlocs);
+}
+
 static void emit_descriptor(strbuf *b, const nat_frame *f)
 {
     const ir_test *t = f->t;
@@ -133,9 +160,13 @@ static void emit_descriptor(strbuf *b, const nat_frame *f)
     sb_printf(b, "};\nstatic const lrt_thread_fn lt_threads[%d] = {", t->nthreads);
     for (int i = 0; i < t->nthreads; i++)
         sb_printf(b, "%slt_thread_%d", i ? ", " : "", i);
+    sb_printf(b, "};\nstatic const lrt_sweep_fn lt_sweeps[%d] = {", t->nthreads);
+    for (int i = 0; i < t->nthreads; i++)
+        sb_printf(b, "%slt_sweep_%d", i ? ", " : "", i);
     sb_add(b, "};\nstatic const lrt_test lt_test = {\n    ");
     nat_cstring(b, t->name);
-    sb_printf(b, ", %d, %d, %d, lt_nout, lt_threads, lt_reset, lt_collect\n};\n\n",
+    sb_printf(b, ", %d, %d, %d, lt_nout, lt_threads, lt_reset, lt_collect,\n"
+                 "    lt_sweeps, lt_reset_range, lt_collect_range\n};\n\n",
               t->nthreads, f->cells->nlocs, f->nobs);
     sb_add(b, "int main(int argc, char **argv)\n{\n    return lrt_main(&lt_test, argc, argv);\n}\n");
 }
@@ -172,6 +203,7 @@ char *nat_program(const ir_test *t, const ir_test *cells, const char *target,
     }
     emit_reset(&b, cells);
     emit_collect(&b, &f);
+    emit_ranges(&b, &f);
     emit_descriptor(&b, &f);
     frame_free(&f);
     return sb_take(&b);

@@ -120,6 +120,14 @@ static void test_layouts(void **state)
     check_distinct(&l);
     lrt_layout_free(&l);
 
+    /* Array: one array per location, instance i at word i of each. */
+    assert_true(lrt_layout_init(&l, LRT_LAYOUT_ARRAY, 100, 3));
+    assert_ptr_equal((char *)lrt_layout_cells(&l, 6)[0], (char *)lrt_layout_cells(&l, 5)[0] + 8);
+    assert_ptr_equal((char *)lrt_layout_cells(&l, 5)[2], (char *)lrt_layout_cells(&l, 5)[1] + 800);
+    assert_ptr_equal((char *)lrt_layout_cells(&l, 0)[0], (char *)l.arena);
+    check_distinct(&l);
+    lrt_layout_free(&l);
+
     assert_true(lrt_layout_init(&l, LRT_LAYOUT_LINE, 100, 3));
     for (size_t i = 0; i < 300; i++)
         assert_int_equal((uintptr_t)l.cell[i] % LRT_LINE, 0);
@@ -238,7 +246,7 @@ static void check_sb_result(const lrt_result *r, int nthreads, uint64_t expect)
 static void run_sb(lrt_sync_kind sync, lrt_layout_kind layout, lrt_affinity_kind aff, int nthreads, int cpus)
 {
     lrt_test t = {"SB", nthreads, 4, nthreads, nout4, fns4, sb_reset,
-                  nthreads == 4 ? sb_collect4 : sb_collect};
+                  nthreads == 4 ? sb_collect4 : sb_collect, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 2000;
@@ -261,10 +269,10 @@ static void test_run_every_mode(void **state)
 {
     (void)state;
     lrt_sync_kind syncs[] = {LRT_SYNC_LOOSE, LRT_SYNC_TIMEBASE, LRT_SYNC_USER};
-    lrt_layout_kind layouts[] = {LRT_LAYOUT_PACKED, LRT_LAYOUT_LINE, LRT_LAYOUT_SHUFFLE};
+    lrt_layout_kind layouts[] = {LRT_LAYOUT_PACKED, LRT_LAYOUT_LINE, LRT_LAYOUT_SHUFFLE, LRT_LAYOUT_ARRAY};
     lrt_affinity_kind affs[] = {LRT_AFF_NONE, LRT_AFF_INCR, LRT_AFF_RANDOM};
     for (int s = 0; s < 3; s++)
-        for (int l = 0; l < 3; l++)
+        for (int l = 0; l < 4; l++)
             run_sb(syncs[s], layouts[l], affs[(s + l) % 3], 2, 0);
 }
 
@@ -275,7 +283,7 @@ static void test_run_oversubscribed(void **state)
     run_sb(LRT_SYNC_USER, LRT_LAYOUT_LINE, LRT_AFF_INCR, 4, 1);
     run_sb(LRT_SYNC_TIMEBASE, LRT_LAYOUT_LINE, LRT_AFF_RANDOM, 4, 1);
     run_sb(LRT_SYNC_LOOSE, LRT_LAYOUT_PACKED, LRT_AFF_NONE, 4, 2);
-    lrt_test t = {"SB", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4};
+    lrt_test t = {"SB", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -300,9 +308,9 @@ static void sb_reset2(void *const *c)
 static void test_run_memory_and_reset(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 2, 4, nout4, fns4, sb_reset2, sb_collect2};
-    lrt_layout_kind layouts[] = {LRT_LAYOUT_PACKED, LRT_LAYOUT_LINE, LRT_LAYOUT_SHUFFLE};
-    for (int l = 0; l < 3; l++) {
+    lrt_test t = {"SB", 2, 2, 4, nout4, fns4, sb_reset2, sb_collect2, NULL, NULL, NULL};
+    lrt_layout_kind layouts[] = {LRT_LAYOUT_PACKED, LRT_LAYOUT_LINE, LRT_LAYOUT_SHUFFLE, LRT_LAYOUT_ARRAY};
+    for (int l = 0; l < 4; l++) {
         lrt_config c;
         lrt_config_default(&c);
         c.size = 3000;
@@ -340,7 +348,7 @@ static const lrt_thread_fn fns_stop[2] = {sb0_stopper, sb1};
 static void test_run_interrupted(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_stop, sb_reset, sb_collect};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_stop, sb_reset, sb_collect, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -361,7 +369,7 @@ static void test_run_interrupted(void **state)
 static void test_run_time_limit(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -373,6 +381,151 @@ static void test_run_time_limit(void **state)
     assert_true(r.runs_done >= 1);
     assert_int_equal(r.iterations, r.runs_done * 1000);
     assert_true(r.elapsed >= 0.05 && r.elapsed < 5);
+    lrt_hist_free(&r.hist);
+}
+
+/* Outcomes in runs of 3 and 7: the run-length counting must add each run
+ * to the right key.  Thread 0 runs every instance of a run in order, so its
+ * own counter gives the pattern. */
+static uint64_t pattern_n;
+static void pattern0(void *const *c, int64_t *out)
+{
+    (void)c;
+    out[0] = pattern_n++ % 10 < 3 ? 5 : 7;
+}
+static void pattern1(void *const *c, int64_t *out)
+{
+    (void)c;
+    out[0] = 0;
+}
+static const lrt_thread_fn fns_pattern[2] = {pattern0, pattern1};
+
+static void test_run_length_counting(void **state)
+{
+    (void)state;
+    lrt_test t = {"P", 2, 2, 2, nout4, fns_pattern, sb_reset2, sb_collect, NULL, NULL, NULL};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 1010;      /* slices of 505 end mid-run */
+    c.runs = 3;
+    pattern_n = 0;
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    int64_t k5[2] = {5, 0}, k7[2] = {7, 0};
+    assert_int_equal(lrt_hist_get(&r.hist, k5), 909);
+    assert_int_equal(lrt_hist_get(&r.hist, k7), 2121);
+    assert_int_equal(r.hist.n, 2);
+    lrt_hist_free(&r.hist);
+}
+
+/* Loose sweeps in chunks of K: at every instance the other thread is at
+ * most K instances away (counted over all runs). */
+static _Atomic uint64_t began[2];
+static _Atomic uint64_t max_gap;
+static void note_gap(int me)
+{
+    uint64_t mine = atomic_fetch_add(&began[me], 1);
+    uint64_t other = atomic_load(&began[!me]);
+    uint64_t gap = mine > other ? mine - other : other - mine;
+    uint64_t m = atomic_load(&max_gap);
+    while (gap > m && !atomic_compare_exchange_weak(&max_gap, &m, gap))
+        ;
+}
+static void gap0(void *const *c, int64_t *out)
+{
+    note_gap(0);
+    sb0(c, out);
+}
+static void gap1(void *const *c, int64_t *out)
+{
+    note_gap(1);
+    sb1(c, out);
+}
+static const lrt_thread_fn fns_gap[2] = {gap0, gap1};
+
+static void test_loose_chunks_keep_threads_close(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_gap, sb_reset, sb_collect, NULL, NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        lrt_config c;
+        lrt_config_default(&c);
+        c.sync = LRT_SYNC_LOOSE;
+        c.size = 4096;
+        c.runs = 5;
+        c.chunk = k ? 16 : 1;
+        atomic_store(&began[0], 0);
+        atomic_store(&began[1], 0);
+        atomic_store(&max_gap, 0);
+        lrt_result r;
+        assert_int_equal(lrt_run(&t, &c, &r), 0);
+        check_sb_result(&r, 2, 4096 * 5);
+        if (atomic_load(&max_gap) > c.chunk)
+            fail_msg("chunk %llu: threads %llu instances apart", (unsigned long long)c.chunk,
+                     (unsigned long long)atomic_load(&max_gap));
+        lrt_hist_free(&r.hist);
+    }
+}
+
+/* The range forms, as a generated program supplies them: every phase must
+ * go through them (no per-instance call), and the counts still add up. */
+static _Atomic uint64_t range_calls, single_calls;
+static void sb0_counted(void *const *c, int64_t *out)
+{
+    atomic_fetch_add(&single_calls, 1);
+    sb0(c, out);
+}
+static void sweep0(void *const *c, int64_t *out, size_t lo, size_t hi)
+{
+    atomic_fetch_add(&range_calls, 1);
+    for (size_t i = lo; i < hi; i++)
+        sb0(c + i * 4, out + i);
+}
+static void sweep1(void *const *c, int64_t *out, size_t lo, size_t hi)
+{
+    atomic_fetch_add(&range_calls, 1);
+    for (size_t i = lo; i < hi; i++)
+        sb1(c + i * 4, out + i);
+}
+static void reset_range(void *const *c, size_t lo, size_t hi)
+{
+    atomic_fetch_add(&range_calls, 1);
+    for (size_t i = lo; i < hi; i++)
+        sb_reset(c + i * 4);
+}
+static void collect_range(void *const *c, int64_t *const *o, size_t lo, size_t hi, int64_t *v)
+{
+    atomic_fetch_add(&range_calls, 1);
+    for (size_t i = lo; i < hi; i++, v += 2) {
+        int64_t *oi[2] = {o[0] + i, o[1] + i};
+        sb_collect(c + i * 4, oi, v);
+    }
+}
+static const lrt_thread_fn fns_counted[2] = {sb0_counted, sb1};
+static const lrt_sweep_fn sweeps2[2] = {sweep0, sweep1};
+
+static void test_run_range_functions(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_counted, sb_reset, sb_collect,
+                  sweeps2, reset_range, collect_range};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 1000;
+    c.runs = 4;
+    atomic_store(&range_calls, 0);
+    atomic_store(&single_calls, 0);
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 2, 4000);
+    assert_int_equal(atomic_load(&single_calls), 0);
+    assert_true(atomic_load(&range_calls) >= 4 * (2 + 2 + 2));
+    lrt_hist_free(&r.hist);
+    /* Timebase and user sync meet per instance: they use the body. */
+    c.sync = LRT_SYNC_USER;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 2, 4000);
+    assert_int_equal(atomic_load(&single_calls), 4000);
     lrt_hist_free(&r.hist);
 }
 
@@ -390,7 +543,7 @@ static const lrt_thread_fn fns_slow[2] = {slow0, sb1};
 static void test_timebase_adapts(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_slow, sb_reset, sb_collect};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_slow, sb_reset, sb_collect, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 200;
@@ -424,6 +577,9 @@ int main(void)
         cmocka_unit_test(test_run_interrupted),
         cmocka_unit_test(test_run_time_limit),
         cmocka_unit_test(test_timebase_adapts),
+        cmocka_unit_test(test_run_length_counting),
+        cmocka_unit_test(test_loose_chunks_keep_threads_close),
+        cmocka_unit_test(test_run_range_functions),
     };
     return cmocka_run_group_tests_name("runtime", tests, NULL, NULL);
 }
