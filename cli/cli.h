@@ -23,8 +23,6 @@ int emit_jcstress(int argc, char **argv);
 int emit_java(int argc, char **argv);
 int emit_c11(int argc, char **argv);
 int emit_x86_native(int argc, char **argv);
-/* `run --target java` */
-int run_java(int argc, char **argv);
 
 /* Print "file:line:col: error: msg" to stderr; returns d->status (2 or 3). */
 int cli_report(const diag *d);

@@ -10,22 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/run_opts.h"
 #include "harness/harness.h"
-
-typedef struct run_opts {
-    const char *target;     /* NULL: x86 for X86 tests, c11 otherwise */
-    const char *model;      /* NULL: the arch's default */
-    const char *cc;
-    const char *cache_dir;
-    const char *xml;
-    const char *filter;
-    const char *scheme;
-    bool plain_relaxed;
-    bool json;
-    double timeout_s;
-    char **run_args;        /* passed to every runner */
-    size_t nrun_args, run_args_cap;
-} run_opts;
 
 static void usage(FILE *f)
 {
@@ -80,6 +66,12 @@ static void add_run_arg(run_opts *o, const char *flag, const char *value)
     VEC_PUSH(o->run_args, o->nrun_args, o->run_args_cap, xstrdup(value));
 }
 
+static void note_native_only(run_opts *o, const char *flag)
+{
+    if (o->nnative_only < (int)(sizeof o->native_only / sizeof *o->native_only))
+        o->native_only[o->nnative_only++] = flag;
+}
+
 static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bad_usage(const char *fmt, ...)
 {
@@ -130,11 +122,13 @@ static int parse_options(run_opts *o, int argc, char **argv)
                 return bad_usage("-%s needs a count (digits, optional k/M/G), not '%s'",
                                  c == 's' ? "s" : "r", v);
             add_run_arg(o, c == 's' ? "-s" : "-r", v);
+            *(c == 's' ? &o->size : &o->runs) = v;
             break;
         case OPT_CHUNK:
             if (!valid_count(v))
                 return bad_usage("--chunk needs a count (digits, optional k/M/G), not '%s'", v);
             add_run_arg(o, "--chunk", v);
+            note_native_only(o, "--chunk");
             break;
         case OPT_TARGET:
             if (!one_of(v, targets))
@@ -149,6 +143,8 @@ static int parse_options(run_opts *o, int argc, char **argv)
             if (!one_of(v, names))
                 return bad_usage("%s: unknown mode '%s'", flag, v);
             add_run_arg(o, flag, v);
+            if (c != OPT_SYNC || strcmp(v, "loose"))
+                note_native_only(o, flag);
             break;
         }
         case OPT_SEED:
@@ -156,6 +152,7 @@ static int parse_options(run_opts *o, int argc, char **argv)
             if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 19)
                 return bad_usage("%s needs a number, not '%s'", c == OPT_SEED ? "--seed" : "--cpus", v);
             add_run_arg(o, c == OPT_SEED ? "--seed" : "--cpus", v);
+            note_native_only(o, c == OPT_SEED ? "--seed" : "--cpus");
             break;
         case OPT_TIME:
         case OPT_TIMEOUT: {
@@ -165,7 +162,7 @@ static int parse_options(run_opts *o, int argc, char **argv)
                 return bad_usage("%s needs a positive number of seconds, not '%s'",
                                  c == OPT_TIME ? "--time" : "--timeout", v);
             if (c == OPT_TIME)
-                add_run_arg(o, "--time", v);
+                add_run_arg(o, "--time", v), o->time = v;
             else
                 o->timeout_s = s;
             break;
@@ -175,16 +172,21 @@ static int parse_options(run_opts *o, int argc, char **argv)
             if (!*v)
                 return bad_usage("--cc needs a compiler");
             o->cc = v;
+            note_native_only(o, "--cc");
             break;
         case OPT_JSON: o->json = true; break;
         case OPT_FILTER: o->filter = v; break;
         case OPT_XML: o->xml = v; break;
         case OPT_CACHE: o->cache_dir = v; break;
-        case OPT_SCHEME: o->scheme = v; break;
+        case OPT_SCHEME:
+            o->scheme = v;
+            note_native_only(o, "--scheme");
+            break;
         case OPT_PLAIN:
             if (!one_of(v, plains))
                 return bad_usage("--plain: '%s' is neither volatile nor relaxed", v);
             o->plain_relaxed = !strcmp(v, "relaxed");
+            note_native_only(o, "--plain");
             break;
         case 'h':
             usage(stdout);
@@ -400,12 +402,9 @@ int cmd_run(int argc, char **argv)
     run_opts o = {0};
     o.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
     o.timeout_s = 120;
-    /* The Java runner has options of its own: hand it the whole command. */
-    for (int i = 1; i < argc; i++)
-        if ((!strcmp(argv[i], "--target") && i + 1 < argc && !strcmp(argv[i + 1], "java")) ||
-            !strcmp(argv[i], "--target=java"))
-            return run_java(argc, argv);
     int st = parse_options(&o, argc, argv);
+    if (st < 0 && o.target && !strcmp(o.target, "java"))
+        st = run_java(&o, argv + optind, argc - optind);
     if (st >= 0) {
         for (size_t i = 0; i < o.nrun_args; i++)
             free(o.run_args[i]);

@@ -1,6 +1,7 @@
 /* litmusc run --target java FILE... [-s N] [-r N] [--time SEC] [--timeout SEC]
  *                                    [--model M] [--cache-dir DIR] [--filter RE]
  *                                    [--json] [--xml FILE]
+ * (parsed by cli/cmd_run.c; the native runners' options are ignored here)
  *
  * The standalone Java runner (backends/java/javarun.h): every test's class
  * is generated, the missing ones are compiled in one javac call and cached
@@ -14,7 +15,6 @@
  * environment failed (no JDK, a crash, the time limit, an interrupt). */
 #include <errno.h>
 #include <ftw.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +24,9 @@
 #include "backends/java/javaout.h"
 #include "backends/java/javarun.h"
 #include "cli/cli.h"
+#include "cli/run_opts.h"
 #include "harness/harness.h"
 #include "model/model.h"
-
-typedef struct jopts {
-    const char *model, *cache_dir, *xml, *filter, *size, *runs, *time;
-    bool json;
-    double timeout_s;
-} jopts;
 
 /* One test of the run. */
 typedef struct jtest {
@@ -44,61 +39,6 @@ typedef struct jtest {
     char *classes;          /* its cache folder (a classpath root) */
     bool have;              /* already compiled */
 } jtest;
-
-enum {
-    O_TARGET = 256, O_MODEL, O_TIMEOUT, O_TIME, O_JSON, O_FILTER, O_XML, O_CACHE,
-    O_NATIVE_ONLY
-};
-
-static int usage_error(const char *msg, const char *arg)
-{
-    fprintf(stderr, "litmusc run: %s%s%s\n(see 'litmusc run --help')\n", msg, arg ? " " : "",
-            arg ? arg : "");
-    return EXIT_USAGE;
-}
-
-/* -1 to go on, else the exit status.  cmd_run has checked the values. */
-static int parse(jopts *o, int argc, char **argv)
-{
-    static const struct option longs[] = {
-        {"target", required_argument, 0, O_TARGET}, {"model", required_argument, 0, O_MODEL},
-        {"timeout", required_argument, 0, O_TIMEOUT}, {"time", required_argument, 0, O_TIME},
-        {"json", no_argument, 0, O_JSON}, {"filter", required_argument, 0, O_FILTER},
-        {"xml", required_argument, 0, O_XML}, {"cache-dir", required_argument, 0, O_CACHE},
-        {"sync", required_argument, 0, O_NATIVE_ONLY}, {"affinity", required_argument, 0, O_NATIVE_ONLY},
-        {"layout", required_argument, 0, O_NATIVE_ONLY}, {"seed", required_argument, 0, O_NATIVE_ONLY},
-        {"cpus", required_argument, 0, O_NATIVE_ONLY}, {"cc", required_argument, 0, O_NATIVE_ONLY},
-        {"scheme", required_argument, 0, O_NATIVE_ONLY}, {"plain", required_argument, 0, O_NATIVE_ONLY},
-        {"chunk", required_argument, 0, O_NATIVE_ONLY}, {0, 0, 0, 0}};
-    optind = 1;
-    opterr = 0;
-    int c, idx = 0;
-    while ((c = getopt_long(argc, argv, "+s:r:", longs, &idx)) != -1) {
-        switch (c) {
-        case 's': o->size = optarg; break;
-        case 'r': o->runs = optarg; break;
-        case O_TARGET: break;
-        case O_MODEL: o->model = optarg; break;
-        case O_TIMEOUT: o->timeout_s = strtod(optarg, NULL); break;
-        case O_TIME: o->time = optarg; break;
-        case O_JSON: o->json = true; break;
-        case O_FILTER: o->filter = optarg; break;
-        case O_XML: o->xml = optarg; break;
-        case O_CACHE: o->cache_dir = optarg; break;
-        case O_NATIVE_ONLY:
-            if (strcmp(longs[idx].name, "sync") || strcmp(optarg, "loose"))
-                fprintf(stderr, "litmusc run: --%s does not apply to the java target; ignored\n",
-                        longs[idx].name);
-            break;
-        default: return usage_error("unknown option or missing value:", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
-        return usage_error("no test files given", NULL);
-    if (!(o->timeout_s > 0))
-        o->timeout_s = 120;
-    return -1;
-}
 
 /* ---- the cache ------------------------------------------------------------------ */
 
@@ -282,7 +222,7 @@ static void report_diag(harness_report *rep, const char *name, const diag *d, co
 }
 
 /* Load, model and generate; on failure the test is reported and left out. */
-static void prepare(jtest *jt, const jopts *o, const harness_filter *flt, model ***ms, char ***mnames,
+static void prepare(jtest *jt, const run_opts *o, const harness_filter *flt, model ***ms, char ***mnames,
                     int *nm, const harness_build *hb, const harness_file *lib, int nlib,
                     const char *root, harness_report *rep, counts *k, bool *skipped)
 {
@@ -341,7 +281,7 @@ static const char *block_start(const char *s, const char *end)
     return NULL;
 }
 
-static void print_one(const jopts *o, jtest *jt, const harness_hist *h, const harness_runinfo *ri,
+static void print_one(const run_opts *o, jtest *jt, const harness_hist *h, const harness_runinfo *ri,
                       harness_report *rep, bool *json_first, counts *k)
 {
     diag d = {0};
@@ -383,7 +323,7 @@ static void print_one(const jopts *o, jtest *jt, const harness_hist *h, const ha
 }
 
 /* Run every ready test in one JVM and print their results. */
-static void run_all(const jopts *o, jtest *ts, int n, const char *libdir, const char *javac_version,
+static void run_all(const run_opts *o, jtest *ts, int n, const char *libdir, const char *javac_version,
                     harness_report *rep, counts *k, bool *json_first)
 {
     strbuf cp = {0};
@@ -475,12 +415,12 @@ out:
     sb_free(&cp);
 }
 
-int run_java(int argc, char **argv)
+int run_java(const run_opts *op, char **files, int nfiles)
 {
-    jopts o = {0};
-    int st = parse(&o, argc, argv);
-    if (st >= 0)
-        return st;
+    const run_opts o = *op;
+    for (int i = 0; i < o.nnative_only; i++)
+        fprintf(stderr, "litmusc run: %s does not apply to the java target; ignored\n",
+                o.native_only[i]);
     diag d = {0};
     harness_filter *flt = NULL;
     if (o.filter && !(flt = harness_filter_new(o.filter, &d)))
@@ -498,14 +438,14 @@ int run_java(int argc, char **argv)
     harness_build hb = {"javac", javac_version, javac_flags, root, 900};
     int nlib;
     harness_file *lib = library_files(&nlib);
-    int n = argc - optind, first = optind, nm = 0, tests = 0;
+    int n = nfiles, nm = 0, tests = 0;
     jtest *ts = xcalloc((size_t)n + 1, sizeof *ts);
     model **ms = NULL;
     char **mnames = NULL;
     counts k = {0};
     for (int i = 0; i < n && !harness_interrupted(); i++) {
         bool skipped;
-        ts[i].path = argv[first + i];
+        ts[i].path = files[i];
         prepare(&ts[i], &o, flt, &ms, &mnames, &nm, &hb, lib, nlib, root, rep, &k, &skipped);
         tests += !skipped && ts[i].t;
     }
@@ -529,7 +469,7 @@ int run_java(int argc, char **argv)
         k.env++;
     if (flt && tests == 0 && !k.input && !k.env)
         fprintf(stderr, "litmusc run: no test matches --filter '%s'\n", o.filter);
-    st = k.forbidden ? EXIT_FOUND
+    int st = k.forbidden ? EXIT_FOUND
          : k.env ? EXIT_INTERNAL
          : k.input ? EXIT_USAGE
          : flt && tests == 0 ? EXIT_USAGE

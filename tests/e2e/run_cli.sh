@@ -31,6 +31,14 @@ expect 2 "unknown mode 'x'" "$L" run --layout x "$SB"
 expect 2 "unknown mode 'all'" "$L" run --affinity all "$SB"
 expect 2 "positive number of seconds" "$L" run --timeout 0 "$SB"
 expect 2 "unknown option" "$L" run --frobnicate "$SB"
+expect 2 "chunk needs a count" "$L" run --chunk x "$SB"
+# The Java target shares the parser: its values are checked the same way.
+expect 2 "needs a count" "$L" run --target java -s 12x "$SB"
+expect 2 "positive number of seconds" "$L" run --target java --timeout 0 "$SB"
+expect 2 "no test files" "$L" run --target java
+"$L" run --target java --layout packed --sync loose --chunk 9 "$tmp/none.litmus" >/dev/null 2>"$tmp/err"
+grep -q -- "--layout does not apply" "$tmp/err" && grep -q -- "--chunk does not apply" "$tmp/err" &&
+    ! grep -q -- "--sync does not apply" "$tmp/err" || fail "java target: native-only options: $(cat "$tmp/err")"
 expect 0 "" "$L" run --help
 grep -q "usage: litmusc run" "$tmp/out" || fail "--help prints no usage"
 # A bad pattern is reported with its column.

@@ -1,0 +1,32 @@
+#ifndef LITMUSC_CLI_RUN_OPTS_H
+#define LITMUSC_CLI_RUN_OPTS_H
+/* The options of `litmusc run`, parsed once (cli/cmd_run.c) for every
+ * target: the native runners get RUN_ARGS, the Java runner the fields it
+ * understands. */
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct run_opts {
+    const char *target;     /* NULL: x86 for X86 tests, c11 otherwise */
+    const char *model;      /* NULL: the arch's default */
+    const char *cc;
+    const char *cache_dir;
+    const char *xml;
+    const char *filter;
+    const char *scheme;
+    const char *size, *runs, *time;   /* -s, -r, --time as given; NULL: unset */
+    bool plain_relaxed;
+    bool json;
+    double timeout_s;
+    char **run_args;        /* passed to every native runner, NULL-terminated */
+    size_t nrun_args, run_args_cap;
+    /* Options given that only native runners take (for the Java target's
+     * warning), "--sync loose" aside: the Java runner sweeps loosely. */
+    const char *native_only[16];
+    int nnative_only;
+} run_opts;
+
+/* `run --target java` on FILES[0..NFILES). */
+int run_java(const run_opts *o, char **files, int nfiles);
+
+#endif
