@@ -5,9 +5,10 @@
 # model, and end with a summary table.
 #
 #   LITMUSC   the program (default: ../bin/litmusc beside this script)
-#   DEMO_S    instances per run (default 5000)
-#   DEMO_R    runs (default 4)
-#   DEMO_SYNC how the threads meet (default user: one flag per instance)
+#   DEMO_S    instances per run (default 100000)
+#   DEMO_R    runs (default 10)
+#   DEMO_SYNC how the threads meet (default: the runner's, loose sweeps
+#             that meet every 256 instances)
 #   DEMO_LOG  keep the full logs in this file (default: a temporary file)
 #
 # Exit status: 0 when no test showed a state its model forbids, 1 when one
@@ -15,9 +16,10 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 L=${LITMUSC:-$here/../bin/litmusc}
-S=${DEMO_S:-5000}
-R=${DEMO_R:-4}
-SYNC=${DEMO_SYNC:-user}
+S=${DEMO_S:-100000}
+R=${DEMO_R:-10}
+SYNC=${DEMO_SYNC:-}
+sync_opt=${SYNC:+--sync $SYNC}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trap 'echo; echo "demo: interrupted" >&2; exit 3' INT TERM
@@ -52,14 +54,15 @@ if [ "$probe_rc" -eq 3 ] && echo "$probe" | grep -q "not available"; then
     exit 0
 fi
 
-echo "litmusc demo: $(echo "$files" | wc -l) tests, -s $S -r $R --sync $SYNC, $(nproc 2>/dev/null || echo '?') cores"
+echo "litmusc demo: $(echo "$files" | wc -l) tests, -s $S -r $R ${SYNC:+--sync $SYNC }($(nproc 2>/dev/null || echo '?') cores)"
 echo
 rows="$tmp/rows"
 : >"$rows"
 status=0
 for f in $files; do
     arch=$(basename "$(dirname "$f")")
-    "$L" run -s "$S" -r "$R" --sync "$SYNC" --timeout 120 "$f" >"$tmp/run" 2>"$tmp/err"
+    # shellcheck disable=SC2086
+    "$L" run -s "$S" -r "$R" $sync_opt --timeout 120 "$f" >"$tmp/run" 2>"$tmp/err"
     rc=$?
     cat "$tmp/run" "$tmp/err" >>"$log"
     name=$(awk '$1 == "Test" { print $2; exit }' "$tmp/run")
