@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "backends/x86/x86.h"
 #include "backends/x86litmus/x86litmus.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "model/model.h"
 #include "util/mem.h"
@@ -295,42 +296,28 @@ int cmd_check_scheme(int argc, char **argv)
 {
     const char *scheme_arg = NULL, *target_model = "x86tso";
     opts o = {0};
-    const char **files = xcalloc((size_t)argc + 1, sizeof *files);
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            free(files);
-            return EXIT_OK;
+    enum { O_SCHEME = 1, O_SOURCE_MODEL, O_HERD, O_TARGET_MODEL, O_QUIET, O_REPARSE };
+    static const cli_opt opts[] = {{"--scheme", O_SCHEME, true}, {"--source-model", O_SOURCE_MODEL, true},
+                                   {"--herd", O_HERD, true}, {"--target-model", O_TARGET_MODEL, true},
+                                   {"-q", O_QUIET, false}, {"--reparse", O_REPARSE, false}, {0}};
+    cli_args it;
+    cli_args_init(&it, "litmusc check-scheme", argc, argv, usage);
+    const char *v;
+    int id;
+    while ((id = cli_next(&it, opts, &v)) > 0) {
+        switch (id) {
+        case O_SCHEME: scheme_arg = v; break;
+        case O_SOURCE_MODEL: o.source_model = v; break;
+        case O_HERD: o.herd = v; break;
+        case O_TARGET_MODEL: target_model = v; break;
+        case O_QUIET: o.quiet = true; break;
+        case O_REPARSE: o.reparse = true; break;
         }
-        bool takes = !strcmp(a, "--scheme") || !strcmp(a, "--source-model") || !strcmp(a, "--herd") ||
-                     !strcmp(a, "--target-model");
-        if (takes && i + 1 >= argc) {
-            fprintf(stderr, "litmusc check-scheme: %s needs an argument\n", a);
-            free(files);
-            return EXIT_USAGE;
-        }
-        if (!strcmp(a, "--scheme"))
-            scheme_arg = argv[++i];
-        else if (!strcmp(a, "--source-model"))
-            o.source_model = argv[++i];
-        else if (!strcmp(a, "--herd"))
-            o.herd = argv[++i];
-        else if (!strcmp(a, "--target-model"))
-            target_model = argv[++i];
-        else if (!strcmp(a, "-q"))
-            o.quiet = true;
-        else if (!strcmp(a, "--reparse"))
-            o.reparse = true;
-        else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "litmusc check-scheme: unknown option '%s'\n", a);
-            usage(stderr);
-            free(files);
-            return EXIT_USAGE;
-        } else
-            files[nfiles++] = a;
     }
+    if (id != CLI_END)
+        return cli_stop(&it, id);
+    const char **files = it.files;
+    int nfiles = it.nfiles;
     if (!scheme_arg || nfiles == 0) {
         fprintf(stderr, "litmusc check-scheme: %s\n", !scheme_arg ? "--scheme is required" : "no input files");
         usage(stderr);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "util/mem.h"
 
@@ -116,31 +117,30 @@ static void print_herd_forms(const ir_test *t, bool cond, bool observables)
 int cmd_ir(int argc, char **argv)
 {
     bool read = false, check = false, cond = false, observables = false;
-    int first = 1;
-    for (; first < argc && argv[first][0] == '-' && argv[first][1]; first++) {
-        if (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
-            usage(stdout);
-            return EXIT_OK;
-        } else if (!strcmp(argv[first], "--read")) {
-            read = true;
-        } else if (!strcmp(argv[first], "--check")) {
-            check = true;
-        } else if (!strcmp(argv[first], "--cond")) {
-            cond = true;
-        } else if (!strcmp(argv[first], "--observables")) {
-            observables = true;
-        } else if (!strcmp(argv[first], "--")) {
-            first++;
-            break;
-        } else {
-            fprintf(stderr, "litmusc ir: unknown option '%s'\n", argv[first]);
-            usage(stderr);
-            return EXIT_USAGE;
+    enum { O_READ = 1, O_CHECK, O_COND, O_OBSERVABLES };
+    static const cli_opt opts[] = {{"--read", O_READ, false}, {"--check", O_CHECK, false},
+                                   {"--cond", O_COND, false}, {"--observables", O_OBSERVABLES, false},
+                                   {0}};
+    cli_args it;
+    cli_args_init(&it, "litmusc ir", argc, argv, usage);
+    const char *v;
+    int id;
+    while ((id = cli_next(&it, opts, &v)) > 0) {
+        switch (id) {
+        case O_READ: read = true; break;
+        case O_CHECK: check = true; break;
+        case O_COND: cond = true; break;
+        case O_OBSERVABLES: observables = true; break;
         }
     }
-    if (first >= argc) {
+    if (id != CLI_END)
+        return cli_stop(&it, id);
+    const char **files = it.files;
+    int nfiles = it.nfiles;
+    if (nfiles == 0) {
         fprintf(stderr, "litmusc ir: no input file\n");
         usage(stderr);
+        free(files);
         return EXIT_USAGE;
     }
     /* Everything is checked before anything is printed, so a bad file
@@ -148,14 +148,14 @@ int cmd_ir(int argc, char **argv)
     ir_test **tests = NULL;
     int n = 0;
     int status = EXIT_OK;
-    for (int i = first; i < argc && status == EXIT_OK; i++) {
+    for (int i = 0; i < nfiles && status == EXIT_OK; i++) {
         diag d = {0};
         if (read) {
-            if (!read_ir(argv[i], &tests, &n, &d))
+            if (!read_ir(files[i], &tests, &n, &d))
                 status = cli_report(&d);
             continue;
         }
-        ir_test *t = cli_load_test(argv[i], &d);
+        ir_test *t = cli_load_test(files[i], &d);
         if (!t) {
             status = cli_report(&d);
             continue;
@@ -181,5 +181,6 @@ int cmd_ir(int argc, char **argv)
     for (int i = 0; i < n; i++)
         ir_test_free(tests[i]);
     free(tests);
+    free(files);
     return status;
 }

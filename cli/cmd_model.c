@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "model/model.h"
 #include "util/mem.h"
@@ -128,38 +129,27 @@ int cmd_model(int argc, char **argv)
 {
     const char *model_arg = NULL;
     bool json = false, notes = false, no_prune = false;
-    const char **files = xcalloc((size_t)argc + 1, sizeof *files);
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            free(files);
-            return EXIT_OK;
-        } else if (!strcmp(a, "--model") || !strcmp(a, "-model")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "litmusc model: --model needs a model name or file\n");
-                free(files);
-                return EXIT_USAGE;
-            }
-            model_arg = argv[++i];
-        } else if (!strncmp(a, "--model=", 8)) {
-            model_arg = a + 8;
-        } else if (!strcmp(a, "--json")) {
-            json = true;
-        } else if (!strcmp(a, "--notes") || !strcmp(a, "--races")) {
-            notes = true;
-        } else if (!strcmp(a, "--no-prune")) {
-            no_prune = true;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "litmusc model: unknown option '%s'\n", a);
-            usage(stderr);
-            free(files);
-            return EXIT_USAGE;
-        } else {
-            files[nfiles++] = a;
+    enum { O_MODEL = 1, O_JSON, O_NOTES, O_NO_PRUNE };
+    static const cli_opt opts[] = {{"--model", O_MODEL, true}, {"-model", O_MODEL, true},
+                                   {"--json", O_JSON, false}, {"--notes", O_NOTES, false},
+                                   {"--races", O_NOTES, false}, {"--no-prune", O_NO_PRUNE, false},
+                                   {0}};
+    cli_args it;
+    cli_args_init(&it, "litmusc model", argc, argv, usage);
+    const char *v;
+    int id;
+    while ((id = cli_next(&it, opts, &v)) > 0) {
+        switch (id) {
+        case O_MODEL: model_arg = v; break;
+        case O_JSON: json = true; break;
+        case O_NOTES: notes = true; break;
+        case O_NO_PRUNE: no_prune = true; break;
         }
     }
+    if (id != CLI_END)
+        return cli_stop(&it, id);
+    const char **files = it.files;
+    int nfiles = it.nfiles;
     if (nfiles == 0) {
         usage(stderr);
         free(files);

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "frontend/frontend.h"
+#include "util/mem.h"
 
 static void usage(FILE *f)
 {
@@ -75,46 +77,36 @@ static int parse_one(const char *path, bool hash, bool check, bool *first)
 int cmd_parse(int argc, char **argv)
 {
     bool hash = false, check = false;
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return EXIT_OK;
-        } else if (!strcmp(argv[i], "--hash")) {
-            hash = true;
-        } else if (!strcmp(argv[i], "--check")) {
-            check = true;
-        } else if (!strcmp(argv[i], "--")) {
-            nfiles += argc - i - 1;
-            break;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "litmusc parse: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return EXIT_USAGE;
-        } else {
-            nfiles++;
+    enum { O_HASH = 1, O_CHECK };
+    static const cli_opt opts[] = {{"--hash", O_HASH, false}, {"--check", O_CHECK, false}, {0}};
+    cli_args it;
+    cli_args_init(&it, "litmusc parse", argc, argv, usage);
+    const char *v;
+    int id;
+    while ((id = cli_next(&it, opts, &v)) > 0) {
+        switch (id) {
+        case O_HASH: hash = true; break;
+        case O_CHECK: check = true; break;
         }
     }
+    if (id != CLI_END)
+        return cli_stop(&it, id);
+    const char **files = it.files;
+    int nfiles = it.nfiles;
     if (!nfiles) {
         fprintf(stderr, "litmusc parse: no input files\n");
         usage(stderr);
+        free(files);
         return EXIT_USAGE;
     }
     int worst = EXIT_OK;
-    bool first = true, files_only = false;
-    for (int i = 1; i < argc; i++) {
-        if (!files_only) {
-            if (!strcmp(argv[i], "--")) {
-                files_only = true;
-                continue;
-            }
-            if (argv[i][0] == '-' && argv[i][1])
-                continue;
-        }
-        int rc = parse_one(argv[i], hash, check, &first);
+    bool first = true;
+    for (int i = 0; i < nfiles; i++) {
+        int rc = parse_one(files[i], hash, check, &first);
         if (rc > worst)
             worst = rc;
     }
+    free(files);
     fflush(stdout);
     return worst;
 }

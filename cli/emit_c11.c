@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "backends/native.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "util/mem.h"
 
@@ -32,6 +33,16 @@ static void usage(FILE *f, native_target target)
     fprintf(f, "  -h, --help        this text\n");
 }
 
+static void usage_c11(FILE *f)
+{
+    usage(f, NATIVE_C11);
+}
+
+static void usage_x86(FILE *f)
+{
+    usage(f, NATIVE_X86);
+}
+
 static bool is_dir(const char *path)
 {
     struct stat st;
@@ -48,51 +59,34 @@ int emit_native_main(int argc, char **argv, native_target target)
     native_opts_init(&o);
     o.target = target;
     const char *out = NULL;
-    const char **files = xcalloc((size_t)argc + 1, sizeof *files);
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout, target);
-            free(files);
-            return EXIT_OK;
-        }
-        if (!strncmp(a, "--target=", 9))
-            continue;
-        bool takes = !strcmp(a, "--target") || !strcmp(a, "-o") ||
-                     (target == NATIVE_C11 && !strcmp(a, "--plain")) ||
-                     (target == NATIVE_X86 && !strcmp(a, "--scheme"));
-        if (takes && i + 1 >= argc) {
-            fprintf(stderr, "litmusc emit: %s needs a value\n", a);
-            free(files);
-            return EXIT_USAGE;
-        }
-        if (!strcmp(a, "--target")) {
-            i++;
-        } else if (!strcmp(a, "-o")) {
-            out = argv[++i];
-        } else if (target == NATIVE_C11 && !strcmp(a, "--plain")) {
-            const char *v = argv[++i];
-            if (!strcmp(v, "volatile"))
-                o.plain_as_relaxed = false;
-            else if (!strcmp(v, "relaxed"))
-                o.plain_as_relaxed = true;
-            else {
+    enum { O_TARGET = 1, O_OUT, O_PLAIN, O_SCHEME };
+    /* --plain belongs to the C11 target, --scheme to the x86 one. */
+    static const cli_opt c11_opts[] = {{"--target", O_TARGET, true}, {"-o", O_OUT, true},
+                                       {"--plain", O_PLAIN, true}, {0}};
+    static const cli_opt x86_opts[] = {{"--target", O_TARGET, true}, {"-o", O_OUT, true},
+                                       {"--scheme", O_SCHEME, true}, {0}};
+    cli_args it;
+    cli_args_init(&it, "litmusc emit", argc, argv, target == NATIVE_C11 ? usage_c11 : usage_x86);
+    const char *v;
+    int id;
+    while ((id = cli_next(&it, target == NATIVE_C11 ? c11_opts : x86_opts, &v)) > 0) {
+        switch (id) {
+        case O_TARGET: break;   /* cmd_emit chose this file by it */
+        case O_OUT: out = v; break;
+        case O_SCHEME: o.scheme = v; break;
+        case O_PLAIN:
+            if (strcmp(v, "volatile") && strcmp(v, "relaxed")) {
                 fprintf(stderr, "litmusc emit: --plain takes 'volatile' or 'relaxed', not '%s'\n", v);
-                free(files);
-                return EXIT_USAGE;
+                return cli_stop(&it, CLI_BAD);
             }
-        } else if (target == NATIVE_X86 && !strcmp(a, "--scheme")) {
-            o.scheme = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "litmusc emit: unknown option '%s'\n", a);
-            usage(stderr, target);
-            free(files);
-            return EXIT_USAGE;
-        } else {
-            files[nfiles++] = a;
+            o.plain_as_relaxed = !strcmp(v, "relaxed");
+            break;
         }
     }
+    if (id != CLI_END)
+        return cli_stop(&it, id);
+    const char **files = it.files;
+    int nfiles = it.nfiles;
     if (nfiles == 0) {
         fprintf(stderr, "litmusc emit: no input files\n");
         usage(stderr, target);

@@ -12,6 +12,7 @@
 #include "backends/java/javagen.h"
 #include "backends/java/javaout.h"
 #include "backends/java/javarun.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 
 static void usage(FILE *f)
@@ -29,32 +30,24 @@ static void usage(FILE *f)
 int emit_java(int argc, char **argv)
 {
     const char *out = NULL, *package = "litmusc.generated";
-    const char **files = xcalloc((size_t)argc + 1, sizeof *files);
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        bool has_value = i + 1 < argc;
-        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-            usage(stdout);
-            free(files);
-            return EXIT_OK;
-        } else if (!strcmp(s, "--target") && has_value) {
-            i++;
-        } else if (!strncmp(s, "--target=", 9)) {
-            continue;
-        } else if (!strcmp(s, "-o") && has_value) {
-            out = argv[++i];
-        } else if (!strcmp(s, "--package") && has_value) {
-            package = argv[++i];
-        } else if (s[0] == '-' && s[1]) {
-            fprintf(stderr, "litmusc emit: unknown option or missing value: %s\n", s);
-            usage(stderr);
-            free(files);
-            return EXIT_USAGE;
-        } else {
-            files[nfiles++] = s;
+    enum { O_TARGET = 1, O_OUT, O_PACKAGE };
+    static const cli_opt opts[] = {{"--target", O_TARGET, true}, {"-o", O_OUT, true},
+                                   {"--package", O_PACKAGE, true}, {0}};
+    cli_args it;
+    cli_args_init(&it, "litmusc emit", argc, argv, usage);
+    const char *v;
+    int id;
+    while ((id = cli_next(&it, opts, &v)) > 0) {
+        switch (id) {
+        case O_TARGET: break;   /* cmd_emit chose this file by it */
+        case O_OUT: out = v; break;
+        case O_PACKAGE: package = v; break;
         }
     }
+    if (id != CLI_END)
+        return cli_stop(&it, id);
+    const char **files = it.files;
+    int nfiles = it.nfiles;
     const char *problem = nfiles == 0 ? "no test files given"
                           : !out && nfiles > 1 ? "-o DIR is needed for more than one test"
                           : !javagen_valid_package(package) ? "not a valid Java package name"

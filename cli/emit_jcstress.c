@@ -10,6 +10,7 @@
 #include "backends/java/javagen.h"
 #include "backends/java/javaout.h"
 #include "backends/jcstress/jcstress.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "model/model.h"
 
@@ -35,31 +36,25 @@ typedef struct emit_args {
 static int parse_args(int argc, char **argv, emit_args *a)
 {
     a->package = "litmusc.generated";
-    a->files = xcalloc((size_t)argc + 1, sizeof *a->files);
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        bool has_value = i + 1 < argc;
-        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-            usage(stdout);
-            return EXIT_OK;
-        } else if (!strcmp(s, "--target") && has_value) {
-            i++;
-        } else if (!strncmp(s, "--target=", 9)) {
-            continue;
-        } else if (!strcmp(s, "-o") && has_value) {
-            a->out = argv[++i];
-        } else if (!strcmp(s, "--package") && has_value) {
-            a->package = argv[++i];
-        } else if (!strcmp(s, "--model") && has_value) {
-            a->model = argv[++i];
-        } else if (s[0] == '-' && s[1]) {
-            fprintf(stderr, "litmusc emit: unknown option or missing value: %s\n", s);
-            usage(stderr);
-            return EXIT_USAGE;
-        } else {
-            a->files[a->nfiles++] = s;
+    enum { O_TARGET = 1, O_OUT, O_PACKAGE, O_MODEL };
+    static const cli_opt opts[] = {{"--target", O_TARGET, true}, {"-o", O_OUT, true},
+                                   {"--package", O_PACKAGE, true}, {"--model", O_MODEL, true}, {0}};
+    cli_args it;
+    cli_args_init(&it, "litmusc emit", argc, argv, usage);
+    const char *v;
+    int id;
+    while ((id = cli_next(&it, opts, &v)) > 0) {
+        switch (id) {
+        case O_TARGET: break;   /* cmd_emit chose this file by it */
+        case O_OUT: a->out = v; break;
+        case O_PACKAGE: a->package = v; break;
+        case O_MODEL: a->model = v; break;
         }
     }
+    if (id != CLI_END)
+        return cli_stop(&it, id);
+    a->files = it.files;
+    a->nfiles = it.nfiles;
     if (a->nfiles == 0) {
         fprintf(stderr, "litmusc emit: no test files given\n");
         return EXIT_USAGE;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "backends/x86/x86.h"
 #include "backends/x86litmus/x86litmus.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "util/mem.h"
 
@@ -62,41 +63,25 @@ typedef struct out_item { char *name, *litmus, *map; } out_item;
 int emit_x86_litmus(int argc, char **argv)
 {
     const char *scheme_arg = NULL, *out = NULL, *map = NULL;
-    const char **files = xcalloc((size_t)argc + 1, sizeof *files);
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            free(files);
-            return EXIT_OK;
+    enum { O_TARGET = 1, O_SCHEME, O_OUT, O_MAP };
+    static const cli_opt opts[] = {{"--target", O_TARGET, true}, {"--scheme", O_SCHEME, true},
+                                   {"-o", O_OUT, true}, {"--map", O_MAP, true}, {0}};
+    cli_args it;
+    cli_args_init(&it, "litmusc emit", argc, argv, usage);
+    const char *v;
+    int id;
+    while ((id = cli_next(&it, opts, &v)) > 0) {
+        switch (id) {
+        case O_TARGET: break;   /* cmd_emit chose this file by it */
+        case O_SCHEME: scheme_arg = v; break;
+        case O_OUT: out = v; break;
+        case O_MAP: map = v; break;
         }
-        if ((!strcmp(a, "--target") || !strcmp(a, "--scheme") || !strcmp(a, "-o") || !strcmp(a, "--map")) &&
-            i + 1 >= argc) {
-            fprintf(stderr, "litmusc emit: %s needs an argument\n", a);
-            free(files);
-            return EXIT_USAGE;
-        }
-        if (!strcmp(a, "--target"))
-            i++;
-        else if (!strncmp(a, "--target=", 9))
-            continue;
-        else if (!strcmp(a, "--scheme"))
-            scheme_arg = argv[++i];
-        else if (!strncmp(a, "--scheme=", 9))
-            scheme_arg = a + 9;
-        else if (!strcmp(a, "-o"))
-            out = argv[++i];
-        else if (!strcmp(a, "--map"))
-            map = argv[++i];
-        else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "litmusc emit: unknown option '%s' for target x86-litmus\n", a);
-            usage(stderr);
-            free(files);
-            return EXIT_USAGE;
-        } else
-            files[nfiles++] = a;
     }
+    if (id != CLI_END)
+        return cli_stop(&it, id);
+    const char **files = it.files;
+    int nfiles = it.nfiles;
     if (nfiles == 0) {
         fprintf(stderr, "litmusc emit: no input files\n");
         usage(stderr);

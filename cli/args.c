@@ -1,0 +1,82 @@
+/* The shared command-line walk (args.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "util/mem.h"
+
+void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv, void (*usage)(FILE *f))
+{
+    memset(a, 0, sizeof *a);
+    a->cmd = cmd;
+    a->argc = argc;
+    a->argv = argv;
+    a->usage = usage;
+    a->i = 1;
+    a->files = xcalloc((size_t)(argc > 0 ? argc : 1) + 1, sizeof *a->files);
+}
+
+static int bad(cli_args *a)
+{
+    a->usage(stderr);
+    return CLI_BAD;
+}
+
+/* The option S names, or NULL; *LEN is the length of its name in S. */
+static const cli_opt *find(const cli_opt *opts, const char *s, size_t *len)
+{
+    const char *eq = strchr(s, '=');
+    *len = eq && s[1] == '-' ? (size_t)(eq - s) : strlen(s);
+    for (const cli_opt *o = opts; o->id; o++)
+        if (strlen(o->name) == *len && !strncmp(o->name, s, *len))
+            return o;
+    return NULL;
+}
+
+int cli_next(cli_args *a, const cli_opt *opts, const char **value)
+{
+    *value = NULL;
+    for (; a->i < a->argc; a->i++) {
+        const char *s = a->argv[a->i];
+        if (a->files_only || s[0] != '-' || !s[1]) {
+            a->files[a->nfiles++] = s;
+            continue;
+        }
+        if (!strcmp(s, "--")) {
+            a->files_only = true;
+            continue;
+        }
+        a->i++;
+        if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+            a->usage(stdout);
+            return CLI_HELP;
+        }
+        size_t len;
+        const cli_opt *o = find(opts, s, &len);
+        if (!o) {
+            fprintf(stderr, "%s: unknown option '%s'\n", a->cmd, s);
+            return bad(a);
+        }
+        if (!o->value && s[len]) {
+            fprintf(stderr, "%s: %.*s takes no value\n", a->cmd, (int)len, s);
+            return bad(a);
+        }
+        if (o->value && s[len])
+            *value = s + len + 1;
+        else if (o->value && a->i < a->argc)
+            *value = a->argv[a->i++];
+        else if (o->value) {
+            fprintf(stderr, "%s: %s needs a value\n", a->cmd, s);
+            return bad(a);
+        }
+        return o->id;
+    }
+    return CLI_END;
+}
+
+int cli_stop(cli_args *a, int last)
+{
+    free(a->files);
+    a->files = NULL;
+    return last == CLI_HELP ? EXIT_OK : EXIT_USAGE;
+}
