@@ -2,6 +2,7 @@
 #define LITMUSC_CLI_CLI_H
 /* The command line: one file per subcommand (cli/cmd_NAME.c), and for
  * `emit` and `run` one file per target.  Only this layer prints. */
+#include <stdbool.h>
 #include "ir/ir.h"
 #include "util/diag.h"
 
@@ -23,6 +24,11 @@ int emit_jcstress(int argc, char **argv);
 int emit_java(int argc, char **argv);
 int emit_c11(int argc, char **argv);
 int emit_x86_native(int argc, char **argv);
+
+/* `emit` of Java sources: SET's one file to stdout (TO_STDOUT), else SET
+ * written and its paths listed; returns the exit status. */
+struct javaout_set;
+int cli_emit_set(struct javaout_set *set, bool to_stdout);
 
 /* Print "file:line:col: error: msg" to stderr; returns d->status (2 or 3). */
 int cli_report(const diag *d);

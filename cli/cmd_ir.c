@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "util/file.h"
 #include "util/mem.h"
 
 static void usage(FILE *f)
@@ -30,28 +31,18 @@ static void usage(FILE *f)
 /* The whole of PATH as a NUL-terminated string; NULL + diag on error. */
 static char *slurp(const char *path, diag *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
+    strbuf b = {0};
+    bool opened;
+    if (!file_read_all(path, &b, &opened)) {
+        if (opened)
+            diag_error(d, path, 0, 0, "read error");
+        else
+            diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
         return NULL;
     }
-    strbuf b = {0};
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        if (memchr(buf, 0, n)) {
-            fclose(f);
-            sb_free(&b);
-            diag_error(d, path, 0, 0, "IR text cannot contain a NUL byte");
-            return NULL;
-        }
-        sb_addn(&b, buf, n);
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
+    if (b.len && memchr(b.s, 0, b.len)) {
         sb_free(&b);
-        diag_error(d, path, 0, 0, "read error");
+        diag_error(d, path, 0, 0, "IR text cannot contain a NUL byte");
         return NULL;
     }
     return sb_take(&b);

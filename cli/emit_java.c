@@ -82,16 +82,8 @@ int emit_java(int argc, char **argv)
                         xstrdup(f->data));
         }
     }
-    if (st == EXIT_OK) {
-        if (!out) {
-            fputs(set.data[0], stdout);
-        } else if (!javaout_write(&set, &d)) {
-            st = cli_report(&d);
-        } else {
-            for (int i = 0; i < set.n; i++)
-                printf("%s\n", set.paths[i]);
-        }
-    }
+    if (st == EXIT_OK)
+        st = cli_emit_set(&set, !out);
     for (int i = 0; i < nfiles; i++)
         free(taken[i]);
     free(taken);

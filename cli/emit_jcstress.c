@@ -151,16 +151,8 @@ int emit_jcstress(int argc, char **argv)
     for (int i = 0; i < a.nfiles && st == EXIT_OK; i++)
         if (!emit_one(&a, a.files[i], &ms, &taken, &ntaken, &set, &d))
             st = cli_report(&d);
-    if (st == EXIT_OK) {
-        if (!a.out) {
-            fputs(set.data[0], stdout);
-        } else if (!javaout_write(&set, &d)) {
-            st = cli_report(&d);
-        } else {
-            for (int i = 0; i < set.n; i++)
-                printf("%s\n", set.paths[i]);
-        }
-    }
+    if (st == EXIT_OK)
+        st = cli_emit_set(&set, !a.out);
     for (int i = 0; i < ntaken; i++)
         free(taken[i]);
     free(taken);

@@ -169,17 +169,25 @@ static bool parse_mo(lexer *lx, fe_mo *mo)
     return lx_error(lx, "expected a memory order (memory_order_relaxed, ...)");
 }
 
+/* True when E is a pointer; else the error "type mismatch: PRE<the text
+ * at AT>POST" is reported at AT. */
+static bool want_ptr(lexer *lx, const code_scope *sc, const fe_expr *e, const tok *at, const char *pre,
+                     const char *post)
+{
+    if (expr_is_ptr(sc, e))
+        return true;
+    char what[64];
+    lx_describe(at, what, sizeof what);
+    lx_error_at(lx, at->line, at->col, "type mismatch: %s%s%s", pre, what, post);
+    return false;
+}
+
 /* An address argument: an expression that must be a pointer. */
 static fe_expr *parse_addr_arg(lexer *lx, code_scope *sc, int depth)
 {
     tok at = lx->cur;
     fe_expr *e = parse_expr(lx, sc, depth + 1);
-    if (!e)
-        return NULL;
-    if (!expr_is_ptr(sc, e)) {
-        char what[64];
-        lx_describe(&at, what, sizeof what);
-        lx_error_at(lx, at.line, at.col, "type mismatch: %s is not a pointer", what);
+    if (e && !want_ptr(lx, sc, e, &at, "", " is not a pointer")) {
         fe_expr_free(e);
         return NULL;
     }
@@ -425,10 +433,7 @@ static fe_expr *parse_unary(lexer *lx, code_scope *sc, int depth)
         fe_expr *sub = parse_unary(lx, sc, depth + 1);
         if (!sub)
             return NULL;
-        if (!expr_is_ptr(sc, sub)) {
-            char what[64];
-            lx_describe(&pt, what, sizeof what);
-            lx_error_at(lx, pt.line, pt.col, "type mismatch: cannot dereference %s, it is not a pointer", what);
+        if (!want_ptr(lx, sc, sub, &pt, "cannot dereference ", ", it is not a pointer")) {
             fe_expr_free(sub);
             return NULL;
         }
@@ -775,12 +780,8 @@ static fe_stmt *parse_stmt(lexer *lx, code_scope *sc, int depth)
         s->addr = parse_unary(lx, sc, depth + 1);
         if (!s->addr)
             goto fail_store;
-        if (!expr_is_ptr(sc, s->addr)) {
-            char what[64];
-            lx_describe(&pt, what, sizeof what);
-            lx_error_at(lx, pt.line, pt.col, "type mismatch: cannot store through %s, it is not a pointer", what);
+        if (!want_ptr(lx, sc, s->addr, &pt, "cannot store through ", ", it is not a pointer"))
             goto fail_store;
-        }
         if (!lx_expect(lx, "="))
             goto fail_store;
         s->e = parse_value_expr(lx, sc, depth);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "frontend/frontend.h"
 #include "frontend/internal.h"
+#include "util/file.h"
 #include "util/mem.h"
 
 /* ---- name sets --------------------------------------------------------------- */
@@ -224,21 +225,10 @@ fe_test *fe_parse(const char *text, size_t len, const char *file, diag *d)
 
 fe_test *fe_parse_file(const char *path, diag *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
     strbuf b = {0};
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_addn(&b, buf, n);
-    bool err = ferror(f);
-    fclose(f);
-    if (err) {
-        sb_free(&b);
-        diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
+    bool opened;
+    if (!file_read_all(path, &b, &opened)) {
+        diag_error(d, path, 0, 0, opened ? "cannot read: %s" : "cannot open: %s", strerror(errno));
         return NULL;
     }
     fe_test *t = fe_parse(b.s ? b.s : "", b.len, path, d);

@@ -475,32 +475,29 @@ static ir_cond *parse_implies(reader *r)
     return join(IR_C_IMPLIES, l, rhs);
 }
 
-static ir_cond *parse_and(reader *r)
+/* OPERAND (OP OPERAND)*, grouped to the left. */
+static ir_cond *parse_chain(reader *r, ir_cond *(*operand)(reader *), const char *op, ir_cond_kind kind)
 {
-    ir_cond *l = parse_implies(r);
-    while (l && is_punct(r, "/\\")) {
-        ir_cond *rhs = next(r) ? parse_implies(r) : NULL;
+    ir_cond *l = operand(r);
+    while (l && is_punct(r, op)) {
+        ir_cond *rhs = next(r) ? operand(r) : NULL;
         if (!rhs) {
             ir_cond_free(l);
             return NULL;
         }
-        l = join(IR_C_AND, l, rhs);
+        l = join(kind, l, rhs);
     }
     return l;
 }
 
+static ir_cond *parse_and(reader *r)
+{
+    return parse_chain(r, parse_implies, "/\\", IR_C_AND);
+}
+
 static ir_cond *parse_or(reader *r)
 {
-    ir_cond *l = parse_and(r);
-    while (l && is_punct(r, "\\/")) {
-        ir_cond *rhs = next(r) ? parse_and(r) : NULL;
-        if (!rhs) {
-            ir_cond_free(l);
-            return NULL;
-        }
-        l = join(IR_C_OR, l, rhs);
-    }
-    return l;
+    return parse_chain(r, parse_and, "\\/", IR_C_OR);
 }
 
 /* ---- header ---------------------------------------------------------------- */

@@ -8,19 +8,13 @@
 #include <string.h>
 #include "model/cat_impl.h"
 #include "util/embed.h"
+#include "util/file.h"
 #include "util/mem.h"
 
 static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
     strbuf b = {0};
-    char buf[4096];
-    size_t k;
-    while ((k = fread(buf, 1, sizeof buf, f)) > 0) sb_addn(&b, buf, k);
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) { sb_free(&b); return NULL; }
-    return sb_take(&b);
+    bool opened;
+    return file_read_all(path, &b, &opened) ? sb_take(&b) : NULL;
 }
 
 static char *embedded_text(const char *name, char **path) {

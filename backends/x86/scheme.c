@@ -7,6 +7,7 @@
 #include <string.h>
 #include "backends/x86/scheme_internal.h"
 #include "util/embed.h"
+#include "util/file.h"
 #include "util/mem.h"
 
 static const char *const builtin_names[] = {
@@ -378,21 +379,10 @@ fail:
 
 static char *read_file(const char *path, diag *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_error(d, path, 0, 0, "cannot open scheme file");
-        return NULL;
-    }
     strbuf b = {0};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_addn(&b, buf, n);
-    bool err = ferror(f);
-    fclose(f);
-    if (err) {
-        sb_free(&b);
-        diag_error(d, path, 0, 0, "cannot read scheme file");
+    bool opened;
+    if (!file_read_all(path, &b, &opened)) {
+        diag_error(d, path, 0, 0, opened ? "cannot read scheme file" : "cannot open scheme file");
         return NULL;
     }
     if (memchr(b.s ? b.s : "", 0, b.len)) {

@@ -1,0 +1,13 @@
+#ifndef LITMUSC_UTIL_FILE_H
+#define LITMUSC_UTIL_FILE_H
+/* Reading a whole file, for every loader (tests, IR text, cat models,
+ * schemes); each words its own complaint. */
+#include <stdbool.h>
+#include "util/mem.h"
+
+/* Appends the whole of PATH to OUT.  False when it cannot be opened
+ * (*OPENED false) or read (*OPENED true), with errno saying why; OUT is
+ * then freed.  Binary-safe: OUT->len counts NUL bytes too. */
+bool file_read_all(const char *path, strbuf *out, bool *opened);
+
+#endif
