@@ -30,6 +30,11 @@ typedef void (*lrt_thread_fn)(void *const *cells, int64_t *out);
  * accesses cost and no call per instance. */
 typedef void (*lrt_sweep_fn)(void *const *cells, int64_t *out, size_t lo, size_t hi);
 
+/* Where a harness counts outcomes (the runtime's; opaque here). */
+typedef struct lrt_tally lrt_tally;
+/* COUNT more instances ended with the nobs values VALS. */
+void lrt_tally_add(lrt_tally *t, const int64_t *vals, uint64_t count);
+
 typedef struct lrt_test {
     const char *name;
     int nthreads;
@@ -44,12 +49,14 @@ typedef struct lrt_test {
     void (*collect)(void *const *cells, int64_t *const *outs, int64_t *vals);
     /* Optional (NULL: the runtime loops over the per-instance functions).
      * SWEEPS[t] is thread t as an lrt_sweep_fn; RESET_RANGE resets
-     * instances [lo, hi); COLLECT_RANGE writes the outcomes of [lo, hi),
-     * nobs values each, to VALS; both take the whole tables, as sweeps do. */
+     * instances [lo, hi); COUNT_RANGE adds the outcomes of [lo, hi) to T
+     * with lrt_tally_add, equal outcomes in a row as one count, and with
+     * RESET_TOO resets each instance once it is counted.  Both take the
+     * whole tables, as sweeps do. */
     const lrt_sweep_fn *sweeps;
     void (*reset_range)(void *const *cells, size_t lo, size_t hi);
-    void (*collect_range)(void *const *cells, int64_t *const *outs, size_t lo, size_t hi,
-                          int64_t *vals);
+    void (*count_range)(void *const *cells, int64_t *const *outs, size_t lo, size_t hi,
+                        int reset_too, struct lrt_tally *t);
 } lrt_test;
 
 /* Parse the command line, run, print the histogram; returns the exit

@@ -161,3 +161,9 @@ size_t *lrt_hist_sorted(const lrt_hist *h)
     hist_sorting = NULL;
     return idx;
 }
+
+void lrt_tally_add(lrt_tally *t, const int64_t *vals, uint64_t count)
+{
+    if (!t->failed && !lrt_hist_add(t->hist, vals, count))
+        t->failed = true;
+}

@@ -38,6 +38,12 @@ bool lrt_hist_merge(lrt_hist *into, const lrt_hist *from);
  * (or when the table is empty). */
 size_t *lrt_hist_sorted(const lrt_hist *h);
 
+/* A worker's outcome counting (lrt_tally_add in lrt_hist.c). */
+struct lrt_tally {
+    lrt_hist *hist;
+    bool failed;            /* the table ran out of memory */
+};
+
 /* ---- cell layouts (lrt_layout.c) */
 typedef enum lrt_layout_kind {
     LRT_LAYOUT_PACKED,      /* an instance's cells adjacent, 8 bytes apart */

@@ -3,7 +3,10 @@
  * Every run goes through three barriers:
  *   prepare  (serial) count the finished run, decide whether to stop, draw
  *            the thread-to-worker assignment, CPUs, delays and layout;
- *   reset    each worker pins itself and resets its slice of instances;
+ *   reset    each worker pins itself and resets its slice of instances
+ *            (before the first run only, unless cells are shuffled: the
+ *            count resets each instance once it is counted, which saves a
+ *            pass over the memory);
  *            (serial) the timebase start t0 is set just before release;
  *   run      each worker runs its test thread over all S instances, then
  *            counts its slice of the finished instances into its own table.
@@ -27,8 +30,6 @@ enum { TIMEBASE_MARGIN = 200000 };
 /* No litmus instance needs more than MAX ticks (some 20 microseconds),
  * so a preempted run can never stretch the schedule beyond that. */
 enum { PERIOD_START = 512, PERIOD_MIN = 32, PERIOD_MAX = 1 << 16 };
-/* Outcomes collected per call when counting: small enough to stay in L1. */
-enum { COUNT_BLOCK = 64 };
 
 /* A loose sweep's progress counter, alone on its cache line. */
 typedef struct progress_slot {
@@ -63,7 +64,10 @@ typedef struct lrt_shared {
     double start, end;
     _Atomic bool failed;            /* a table ran out of memory */
     lrt_hist hist[LRT_MAX_THREADS]; /* per worker */
-    int64_t *keys;                  /* per worker: COUNT_BLOCK outcomes, then the current key */
+    int64_t *keys;                  /* per worker: the current key and the next outcome */
+    /* Counting also resets (cells keep their places between runs), so only
+     * the first run needs the reset phase. */
+    bool reset_when_counting;
 } lrt_shared;
 
 typedef struct worker_arg {
@@ -254,59 +258,41 @@ static inline bool same_key(const int64_t *a, const int64_t *b, int n)
     return true;
 }
 
-/* The outcomes of instances [lo, hi), nobs values each, into VALS. */
-static void collect_block(const lrt_shared *sh, size_t lo, size_t hi, int64_t *vals)
-{
-    const lrt_test *t = sh->t;
-    int64_t *outs[LRT_MAX_THREADS];
-    if (t->collect_range) {
-        for (int k = 0; k < t->nthreads; k++)
-            outs[k] = sh->out[k];
-        t->collect_range(sh->layout.cell, outs, lo, hi, vals);
-        return;
-    }
-    for (size_t i = lo; i < hi; i++, vals += t->nobs) {
-        for (int k = 0; k < t->nthreads; k++)
-            outs[k] = sh->out[k] + i * (size_t)t->nout[k];
-        t->collect(lrt_layout_cells(&sh->layout, i), outs, vals);
-    }
-}
-
 /* Consecutive instances mostly end the same way, so equal outcomes in a
- * row are added to the table as one count.  Outcomes are collected a block
- * at a time into this worker's buffer; the run in progress carries over
- * from block to block in KEY. */
-static void count_slice(lrt_shared *sh, int w)
+ * row are added to the table as one count.  A generated program does this
+ * itself (count_range, with its outcome width a constant, resetting each
+ * instance as it goes when RESET_TOO); hand-written tests get this loop. */
+static void count_slice(lrt_shared *sh, int w, bool reset_too)
 {
     const lrt_test *t = sh->t;
     size_t lo, hi;
     slice(sh, w, &lo, &hi);
-    int nobs = t->nobs;
-    int64_t *block = sh->keys + (size_t)w * (COUNT_BLOCK + 1) * (size_t)nobs;
-    int64_t *key = block + (size_t)COUNT_BLOCK * (size_t)nobs;
-    uint64_t run = 0;
-    if (nobs == 0) {            /* one outcome, the empty one */
-        if (hi > lo && !lrt_hist_add(&sh->hist[w], key, hi - lo))
-            sh->failed = true;
-        return;
-    }
-    for (size_t b = lo; b < hi; b += COUNT_BLOCK) {
-        size_t e = hi - b > COUNT_BLOCK ? b + COUNT_BLOCK : hi;
-        collect_block(sh, b, e, block);
-        for (const int64_t *v = block, *end = block + (e - b) * (size_t)nobs; v < end; v += nobs) {
-            if (run && same_key(v, key, nobs)) {
+    lrt_tally tally = {&sh->hist[w], false};
+    if (t->count_range) {
+        t->count_range(sh->layout.cell, sh->out, lo, hi, reset_too, &tally);
+    } else {
+        int64_t *key = sh->keys + (size_t)w * 2 * (size_t)t->nobs, *vals = key + t->nobs;
+        int64_t *outs[LRT_MAX_THREADS];
+        uint64_t run = 0;
+        for (size_t i = lo; i < hi; i++) {
+            for (int k = 0; k < t->nthreads; k++)
+                outs[k] = sh->out[k] + i * (size_t)t->nout[k];
+            t->collect(lrt_layout_cells(&sh->layout, i), outs, vals);
+            if (reset_too)
+                t->reset(lrt_layout_cells(&sh->layout, i));
+            if (run && same_key(vals, key, t->nobs)) {
                 run++;
                 continue;
             }
-            if (run && !lrt_hist_add(&sh->hist[w], key, run)) {
-                sh->failed = true;
-                return;
-            }
-            memcpy(key, v, (size_t)nobs * sizeof *key);
+            if (run)
+                lrt_tally_add(&tally, key, run);
+            memcpy(key, vals, (size_t)t->nobs * sizeof *key);
             run = 1;
         }
+        if (run)
+            lrt_tally_add(&tally, key, run);
     }
-    if (run && !lrt_hist_add(&sh->hist[w], key, run))
+    if (tally.failed)
         sh->failed = true;
 }
 
@@ -331,7 +317,8 @@ static void worker_loop(lrt_shared *sh, int w)
             return;
         if (sh->c->affinity == LRT_AFF_RANDOM)
             lrt_pin_self(sh->cpu_of[w], sh->cpus, sh->ncpus);
-        reset_slice(sh, w);
+        if (!sh->reset_when_counting || sh->run_id == 1)
+            reset_slice(sh, w);
         lrt_barrier_wait(&sh->bar, step_start, sh);
         int t = sh->assign[w];
         switch (sh->c->sync) {
@@ -340,7 +327,7 @@ static void worker_loop(lrt_shared *sh, int w)
         case LRT_SYNC_USER: run_user(sh, t); break;
         }
         lrt_barrier_wait(&sh->bar, NULL, NULL);
-        count_slice(sh, w);
+        count_slice(sh, w, sh->reset_when_counting);
     }
 }
 
@@ -394,8 +381,8 @@ static bool shared_init(lrt_shared *sh, const lrt_test *t, const lrt_config *c)
     for (int w = 0; w < t->nthreads; w++)
         if (!lrt_hist_init(&sh->hist[w], t->nobs))
             return false;
-    sh->keys = malloc((size_t)t->nthreads * (COUNT_BLOCK + 1) * (size_t)(t->nobs ? t->nobs : 1) *
-                      sizeof *sh->keys);
+    sh->keys = malloc((size_t)t->nthreads * 2 * (size_t)(t->nobs ? t->nobs : 1) * sizeof *sh->keys);
+    sh->reset_when_counting = c->layout != LRT_LAYOUT_SHUFFLE;
     if (!sh->keys)
         return false;
     if (c->sync == LRT_SYNC_USER) {

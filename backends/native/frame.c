@@ -141,14 +141,27 @@ static void emit_ranges(strbuf *b, const nat_frame *f)
               "static void lt_reset_range(void *const *lt_c, size_t lt_lo, size_t lt_hi)\n"
               "{\n    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++)\n"
               "        lt_reset(lt_c + lt_i * %d);\n}\n\n", nlocs);
+    /* Counting: the outcome width is a constant here, so the comparison
+     * with the previous outcome unrolls. */
+    int w = f->nobs ? f->nobs : 1;
     sb_printf(b,
-              "static void lt_collect_range(void *const *lt_c, int64_t *const *lt_o, size_t lt_lo,\n"
-              "                             size_t lt_hi, int64_t *lt_v)\n{\n"
-              "    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++, lt_v += %d) {\n"
-              "        int64_t *lt_oi[%d];\n", f->nobs, t->nthreads);
+              "static void lt_count_range(void *const *lt_c, int64_t *const *lt_o, size_t lt_lo,\n"
+              "                           size_t lt_hi, int lt_reset_too, lrt_tally *lt_t)\n{\n"
+              "    int64_t lt_cur[%d] = {0}, lt_v[%d];\n    uint64_t lt_run = 0;\n"
+              "    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++) {\n"
+              "        int64_t *lt_oi[%d];\n", w, w, t->nthreads);
     for (int i = 0; i < t->nthreads; i++)
         sb_printf(b, "        lt_oi[%d] = lt_o[%d] + lt_i * %d;\n", i, i, f->nregs[i]);
-    sb_printf(b, "        lt_collect(lt_c + lt_i * %d, lt_oi, lt_v);\n    }\n}\n\n", nlocs);
+    sb_printf(b, "        lt_collect(lt_c + lt_i * %d, lt_oi, lt_v);\n"
+                 "        if (lt_reset_too)\n            lt_reset(lt_c + lt_i * %d);\n"
+                 "        if (lt_run", nlocs, nlocs);
+    for (int j = 0; j < f->nobs; j++)
+        sb_printf(b, " && lt_v[%d] == lt_cur[%d]", j, j);
+    sb_add(b, ") {\n            lt_run++;\n            continue;\n        }\n"
+              "        if (lt_run)\n            lrt_tally_add(lt_t, lt_cur, lt_run);\n");
+    for (int j = 0; j < f->nobs; j++)
+        sb_printf(b, "        lt_cur[%d] = lt_v[%d];\n", j, j);
+    sb_add(b, "        lt_run = 1;\n    }\n    if (lt_run)\n        lrt_tally_add(lt_t, lt_cur, lt_run);\n}\n\n");
 }
 
 static void emit_descriptor(strbuf *b, const nat_frame *f)
@@ -166,7 +179,7 @@ static void emit_descriptor(strbuf *b, const nat_frame *f)
     sb_add(b, "};\nstatic const lrt_test lt_test = {\n    ");
     nat_cstring(b, t->name);
     sb_printf(b, ", %d, %d, %d, lt_nout, lt_threads, lt_reset, lt_collect,\n"
-                 "    lt_sweeps, lt_reset_range, lt_collect_range\n};\n\n",
+                 "    lt_sweeps, lt_reset_range, lt_count_range\n};\n\n",
               t->nthreads, f->cells->nlocs, f->nobs);
     sb_add(b, "int main(int argc, char **argv)\n{\n    return lrt_main(&lt_test, argc, argv);\n}\n");
 }

@@ -468,8 +468,9 @@ static void test_loose_chunks_keep_threads_close(void **state)
 }
 
 /* The range forms, as a generated program supplies them: every phase must
- * go through them (no per-instance call), and the counts still add up. */
-static _Atomic uint64_t range_calls, single_calls;
+ * go through them (no per-instance call), the reset phase runs before the
+ * first run only (counting resets), and the counts still add up. */
+static _Atomic uint64_t range_calls, single_calls, reset_calls, count_resets;
 static void sb0_counted(void *const *c, int64_t *out)
 {
     atomic_fetch_add(&single_calls, 1);
@@ -489,16 +490,23 @@ static void sweep1(void *const *c, int64_t *out, size_t lo, size_t hi)
 }
 static void reset_range(void *const *c, size_t lo, size_t hi)
 {
-    atomic_fetch_add(&range_calls, 1);
+    atomic_fetch_add(&reset_calls, 1);
     for (size_t i = lo; i < hi; i++)
         sb_reset(c + i * 4);
 }
-static void collect_range(void *const *c, int64_t *const *o, size_t lo, size_t hi, int64_t *v)
+/* One tally call per instance: the runtime must not care how runs are cut. */
+static void count_range(void *const *c, int64_t *const *o, size_t lo, size_t hi, int reset_too, lrt_tally *t)
 {
     atomic_fetch_add(&range_calls, 1);
-    for (size_t i = lo; i < hi; i++, v += 2) {
+    for (size_t i = lo; i < hi; i++) {
+        int64_t v[2];
         int64_t *oi[2] = {o[0] + i, o[1] + i};
         sb_collect(c + i * 4, oi, v);
+        if (reset_too) {
+            sb_reset(c + i * 4);
+            atomic_fetch_add(&count_resets, 1);
+        }
+        lrt_tally_add(t, v, 1);
     }
 }
 static const lrt_thread_fn fns_counted[2] = {sb0_counted, sb1};
@@ -508,18 +516,31 @@ static void test_run_range_functions(void **state)
 {
     (void)state;
     lrt_test t = {"SB", 2, 4, 2, nout4, fns_counted, sb_reset, sb_collect,
-                  sweeps2, reset_range, collect_range};
+                  sweeps2, reset_range, count_range};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
     c.runs = 4;
     atomic_store(&range_calls, 0);
     atomic_store(&single_calls, 0);
+    atomic_store(&reset_calls, 0);
+    atomic_store(&count_resets, 0);
     lrt_result r;
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     check_sb_result(&r, 2, 4000);
     assert_int_equal(atomic_load(&single_calls), 0);
-    assert_true(atomic_load(&range_calls) >= 4 * (2 + 2 + 2));
+    assert_true(atomic_load(&range_calls) >= 4 * (2 + 2));
+    assert_int_equal(atomic_load(&reset_calls), 2);        /* one slice per worker, run 1 */
+    assert_int_equal(atomic_load(&count_resets), 4000);
+    lrt_hist_free(&r.hist);
+    /* Shuffled cells change places between runs: reset after placing. */
+    c.layout = LRT_LAYOUT_SHUFFLE;
+    atomic_store(&reset_calls, 0);
+    atomic_store(&count_resets, 0);
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 2, 4000);
+    assert_int_equal(atomic_load(&reset_calls), 8);
+    assert_int_equal(atomic_load(&count_resets), 0);
     lrt_hist_free(&r.hist);
     /* Timebase and user sync meet per instance: they use the body. */
     c.sync = LRT_SYNC_USER;
