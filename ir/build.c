@@ -128,6 +128,7 @@ ir_instr *ir_emit(ir_thread *th, int block, ir_op op)
     memset(&in, 0, sizeof in);
     in.op = op;
     in.dst = -1;
+    in.flag = -1;
     in.addr = in.a = in.b = ir_none();
     in.then_block = in.else_block = -1;
     VEC_PUSH(bl->instrs, bl->ninstrs, bl->cap, in);

@@ -110,6 +110,9 @@ typedef struct ir_instr {
     ir_mode fail_mode;      /* CAS: mode of the failure read (IR_MODE_NONE = same as mode) */
     ir_rmw_op rmw_op;
     bool weak;              /* CAS: weak form (may fail spuriously) */
+    int flag;               /* CAS: SSA value set to 1 when it wrote, 0 when it failed;
+                             * -1 for none (then only the old value tells, which a
+                             * weak CAS's spurious failure would not) */
     ir_binop binop;
     ir_fence_kind fence;
     int then_block, else_block;     /* BR/JMP targets (block indices) */

@@ -101,9 +101,12 @@ static bool c_call(lw *w, const fe_expr *e, ir_operand *out)
         cas->fail_mode = c_mode(fail);
         cas->weak = e->ccall == FE_C_CAS_WEAK;
         cas->dst = ir_new_val(w->th);
+        cas->flag = ir_new_val(w->th);
         ir_operand old = ir_value(cas->dst);
-        /* Success joins directly; failure writes the value read back. */
-        ir_operand ok = lw_bin(w, IR_EQ, old, expected);
+        /* Success joins directly; failure writes the value read back.  The
+         * flag, not old == expected, tells them apart: a weak CAS may fail
+         * even when they are equal. */
+        ir_operand ok = ir_value(cas->flag);
         lw_edges success = {0}, join = {0};
         lw_branch_then(w, ok, &success);
         lw_store(w, exp_addr, old, IR_MO_NA);

@@ -103,8 +103,15 @@ static bool j_call(lw *w, const fe_expr *e, ir_operand *out)
         cas->weak = e->jmethod == FE_J_WEAK_CAS;
         cas->dst = ir_new_val(w->th);
         ir_operand old = ir_value(cas->dst);
-        /* compareAndExchange returns the witness value, compareAndSet 1/0. */
-        *out = e->jmethod == FE_J_CAE ? old : lw_bin(w, IR_EQ, old, exp);
+        /* compareAndExchange returns the witness value, compareAndSet and
+         * weakCompareAndSet whether it wrote (the weak one may fail when
+         * the witness equals the expected value). */
+        if (e->jmethod == FE_J_CAE) {
+            *out = old;
+        } else {
+            cas->flag = ir_new_val(w->th);
+            *out = ir_value(cas->flag);
+        }
         return true;
     }
     case FE_J_GET_AND_SET:

@@ -159,6 +159,8 @@ static void add_instr(strbuf *b, const ir_test *t, const ir_block *bl, const ir_
                 sb_printf(b, ", fail %s", ir_mode_name(in->fail_mode));
             if (in->weak)
                 sb_add(b, ", weak");
+            if (in->flag >= 0)
+                sb_printf(b, ", ok %%%d", in->flag);
         } else {
             sb_add(b, ", ");
             add_operand(b, t, in->a);

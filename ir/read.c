@@ -590,6 +590,7 @@ static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, s
     ir_instr in;
     memset(&in, 0, sizeof in);
     in.dst = dst;
+    in.flag = -1;
     in.addr = in.a = in.b = ir_none();
     in.then_block = in.else_block = -1;
     int e = 0;
@@ -619,8 +620,15 @@ static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, s
                 } else if (is_word(r, "weak")) {
                     in.weak = true;
                     ok = next(r);
+                } else if (is_word(r, "ok")) {
+                    int fl = r->tok.line, fc = r->tok.col;
+                    ok = next(r) && expect_punct(r, "%") && take_int(r, "a value number", &in.flag);
+                    if (ok && in.flag < 0)
+                        ok = err(r, fl, fc, "value numbers are not negative");
+                    if (ok && in.flag >= th->nvals)
+                        th->nvals = in.flag + 1;
                 } else {
-                    ok = err_tok(r, "'fail' or 'weak'");
+                    ok = err_tok(r, "'fail', 'weak' or 'ok'");
                 }
             }
         } else if (ok) {

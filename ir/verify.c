@@ -217,6 +217,11 @@ static bool check_shape(vctx *c, const ir_instr *in)
         return FAIL(c, in, "%s cannot define a value", ir_op_name(in->op));
     if (in->op != IR_PHI && in->nphi_args)
         return FAIL(c, in, "%s has phi arguments", ir_op_name(in->op));
+    bool cas = in->op == IR_RMW && in->rmw_op == IR_RMW_CAS;
+    if (!cas && in->flag != -1)
+        return FAIL(c, in, "only a cas has a success flag (ok %%%d)", in->flag);
+    if (cas && in->flag != -1 && (in->flag < 0 || in->flag >= c->th->nvals || in->flag == in->dst))
+        return FAIL(c, in, "cas success flag %%%d is not a valid new value", in->flag);
     switch (in->op) {
     case IR_LOAD:
         if (!check_operand(c, in, in->addr, "address", true) || !check_absent(c, in, in->a, "value") ||
@@ -373,12 +378,15 @@ static bool check_thread(vctx *c)
     for (int b = 0; b < n; b++)
         for (int i = 0; i < th->blocks[b].ninstrs; i++) {
             const ir_instr *in = &th->blocks[b].instrs[i];
-            if (in->dst < 0)
-                continue;
-            if (c->def_block[in->dst] >= 0)
-                return FAIL(c, in, "%%%d is defined twice", in->dst);
-            c->def_block[in->dst] = b;
-            c->def_index[in->dst] = i;
+            int defs[2] = {in->dst, in->flag};
+            for (int k = 0; k < 2; k++) {
+                if (defs[k] < 0)
+                    continue;
+                if (c->def_block[defs[k]] >= 0)
+                    return FAIL(c, in, "%%%d is defined twice", defs[k]);
+                c->def_block[defs[k]] = b;
+                c->def_index[defs[k]] = i;
+            }
         }
 
     /* Types: a comparison gives 0 or 1, never an address. */

@@ -200,8 +200,12 @@ static bool java_cas(walker *k, walk *w, const ir_instr *in, bool success)
     r.mode = in->fail_mode != IR_MODE_NONE ? in->fail_mode : in->mode;
     add_event(w, r);
     int v1 = vx_read(p, s1);
+    if (in->flag >= 0)
+        w->env[in->flag] = vx_const(p, success ? 1 : 0);
     if (!success) {
-        add_cond(w, vx_bin(p, IR_EQ, v1, expected), false);
+        /* A weak CAS may fail whatever it read. */
+        if (!in->weak)
+            add_cond(w, vx_bin(p, IR_EQ, v1, expected), false);
         if (in->dst >= 0)
             w->env[in->dst] = v1;
         return true;
@@ -242,7 +246,11 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
     case IR_RMW_CAS:
         if (!operand(k, w, in->b, in, &expected))
             return false;
-        add_cond(w, vx_bin(p, IR_EQ, old, expected), success);
+        /* A weak CAS may fail spuriously: its failure needs no mismatch. */
+        if (success || !in->weak)
+            add_cond(w, vx_bin(p, IR_EQ, old, expected), success);
+        if (in->flag >= 0)
+            w->env[in->flag] = vx_const(p, success ? 1 : 0);
         writes = success;
         break;
     default:

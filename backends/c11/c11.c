@@ -166,8 +166,12 @@ static bool emit_rmw(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_in
         /* The expected slot ends up holding the old value either way. */
         sb_printf(b, "    {\n        %s lt_old = (%s)", ty, ty);
         opnd(b, in->b);
-        sb_printf(b, ";\n        (void)atomic_compare_exchange_%s_explicit(",
-                  in->weak ? "weak" : "strong");
+        sb_add(b, ";\n        ");
+        if (in->flag >= 0)
+            sb_printf(b, "v%d = (int64_t)", in->flag);
+        else
+            sb_add(b, "(void)");
+        sb_printf(b, "atomic_compare_exchange_%s_explicit(", in->weak ? "weak" : "strong");
         if (!address(b, cx, t, in, true, d))
             return false;
         sb_printf(b, ", &lt_old, (%s)", ty);

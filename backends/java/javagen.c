@@ -496,27 +496,35 @@ static const char *rmw_method(const ir_instr *in)
     }
 }
 
+/* USED: the witness (old value) is read later; FLAG_USED: the success
+ * flag is. */
 static void emit_cas(strbuf *out, const javagen_names *n, const ir_instr *in,
-                     const char *self, bool used)
+                     const char *self, bool used, bool flag_used)
 {
     const char *h = n->handle[IR_ADDR_LOC(in->addr.imm)];
     const char *suffix = rmw_suffix(in->mode, in->fail_mode, true);
     char *exp = operand_str(in->b), *des = operand_str(in->a);
+    char *flag = flag_used ? xasprintf("v%d = ", in->flag) : xstrdup("");
+    const char *as_int = flag_used ? " ? 1 : 0" : "";
     if (!used && in->weak) {
         /* The witness is not needed: the weak boolean form fits exactly. */
         const char *w = *suffix ? suffix : "";
         if (java_mode(in->mode) == J_PLAIN &&
             (in->fail_mode == IR_MODE_NONE || java_mode(in->fail_mode) == J_PLAIN))
             w = "Plain";
-        sb_printf(out, "%s.weakCompareAndSet%s(%s, %s, %s);", h, w, self, exp, des);
+        sb_printf(out, "%s%s.weakCompareAndSet%s(%s, %s, %s)%s;", flag, h, w, self, exp, des, as_int);
     } else if (!used && !*suffix) {
-        sb_printf(out, "%s.compareAndSet(%s, %s, %s);", h, self, exp, des);
+        sb_printf(out, "%s%s.compareAndSet(%s, %s, %s)%s;", flag, h, self, exp, des, as_int);
     } else {
         /* A weak CAS whose witness is used becomes strong: it never fails
-         * spuriously, which only removes behaviours. */
+         * spuriously, which only removes behaviours; it wrote exactly when
+         * the witness is the expected value. */
         sb_printf(out, "v%d = (int) %s.compareAndExchange%s(%s, %s, %s);", in->dst, h, suffix,
                   self, exp, des);
+        if (flag_used)
+            sb_printf(out, " v%d = v%d == %s ? 1 : 0;", in->flag, in->dst, exp);
     }
+    free(flag);
     free(exp);
     free(des);
 }
@@ -532,7 +540,7 @@ static void emit_access(strbuf *out, const javagen_names *n, const ir_instr *in,
         operand(out, in->a);
         sb_add(out, ");");
     } else if (in->rmw_op == IR_RMW_CAS) {
-        emit_cas(out, n, in, self, in->dst >= 0 && used[in->dst]);
+        emit_cas(out, n, in, self, in->dst >= 0 && used[in->dst], in->flag >= 0 && used[in->flag]);
     } else {
         if (in->dst >= 0)
             sb_printf(out, "v%d = (int) ", in->dst);

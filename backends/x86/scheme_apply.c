@@ -147,7 +147,16 @@ static void emit_access(rewriter *w, const scheme_item *it)
         in->rmw_op = s->rmw_op;
         in->mode = IR_X86_LOCKED;
         in->fail_mode = IR_MODE_NONE;
-        in->weak = false;   /* LOCK CMPXCHG never fails spuriously */
+        in->weak = false;   /* LOCK CMPXCHG never fails spuriously, */
+        in->flag = -1;
+        if (s->flag >= 0) { /* so it wrote exactly when it read the expected value */
+            int old = in->dst >= 0 ? in->dst : (in->dst = ir_new_val(w->th));
+            ir_instr *eq = emit(w, IR_BIN);
+            eq->binop = IR_EQ;
+            eq->dst = s->flag;
+            eq->a = ir_value(old);
+            eq->b = s->b;
+        }
         break;
     }
 }

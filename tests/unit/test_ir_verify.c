@@ -271,6 +271,46 @@ static void test_position(void **state)
     ir_test_free(t);
 }
 
+/* A CAS's success flag: a fresh value, defined once, only on a cas, and
+ * usable like any other; it survives printing and reading back. */
+static void test_cas_flag(void **state)
+{
+    (void)state;
+    expect_valid(HEAD("C")
+                 "thread 0 P0\n  b0:\n    %0 = rmw.cas.rlx &x, expected 0, new 1, weak, ok %1\n"
+                 "    br %1, b1, b2\n  b1:\n    store.rlx &y, 1\n    jmp b2\n  b2:\n    ret\n  final r0 = %1\nend\n"
+                 "cond exists 0:r0=0\n");
+    expect_invalid(HEAD("C")
+                   "thread 0 P0\n  b0:\n    %0 = rmw.cas.rlx &x, expected 0, new 1, ok %0\n    ret\nend\n"
+                   "cond exists [x]=0\n",
+                   "not a valid new value");
+    expect_invalid(HEAD("C")
+                   "thread 0 P0\n  b0:\n    %0 = rmw.cas.rlx &x, expected 0, new 1, ok %1\n"
+                   "    %1 = load.rlx &y\n    ret\nend\ncond exists [x]=0\n",
+                   "defined twice");
+    /* Only a cas may carry one (built by hand: the reader takes `ok` on a cas only). */
+    ir_test *t = read_ok(HEAD("C")
+                         "thread 0 P0\n  b0:\n    %0 = rmw.add.rlx &x, 1\n    ret\nend\n"
+                         "cond exists [x]=0\n");
+    t->threads[0].blocks[0].instrs[0].flag = 0;
+    diag d = {0};
+    assert_false(ir_verify(t, &d));
+    assert_non_null(strstr(d.msg, "only a cas has a success flag"));
+    ir_test_free(t);
+    /* Round trip through the text form. */
+    t = read_ok(HEAD("C")
+                "thread 0 P0\n  b0:\n    %0 = rmw.cas.rlx &x, expected 0, new 1, fail rlx, weak, ok %1\n"
+                "    ret\n  final r0 = %1\nend\ncond exists 0:r0=0\n");
+    char *text = ir_print_str(t);
+    assert_non_null(strstr(text, "weak, ok %1"));
+    ir_test *u = read_ok(text);
+    assert_int_equal(u->threads[0].blocks[0].instrs[0].flag, 1);
+    assert_true(u->threads[0].blocks[0].instrs[0].weak);
+    free(text);
+    ir_test_free(t);
+    ir_test_free(u);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_observables),
         cmocka_unit_test(test_registers_and_locations),
         cmocka_unit_test(test_position),
+        cmocka_unit_test(test_cas_flag),
     };
     return cmocka_run_group_tests_name("ir_verify", tests, NULL, NULL);
 }
