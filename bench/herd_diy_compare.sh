@@ -1,0 +1,61 @@
+#!/bin/sh
+# Optional cross-check against an installed herd7 and diy7 (HERD=path,
+# DIY=path; skipped when either is unset): generate families of X86 and C
+# cycles with diy7, run herd7 and `litmusc model` on every test under two
+# models each (x86tso and sc for X86, rc11 and sc for C), and compare the
+# whole output, Time lines aside.  Prints counts, the tests that differ, and
+# each tool's total wall time.  HERD may be a wrapper that adds -set-libdir.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+L=${LITMUSC:-$here/../bin/litmusc}
+if [ -z "${HERD:-}" ] || [ -z "${DIY:-}" ]; then
+    echo "herd_diy_compare: HERD or DIY is not set; skipped"
+    exit 0
+fi
+limit=${TIMEOUT:-60}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# family NAME ARCH SIZE NPROCS SAFE [RELAX]
+family() {
+    mkdir -p "$tmp/$1"
+    "$DIY" -arch "$2" -size "$3" -nprocs "$4" -num false -safe "$5" ${6:+-relax "$6"} -o "$tmp/$1" \
+        >/dev/null 2>&1 || echo "herd_diy_compare: diy7 failed for $1"
+}
+family x86-a X86 6 4 "Rfe Fre Wse PodRR PodRW PodWW PodWR MFencedWR MFencedWW Rfi Fri Wsi"
+family x86-b X86 8 5 "Rfe Fre Wse PodRR PodRW PodWW MFencedWR" "PodWR Rfi"
+family c-a C 6 4 "RfeRlxRlx FreRlxRlx WseRlxRlx PodRRRlxRlx PodRWRlxRlx PodWWRlxRlx PodWRRlxRlx RfeRelAcq PodWWRlxRel PodRRAcqRlx FreScSc PodWRScSc WseScSc RfeScSc"
+family c-b C 5 3 "Rfe Fre Wse PodRR PodRW PodWW PodWR"
+
+same=0 differ=0 failed=0 tests=0 herd_s=0 lc_s=0
+now_ms() { date +%s%3N; }
+for fam in x86-a x86-b c-a c-b; do
+    case $fam in x86*) models="x86tso sc" ;; *) models="rc11 sc" ;; esac
+    for f in "$tmp/$fam"/*.litmus; do
+        [ -f "$f" ] || continue
+        tests=$((tests + 1))
+        for m in $models; do
+            t0=$(now_ms)
+            if ! timeout "$limit" "$HERD" -model "$m.cat" "$f" >"$tmp/h" 2>"$tmp/e" || [ ! -s "$tmp/h" ]; then
+                failed=$((failed + 1))
+                echo "herd7 failed or timed out: $fam/$(basename "$f") $m $(head -1 "$tmp/e")"
+                continue
+            fi
+            t1=$(now_ms)
+            "$L" model --model "$m" "$f" >"$tmp/l" 2>&1
+            t2=$(now_ms)
+            herd_s=$((herd_s + t1 - t0))
+            lc_s=$((lc_s + t2 - t1))
+            grep -v '^Time ' "$tmp/h" >"$tmp/a"
+            grep -v '^Time ' "$tmp/l" >"$tmp/b"
+            if cmp -s "$tmp/a" "$tmp/b"; then
+                same=$((same + 1))
+            else
+                differ=$((differ + 1))
+                echo "differs: $fam/$(basename "$f") under $m"
+            fi
+        done
+    done
+done
+echo "diy7 tests: $tests; test/model pairs: $same identical to herd7, $differ differ, $failed herd7 failures/timeouts"
+echo "wall time, one process per test and model: herd7 $((herd_s / 1000)).$(printf '%03d' $((herd_s % 1000))) s, litmusc $((lc_s / 1000)).$(printf '%03d' $((lc_s % 1000))) s"
