@@ -1,7 +1,8 @@
 #!/bin/sh
 # Optional cross-check against an installed herd7 and diy7 (HERD=path,
 # DIY=path; skipped when either is unset): generate families of X86 and C
-# cycles with diy7, run herd7 and `litmusc model` on every test under two
+# cycles with diy7 (po to other and to the same location, internal and
+# external communication, fences, C memory orders), run herd7 and `litmusc model` on every test under two
 # models each (x86tso and sc for X86, rc11 and sc for C), and compare the
 # whole output, Time lines aside.  Prints counts, the tests that differ, and
 # each tool's total wall time.  HERD may be a wrapper that adds -set-libdir.
@@ -26,10 +27,13 @@ family x86-a X86 6 4 "Rfe Fre Wse PodRR PodRW PodWW PodWR MFencedWR MFencedWW Rf
 family x86-b X86 8 5 "Rfe Fre Wse PodRR PodRW PodWW MFencedWR" "PodWR Rfi"
 family c-a C 6 4 "RfeRlxRlx FreRlxRlx WseRlxRlx PodRRRlxRlx PodRWRlxRlx PodWWRlxRlx PodWRRlxRlx RfeRelAcq PodWWRlxRel PodRRAcqRlx FreScSc PodWRScSc WseScSc RfeScSc"
 family c-b C 5 3 "Rfe Fre Wse PodRR PodRW PodWW PodWR"
+family x86-pos X86 6 3 "Rfe Fre Wse PosRR PosWR PosRW PosWW PodWR PodRW Rfi Fri Wsi MFencedWR"
+family c-pos C 6 3 "RfeRlxRlx FreRlxRlx WseRlxRlx PosRRRlxRlx PosWRRlxRlx PosWWRlxRlx PodWRRlxRlx PodRWRlxRlx RfiRlxRlx FriRlxRlx WsiRlxRlx"
+family c-fence C 6 4 "RfeRlxRlx FreRlxRlx WseRlxRlx PodWRRlxRlx PodRWRlxRlx PodRRRlxRlx PodWWRlxRlx FenceScdWRRlxRlx FenceAcqdRRRlxRlx FenceReldWWRlxRlx FenceScdRWRlxRlx RfeRelAcq"
 
 same=0 differ=0 failed=0 tests=0 herd_s=0 lc_s=0
 now_ms() { date +%s%3N; }
-for fam in x86-a x86-b c-a c-b; do
+for fam in x86-a x86-b x86-pos c-a c-b c-pos c-fence; do
     case $fam in x86*) models="x86tso sc" ;; *) models="rc11 sc" ;; esac
     for f in "$tmp/$fam"/*.litmus; do
         [ -f "$f" ] || continue
