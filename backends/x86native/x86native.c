@@ -3,15 +3,18 @@
  *   - every x86 register the thread uses is a 64-bit local bound by a
  *     "+&r" operand ("+&a" for EAX, cmpxchg's implicit operand), holding
  *     its initial value (an address, a constant, or 0 as in herd); data
- *     instructions name its 32-bit part (%k), memory through it its 64-bit
- *     part (%q), since addresses are host pointers;
+ *     instructions name its 32-bit part (%k) and use 32-bit forms (movl)
+ *     in X86 tests, the whole register (%q) and 64-bit forms (movq) in
+ *     X86_64 tests, whose locations are 64-bit cells; memory through a
+ *     register always uses its 64-bit part, since addresses are host
+ *     pointers;
  *   - each location the code names is a "+m" operand on the instance's cell;
  *   - "cc" and "memory" clobbers; labels use %= so they are unique;
  *   - marker comments #START _litmus_P<id>, #_litmus_P<id>_<j> before
  *     instruction j and #END _litmus_P<id> let the compiled assembly be
  *     cut out and shown (objdump -S, or cc -S).
  * Observed registers are copied out after the asm, sign-extended from 32
- * bits. */
+ * bits in X86 tests. */
 #include <stdlib.h>
 #include <string.h>
 #include "backends/native/native_internal.h"
@@ -20,6 +23,7 @@
 
 typedef struct xn_ctx {
     const x86_prog *p;
+    bool wide;              /* an X86_64 test: 64-bit data and cells */
 } xn_ctx;
 
 static const char *const reg_var[X86_NREGS] = {
@@ -49,15 +53,19 @@ static void note_opnd(const x86_opnd *o, bool *regs, bool *mems, int nlocs)
 }
 
 /* One operand in AT&T syntax. */
-static bool put_opnd(strbuf *b, const x86_opnd *o, const ir_test *t, diag *d)
+static bool put_opnd(strbuf *b, const x86_opnd *o, const ir_test *t, bool wide, diag *d)
 {
     switch (o->kind) {
     case X86_O_REG:
         if (!valid_reg(o->reg))
             break;
-        sb_printf(b, "%%k[%s]", reg_var[o->reg] + 3);
+        sb_printf(b, "%%%c[%s]", wide ? 'q' : 'k', reg_var[o->reg] + 3);
         return true;
     case X86_O_IMM:
+        /* An instruction takes a sign-extended 32-bit immediate at most. */
+        if (o->imm < INT32_MIN || o->imm > (wide ? INT32_MAX : (int64_t)UINT32_MAX))
+            return diag_error(d, t->file ? t->file : t->name, 0, 0,
+                              "immediate %lld does not fit an x86 instruction", (long long)o->imm), false;
         sb_printf(b, "$%lld", (long long)o->imm);
         return true;
     case X86_O_MEM:
@@ -79,8 +87,9 @@ static bool put_opnd(strbuf *b, const x86_opnd *o, const ir_test *t, diag *d)
     return diag_error(d, t->file ? t->file : t->name, 0, 0, "malformed x86 operand"), false;
 }
 
-/* One instruction as an asm template line (Intel order in, AT&T out). */
-static bool put_instr(strbuf *b, const x86_instr *in, const ir_test *t, diag *d)
+/* One instruction as an asm template line (Intel order in, AT&T out);
+ * WIDE: the 64-bit form of each data instruction. */
+static bool put_instr(strbuf *b, const x86_instr *in, const ir_test *t, bool wide, diag *d)
 {
     static const char *const mnem[X86_OP_COUNT] = {
         [X86_MOV] = "movl", [X86_XCHG] = "xchgl", [X86_ADD] = "addl", [X86_SUB] = "subl",
@@ -102,21 +111,26 @@ static bool put_instr(strbuf *b, const x86_instr *in, const ir_test *t, diag *d)
         return true;
     case X86_JMP: case X86_JE: case X86_JNE:
         sb_addc(b, ' ');
-        return put_opnd(b, &in->dst, t, d);
+        return put_opnd(b, &in->dst, t, wide, d);
     default:
         break;
     }
+    if (wide)               /* movl -> movq, and so on */
+        b->s[b->len - 1] = 'q';
     /* AT&T order is the reverse of Intel's. */
     sb_addc(b, ' ');
-    if (!put_opnd(b, &in->src, t, d))
+    if (!put_opnd(b, &in->src, t, wide, d))
         return false;
     sb_addc(b, ',');
-    return put_opnd(b, &in->dst, t, d);
+    return put_opnd(b, &in->dst, t, wide, d);
 }
 
-static bool loc_is_32bit(const ir_test *t, int l)
+/* Whether location L's cell has the width the code uses on it. */
+static bool loc_fits(const ir_test *t, int l, bool wide)
 {
     const char *ty = nat_cell_type(t, l);
+    if (wide)
+        return !strcmp(ty, "int64_t") || !strcmp(ty, "uint64_t");
     return !strcmp(ty, "int32_t") || !strcmp(ty, "uint32_t");
 }
 
@@ -156,11 +170,12 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
             regs[xt->inits[i].reg] = true;
     /* Judge widths by the source test: the compiled one has x86 types. */
     for (int l = 0; l < f->t->nlocs; l++)
-        if (!loc_is_32bit(f->t, l)) {
+        if (!loc_fits(f->t, l, cx->wide)) {
             free(mems);
             return diag_error(d, f->t->file ? f->t->file : f->t->name, 0, 0,
-                              "location '%s' has cell type %s: the x86 target handles 32-bit locations only",
-                              f->t->locs[l].name, nat_cell_type(f->t, l)), false;
+                              "location '%s' has cell type %s: the x86 target handles %s locations only",
+                              f->t->locs[l].name, nat_cell_type(f->t, l),
+                              cx->wide ? "64-bit (X86_64)" : "32-bit"), false;
         }
 
     sb_printf(b, "/* Thread %d (", xt->id);
@@ -198,7 +213,7 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
         if (in->op != X86_LABEL)
             sb_printf(b, "        \"#_litmus_P%d_%d\\n\"\n", xt->id, j++);
         strbuf line = {0};
-        ok = put_instr(&line, in, t, d);
+        ok = put_instr(&line, in, t, cx->wide, d);
         if (ok)
             sb_printf(b, "        \"%s%s\\n\"\n", in->op == X86_LABEL ? "" : "\\t", line.s ? line.s : "");
         sb_free(&line);
@@ -209,7 +224,7 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
         if (!mems[l])
             continue;
         sb_printf(b, "%s[m%d] \"+m\" (*(volatile %s *)lt_c[%d])", first ? "" : ",\n          ", l,
-                  nat_cell_type(t, l), l);
+                  cx->wide ? "int64_t" : nat_cell_type(t, l), l);
         first = false;
     }
     for (int r = 0; r < X86_NREGS; r++) {
@@ -239,7 +254,7 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
             if (addr && !reg_written(xt, r))
                 nat_int_lit(b, init);    /* herd shows the location, not a host pointer */
             else
-                sb_printf(b, "(int64_t)(int32_t)%s", reg_var[r]);
+                sb_printf(b, cx->wide ? "%s" : "(int64_t)(int32_t)%s", reg_var[r]);
         } else if (fr >= 0 && src->final_regs[fr].value.kind == IR_OPND_IMM) {
             nat_int_lit(b, src->final_regs[fr].value.imm);
         } else {
@@ -282,8 +297,13 @@ char *x86native_generate(const ir_test *t, const native_opts *o, diag *d)
     if (!p)
         return NULL;
     char *out = NULL;
+    /* The compiled program is X86 IR whatever the source's syntax; an
+     * X86_64 source keeps its 64-bit cells (reset and collect read the
+     * cell types off the compiled program). */
+    if (t->arch == IR_ARCH_X86_64)
+        p->target->arch = IR_ARCH_X86_64;
     if (same_locations(t, p->target, d)) {
-        xn_ctx cx = {p};
+        xn_ctx cx = {p, t->arch == IR_ARCH_X86_64};
         strbuf target = {0};
         sb_printf(&target, "x86, scheme %s", p->scheme);
         char *tname = sb_take(&target);

@@ -71,6 +71,29 @@ expect_forbidden_under_sc() {
 expect_weak "$ex/x86/SB.litmus" "0:EAX=0; 1:EAX=0;"
 expect_forbidden_under_sc "$ex/x86/SB.litmus" "0:EAX=0; 1:EAX=0;"
 expect_weak "$ex/c/SB+rlx.litmus" "0:r0=0; 1:r0=0;"
+# The same in X86_64 (AT&T) syntax: 64-bit cells and 64-bit instructions.
+cat >"$tmp/SB64.litmus" <<'EOF64'
+X86_64 SB64
+{ x=0; y=0; }
+ P0            | P1            ;
+ movl $1,(x)   | movl $1,(y)   ;
+ movl (y),%eax | movl (x),%eax ;
+exists (0:rax=0 /\ 1:rax=0)
+EOF64
+cat >"$tmp/SB64+mfences.litmus" <<'EOF64'
+X86_64 SB64+mfences
+{ x=0; y=0; }
+ P0            | P1            ;
+ movl $1,(x)   | movl $1,(y)   ;
+ mfence        | mfence        ;
+ movl (y),%eax | movl (x),%eax ;
+exists (0:rax=0 /\ 1:rax=0)
+EOF64
+"$L" emit --target x86 "$tmp/SB64.litmus" >"$tmp/sb64.c" 2>"$tmp/err" || fail "X86_64 SB: emit failed: $(head -2 "$tmp/err")"
+grep -q 'movq \$1,%\[m0\]' "$tmp/sb64.c" && grep -q '(volatile int64_t \*)lt_c\[0\]' "$tmp/sb64.c" ||
+    fail "X86_64 SB: not 64-bit instructions on 64-bit cells"
+expect_weak "$tmp/SB64.litmus" "0:rax=0; 1:rax=0;"
+expect_never "$tmp/SB64+mfences.litmus"
 # C SB with seq_cst compiled to x86 asm: the sound default scheme keeps the
 # weak outcome away; a scheme that drops the seq_cst fences lets the
 # hardware show it, a state rc11 forbids (exit 1).
