@@ -134,6 +134,24 @@ static void test_sb_asm_shape(void **state)
     free(src);
 }
 
+/* The same test in X86_64 syntax: 64-bit cells, instruction forms and
+ * registers, and registers copied out whole (no 32-bit truncation). */
+static void test_sb_x86_64_is_wide(void **state)
+{
+    (void)state;
+    const char *rest = strstr(sb_x86, "arch X86\n");
+    assert_non_null(rest);
+    char *text = xasprintf("test \"SB\"\narch X86_64\n%s", rest + strlen("arch X86\n"));
+    char *src = gen_x86(text, NULL);
+    assert_has(src, "\"\\tmovq $1,%[m0]\\n\"");
+    assert_has(src, "\"\\tmovq %[m1],%q[eax]\\n\"");
+    assert_has(src, "[m0] \"+m\" (*(volatile int64_t *)lt_c[0])");
+    assert_has(src, "atomic_store_explicit((_Atomic int64_t *)lt_c[0]");
+    assert_has(src, "lt_out[0] = lt_eax;");
+    free(src);
+    free(text);
+}
+
 /* MP with locked RMWs, a fence and a branch with a phi.  Thread 0:
  * x=1; y=1; EAX = lock xadd x,5 (old 1); mfence; EBX = xchg y,7 (old 1).
  * Thread 1: EAX=y; EBX=x; ECX = EAX==1 ? EBX : 9.
@@ -269,6 +287,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sb_asm_shape),
+        cmocka_unit_test(test_sb_x86_64_is_wide),
         cmocka_unit_test(test_mp_rmw_runs),
         cmocka_unit_test(test_c_through_scheme),
         cmocka_unit_test(test_refusals),
