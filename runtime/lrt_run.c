@@ -30,6 +30,9 @@ enum { TIMEBASE_MARGIN = 200000 };
 /* No litmus instance needs more than MAX ticks (some 20 microseconds),
  * so a preempted run can never stretch the schedule beyond that. */
 enum { PERIOD_START = 512, PERIOD_MIN = 32, PERIOD_MAX = 1 << 16 };
+/* User sync: instances visited this far apart (16 line-sized strides of
+ * 8-byte cells). */
+enum { USER_STRIDE = 16 };
 
 /* A loose sweep's progress counter, alone on its cache line. */
 typedef struct progress_slot {
@@ -232,7 +235,13 @@ static void run_timebase(lrt_shared *sh, int t)
     sh->late[t] = late;
 }
 
-/* One flag per instance: thread i mod N raises it, the others wait for it. */
+/* One flag per instance: thread i mod N raises it, then fences so that
+ * it does not run ahead of the threads still seeing the flag, and the
+ * others wait for it.  Instances go USER_STRIDE apart (every stride-th,
+ * then the next offset), so consecutive instances sit on different cache
+ * lines and one instance's line traffic does not spill into the next.
+ * On SB the two together turn a few thousand witnesses a second into
+ * millions (bench/RESULTS.md). */
 static void run_user(lrt_shared *sh, int t)
 {
     lrt_thread_fn fn = sh->t->threads[t];
@@ -240,13 +249,18 @@ static void run_user(lrt_shared *sh, int t)
     int64_t *out = sh->out[t];
     size_t n = (size_t)sh->t->nthreads;
     uint32_t id = sh->run_id;
-    for (size_t i = 0; i < sh->layout.ninst; i++) {
-        if (i % n == (size_t)t)
-            atomic_store_explicit(&sh->flags[i], id, memory_order_release);
-        else
-            lrt_wait_flag(&sh->flags[i], id, sh->yield);
-        fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
-    }
+    size_t ninst = sh->layout.ninst;
+    size_t stride = ninst < USER_STRIDE ? 1 : USER_STRIDE;
+    for (size_t j = 0; j < stride; j++)
+        for (size_t i = j; i < ninst; i += stride) {
+            if (i % n == (size_t)t) {
+                atomic_store_explicit(&sh->flags[i], id, memory_order_release);
+                atomic_thread_fence(memory_order_seq_cst);
+            } else {
+                lrt_wait_flag(&sh->flags[i], id, sh->yield);
+            }
+            fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
+        }
 }
 
 /* Keys are a handful of values: a plain loop beats a memcmp call. */

@@ -51,13 +51,12 @@ void lrt_pause(void)
 
 void lrt_wait_flag(_Atomic uint32_t *flag, uint32_t val, bool yield)
 {
+    /* No pause in the spin: the waiter must leave the moment the flag
+     * rises, or the thread that raised it is ahead by the pause. */
     unsigned spins = 0;
-    while (atomic_load_explicit(flag, memory_order_acquire) != val) {
+    while (atomic_load_explicit(flag, memory_order_acquire) != val)
         if (yield || ++spins > SPIN_BUDGET)
             sched_yield();
-        else
-            lrt_pause();
-    }
 }
 
 void lrt_wait_ticks(uint64_t target, bool yield)
