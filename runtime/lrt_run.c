@@ -30,8 +30,8 @@ enum { TIMEBASE_MARGIN = 200000 };
 /* No litmus instance needs more than MAX ticks (some 20 microseconds),
  * so a preempted run can never stretch the schedule beyond that. */
 enum { PERIOD_START = 512, PERIOD_MIN = 32, PERIOD_MAX = 1 << 16 };
-/* User sync: instances visited this far apart (16 line-sized strides of
- * 8-byte cells). */
+/* User sync: instances visited this far apart (two cache lines of 8-byte
+ * cells in the array layout). */
 enum { USER_STRIDE = 16 };
 
 /* A loose sweep's progress counter, alone on its cache line. */
