@@ -68,8 +68,12 @@ static void add_run_arg(run_opts *o, const char *flag, const char *value)
     VEC_PUSH(o->run_args, o->nrun_args, o->run_args_cap, xstrdup(value));
 }
 
+/* Each flag once, however often it is given (the list has room for all). */
 static void note_native_only(run_opts *o, const char *flag)
 {
+    for (int i = 0; i < o->nnative_only; i++)
+        if (!strcmp(o->native_only[i], flag))
+            return;
     if (o->nnative_only < (int)(sizeof o->native_only / sizeof *o->native_only))
         o->native_only[o->nnative_only++] = flag;
 }

@@ -415,15 +415,14 @@ out:
     sb_free(&cp);
 }
 
-int run_java(const run_opts *op, char **files, int nfiles)
+int run_java(const run_opts *o, char **files, int nfiles)
 {
-    const run_opts o = *op;
-    for (int i = 0; i < o.nnative_only; i++)
+    for (int i = 0; i < o->nnative_only; i++)
         fprintf(stderr, "litmusc run: %s does not apply to the java target; ignored\n",
-                o.native_only[i]);
+                o->native_only[i]);
     diag d = {0};
     harness_filter *flt = NULL;
-    if (o.filter && !(flt = harness_filter_new(o.filter, &d)))
+    if (o->filter && !(flt = harness_filter_new(o->filter, &d)))
         return cli_report(&d);
     char *javac_version = harness_cc_version("javac", &d);
     if (!javac_version) {
@@ -432,8 +431,8 @@ int run_java(const run_opts *op, char **files, int nfiles)
         return cli_report(&d);
     }
     harness_signals_install();
-    harness_report *rep = o.xml ? harness_report_new("litmusc run") : NULL;
-    char *cache = harness_cache_dir(o.cache_dir);
+    harness_report *rep = o->xml ? harness_report_new("litmusc run") : NULL;
+    char *cache = harness_cache_dir(o->cache_dir);
     char *root = xasprintf("%s/java", cache);
     harness_build hb = {"javac", javac_version, javac_flags, root, 900};
     int nlib;
@@ -446,29 +445,29 @@ int run_java(const run_opts *op, char **files, int nfiles)
     for (int i = 0; i < n && !harness_interrupted(); i++) {
         bool skipped;
         ts[i].path = files[i];
-        prepare(&ts[i], &o, flt, &ms, &mnames, &nm, &hb, lib, nlib, root, rep, &k, &skipped);
+        prepare(&ts[i], o, flt, &ms, &mnames, &nm, &hb, lib, nlib, root, rep, &k, &skipped);
         tests += !skipped && ts[i].t;
     }
     char *libdir = NULL;
     bool json_first = true;
     if (tests && !harness_interrupted()) {
         if (build(ts, n, root, &hb, &libdir, &d))
-            run_all(&o, ts, n, libdir, javac_version, rep, &k, &json_first);
+            run_all(o, ts, n, libdir, javac_version, rep, &k, &json_first);
         else
             report_diag(rep, "javac", &d, &k);
     }
-    if (o.json)
+    if (o->json)
         fputs(json_first ? "[]\n" : "\n]\n", stdout);
     fflush(stdout);
     d = (diag){0};
-    if (rep && !harness_report_write(rep, o.xml, &d)) {
+    if (rep && !harness_report_write(rep, o->xml, &d)) {
         cli_report(&d);
         k.env++;
     }
     if (harness_interrupted())
         k.env++;
     if (flt && tests == 0 && !k.input && !k.env)
-        fprintf(stderr, "litmusc run: no test matches --filter '%s'\n", o.filter);
+        fprintf(stderr, "litmusc run: no test matches --filter '%s'\n", o->filter);
     int st = k.forbidden ? EXIT_FOUND
          : k.env ? EXIT_INTERNAL
          : k.input ? EXIT_USAGE

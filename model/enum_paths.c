@@ -200,8 +200,6 @@ static bool java_cas(walker *k, walk *w, const ir_instr *in, bool success)
     r.mode = in->fail_mode != IR_MODE_NONE ? in->fail_mode : in->mode;
     add_event(w, r);
     int v1 = vx_read(p, s1);
-    if (in->flag >= 0)
-        w->env[in->flag] = vx_const(p, success ? 1 : 0);
     if (!success) {
         /* A weak CAS may fail whatever it read. */
         if (!in->weak)
@@ -224,9 +222,11 @@ static bool java_cas(walker *k, walk *w, const ir_instr *in, bool success)
 
 static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
 {
+    vpool *p = &k->out->pool;
+    if (in->flag >= 0)      /* a CAS's success flag: this path's side */
+        w->env[in->flag] = vx_const(p, success ? 1 : 0);
     if (k->t->arch == IR_ARCH_JAVA && in->rmw_op == IR_RMW_CAS)
         return java_cas(k, w, in, success);
-    vpool *p = &k->out->pool;
     int loc = -1, slot = 0, opnd = -1, expected = -1;
     uint64_t adeps;
     if (!address(k, w, in, &loc, &adeps) || !new_slot(k, w, in, &slot))
@@ -249,8 +249,6 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
         /* A weak CAS may fail spuriously: its failure needs no mismatch. */
         if (success || !in->weak)
             add_cond(w, vx_bin(p, IR_EQ, old, expected), success);
-        if (in->flag >= 0)
-            w->env[in->flag] = vx_const(p, success ? 1 : 0);
         writes = success;
         break;
     default:

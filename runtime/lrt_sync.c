@@ -49,36 +49,37 @@ void lrt_pause(void)
 #endif
 }
 
+/* One step of a wait that has not ended yet: yield when oversubscribed or
+ * once the spin budget is spent, else (with PAUSE) a spin-loop hint. */
+static inline void wait_step(unsigned *spins, bool yield, bool pause)
+{
+    if (yield || ++*spins > SPIN_BUDGET)
+        sched_yield();
+    else if (pause)
+        lrt_pause();
+}
+
 void lrt_wait_flag(_Atomic uint32_t *flag, uint32_t val, bool yield)
 {
     /* No pause in the spin: the waiter must leave the moment the flag
      * rises, or the thread that raised it is ahead by the pause. */
     unsigned spins = 0;
     while (atomic_load_explicit(flag, memory_order_acquire) != val)
-        if (yield || ++spins > SPIN_BUDGET)
-            sched_yield();
+        wait_step(&spins, yield, false);
 }
 
 void lrt_wait_ticks(uint64_t target, bool yield)
 {
     unsigned spins = 0;
-    while (lrt_ticks() < target) {
-        if (yield || ++spins > SPIN_BUDGET)
-            sched_yield();
-        else
-            lrt_pause();
-    }
+    while (lrt_ticks() < target)
+        wait_step(&spins, yield, true);
 }
 
 void lrt_wait_reach(_Atomic uint64_t *counter, uint64_t val, bool yield)
 {
     unsigned spins = 0;
-    while (atomic_load_explicit(counter, memory_order_acquire) < val) {
-        if (yield || ++spins > SPIN_BUDGET)
-            sched_yield();
-        else
-            lrt_pause();
-    }
+    while (atomic_load_explicit(counter, memory_order_acquire) < val)
+        wait_step(&spins, yield, true);
 }
 
 static void futex_wait(_Atomic uint32_t *addr, uint32_t val)

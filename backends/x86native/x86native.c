@@ -23,7 +23,6 @@
 
 typedef struct xn_ctx {
     const x86_prog *p;
-    bool wide;              /* an X86_64 test: 64-bit data and cells */
 } xn_ctx;
 
 static const char *const reg_var[X86_NREGS] = {
@@ -53,8 +52,9 @@ static void note_opnd(const x86_opnd *o, bool *regs, bool *mems, int nlocs)
 }
 
 /* One operand in AT&T syntax. */
-static bool put_opnd(strbuf *b, const x86_opnd *o, const ir_test *t, bool wide, diag *d)
+static bool put_opnd(strbuf *b, const x86_opnd *o, const ir_test *t, diag *d)
 {
+    bool wide = t->arch == IR_ARCH_X86_64;
     switch (o->kind) {
     case X86_O_REG:
         if (!valid_reg(o->reg))
@@ -87,9 +87,9 @@ static bool put_opnd(strbuf *b, const x86_opnd *o, const ir_test *t, bool wide, 
     return diag_error(d, t->file ? t->file : t->name, 0, 0, "malformed x86 operand"), false;
 }
 
-/* One instruction as an asm template line (Intel order in, AT&T out);
- * WIDE: the 64-bit form of each data instruction. */
-static bool put_instr(strbuf *b, const x86_instr *in, const ir_test *t, bool wide, diag *d)
+/* One instruction as an asm template line (Intel order in, AT&T out), in
+ * its 64-bit form in an X86_64 test. */
+static bool put_instr(strbuf *b, const x86_instr *in, const ir_test *t, diag *d)
 {
     static const char *const mnem[X86_OP_COUNT] = {
         [X86_MOV] = "movl", [X86_XCHG] = "xchgl", [X86_ADD] = "addl", [X86_SUB] = "subl",
@@ -111,18 +111,18 @@ static bool put_instr(strbuf *b, const x86_instr *in, const ir_test *t, bool wid
         return true;
     case X86_JMP: case X86_JE: case X86_JNE:
         sb_addc(b, ' ');
-        return put_opnd(b, &in->dst, t, wide, d);
+        return put_opnd(b, &in->dst, t, d);
     default:
         break;
     }
-    if (wide)               /* movl -> movq, and so on */
+    if (t->arch == IR_ARCH_X86_64)  /* movl -> movq, and so on */
         b->s[b->len - 1] = 'q';
     /* AT&T order is the reverse of Intel's. */
     sb_addc(b, ' ');
-    if (!put_opnd(b, &in->src, t, wide, d))
+    if (!put_opnd(b, &in->src, t, d))
         return false;
     sb_addc(b, ',');
-    return put_opnd(b, &in->dst, t, wide, d);
+    return put_opnd(b, &in->dst, t, d);
 }
 
 /* Whether location L's cell has the width the code uses on it. */
@@ -156,6 +156,7 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
     const x86_prog *p = cx->p;
     const ir_test *t = p->target;
     const x86_thread *xt = &p->threads[ti];
+    bool wide = t->arch == IR_ARCH_X86_64;     /* 64-bit data and cells */
     int nl = t->nlocs;
     bool regs[X86_NREGS] = {0};
     bool *mems = xcalloc((size_t)nl + 1, sizeof *mems);
@@ -170,12 +171,12 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
             regs[xt->inits[i].reg] = true;
     /* Judge widths by the source test: the compiled one has x86 types. */
     for (int l = 0; l < f->t->nlocs; l++)
-        if (!loc_fits(f->t, l, cx->wide)) {
+        if (!loc_fits(f->t, l, wide)) {
             free(mems);
             return diag_error(d, f->t->file ? f->t->file : f->t->name, 0, 0,
                               "location '%s' has cell type %s: the x86 target handles %s locations only",
                               f->t->locs[l].name, nat_cell_type(f->t, l),
-                              cx->wide ? "64-bit (X86_64)" : "32-bit"), false;
+                              wide ? "64-bit (X86_64)" : "32-bit"), false;
         }
 
     sb_printf(b, "/* Thread %d (", xt->id);
@@ -213,7 +214,7 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
         if (in->op != X86_LABEL)
             sb_printf(b, "        \"#_litmus_P%d_%d\\n\"\n", xt->id, j++);
         strbuf line = {0};
-        ok = put_instr(&line, in, t, cx->wide, d);
+        ok = put_instr(&line, in, t, d);
         if (ok)
             sb_printf(b, "        \"%s%s\\n\"\n", in->op == X86_LABEL ? "" : "\\t", line.s ? line.s : "");
         sb_free(&line);
@@ -224,7 +225,7 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
         if (!mems[l])
             continue;
         sb_printf(b, "%s[m%d] \"+m\" (*(volatile %s *)lt_c[%d])", first ? "" : ",\n          ", l,
-                  cx->wide ? "int64_t" : nat_cell_type(t, l), l);
+                  nat_cell_type(t, l), l);
         first = false;
     }
     for (int r = 0; r < X86_NREGS; r++) {
@@ -254,7 +255,7 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
             if (addr && !reg_written(xt, r))
                 nat_int_lit(b, init);    /* herd shows the location, not a host pointer */
             else
-                sb_printf(b, cx->wide ? "%s" : "(int64_t)(int32_t)%s", reg_var[r]);
+                sb_printf(b, wide ? "%s" : "(int64_t)(int32_t)%s", reg_var[r]);
         } else if (fr >= 0 && src->final_regs[fr].value.kind == IR_OPND_IMM) {
             nat_int_lit(b, src->final_regs[fr].value.imm);
         } else {
@@ -298,12 +299,13 @@ char *x86native_generate(const ir_test *t, const native_opts *o, diag *d)
         return NULL;
     char *out = NULL;
     /* The compiled program is X86 IR whatever the source's syntax; an
-     * X86_64 source keeps its 64-bit cells (reset and collect read the
-     * cell types off the compiled program). */
+     * X86_64 source keeps its arch there, and with it 64-bit cells and
+     * instruction forms (everything below reads them off the compiled
+     * program). */
     if (t->arch == IR_ARCH_X86_64)
         p->target->arch = IR_ARCH_X86_64;
     if (same_locations(t, p->target, d)) {
-        xn_ctx cx = {p, t->arch == IR_ARCH_X86_64};
+        xn_ctx cx = {p};
         strbuf target = {0};
         sb_printf(&target, "x86, scheme %s", p->scheme);
         char *tname = sb_take(&target);
