@@ -19,23 +19,27 @@
  * The program's command line (all optional):
  *   -s N            instances per run (size of the test; default 100000, k/M suffixes)
  *   -r N            runs (default 10); a run = reset S instances, run, count
- *   --sync MODE     how the threads meet on an instance:
- *                   loose    each thread sweeps the S instances with no
- *                            per-instance barrier (jcstress style; default)
- *                   timebase instance i starts at tick t0 + i*period + the
- *                            thread's delay (rdtsc; delays redrawn per run)
+ *   --sync MODE     how the threads meet on the instances:
+ *                   timebase chunk c of --chunk instances starts at tick
+ *                            t0 + c*period + the thread's delay (rdtsc;
+ *                            t0 agreed when the run starts; default)
+ *                   loose    each thread sweeps the S instances, waiting for
+ *                            the others every --chunk instances (jcstress
+ *                            style)
  *                   user     one spin flag per instance, set by thread i mod N
  *   --affinity MODE none | incr (worker w on CPU w mod cpus; default) |
  *                   random (a fresh CPU permutation every run)
- *   --layout MODE   packed (an instance's cells adjacent) | line (one cell per
- *                   cache line; default) | shuffle (cells on lines, slots
- *                   shuffled every run)
+ *   --layout MODE   array (one array per location; default) | packed (an
+ *                   instance's cells adjacent) | line (one cell per cache
+ *                   line) | shuffle (cells on lines, slots shuffled every run)
+ *   --chunk N       instances swept without waiting (default: timebase 32,
+ *                   loose 256; 0: timebase one chunk, loose never wait)
  *   --cpus N        CPUs to use (default: those the process may run on)
  *   --seed N        random seed (default: from the clock); printed as config
- *   --period N|auto timebase: ticks between instances; auto (default) adapts
- *                   it run by run to the pace the slowest thread keeps
+ *   --period N|auto timebase: ticks between chunks; auto (default) adapts
+ *                   it run by run to keep the threads together
  *   --delay N|auto  timebase: per-thread delays, redrawn every run from
- *                   [0, N]; auto (default) = [0, period/2]
+ *                   [0, N]; auto (default) = [0, period/chunk/2]
  *   --time SECONDS  stop after this much wall time (at a run boundary)
  *   -h, --help
  * Test threads are assigned to the persistent workers at random in every
@@ -45,8 +49,10 @@
  * Its stdout is the raw histogram protocol, and nothing else:
  *   litmusc-histogram 1
  *   config KEY VALUE          (sync, affinity, layout, size, runs, threads,
- *                              cpus, oversubscribed, seed; timebase: period
- *                              (N, or "auto" and the last period), delay)
+ *                              cpus, oversubscribed, seed; loose and
+ *                              timebase: chunk; timebase: period (N, or
+ *                              "auto" and the last period), delay, aligned
+ *                              (share of chunks the threads began together))
  *   outcome COUNT V1 ... Vn   (Vi: the i-th of ir_observables(), decimal int64;
  *                              addresses are IR_ADDR(loc) values)
  *   iterations N              (= sum of COUNTs = completed runs * S)

@@ -22,25 +22,30 @@ libdir=${LITMUS7_LIBDIR:+-set-libdir $LITMUS7_LIBDIR}
 export LITMUSC_CACHE="$tmp/cache"
 
 # litmus7 generation options, one configuration per line: its barriers,
-# and the memory, preload and stride settings that were best for each here
-# (a stride of 16 or 32 puts consecutive iterations on different lines and
-# gives userfence about 8 times the witnesses of no stride).
+# and the memory, preload and stride settings that were best for each in
+# sweeps of all 84 barrier x mem x preload x stride combinations on the
+# machines measured (a stride of 16 or 32 puts consecutive iterations on
+# different lines: on an AMD EPYC it gave userfence about 8 times the
+# witnesses of no stride; on a Xeon, -barrier none with shuffled indirect
+# memory and a stride of 16 had the best single runs).
 cat >"$tmp/l7" <<'CFG'
 -barrier userfence
 -barrier userfence -mem direct -preload no
 -barrier userfence -mem direct -preload no -st 16
 -barrier userfence -mem direct -preload no -st 32
 -barrier timebase
--barrier timebase -mem indirect -preload no
+-barrier timebase -mem direct -preload random -st 32
 -barrier user
 -barrier none -mem direct -preload no
+-barrier none -mem indirect -preload no -st 16
 CFG
 cat >"$tmp/lc" <<'CFG'
 default
---layout packed --chunk 1024
---sync timebase --layout line
+--chunk 64
+--sync loose
+--sync loose --layout packed --chunk 1024
 --sync user --layout line
---chunk 0
+--sync loose --chunk 0
 CFG
 
 i=0

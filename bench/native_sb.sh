@@ -1,7 +1,7 @@
 #!/bin/sh
 # Native harness speed on SB: iterations per second and weak-outcome
 # witnesses per second for every sync mode and memory layout, and for
-# several loose chunk sizes, on the X86 test (inline asm runner) and the
+# several timebase and loose chunk sizes, on the X86 test (inline asm runner) and the
 # C11 relaxed test (C11 runner).  Each figure is the median of BENCH_REPEAT
 # runs of S x R iterations (build cached).  The configurations take turns
 # (round after round) rather than running back to back, because a shared
@@ -29,10 +29,13 @@ field() { tr ',' '\n' <"$2" | sed -n "s/^\"$1\":\([0-9.]*\)\$/\1/p" | head -1; }
 # One configuration per line: test, then the run options.
 : >"$tmp/configs"
 for test in x86/SB c/SB+rlx; do
-    for sync in loose timebase user; do
+    for sync in timebase loose user; do
         for layout in array packed line shuffle; do
             echo "$test --sync $sync --layout $layout" >>"$tmp/configs"
         done
+    done
+    for chunk in 1 8 16 64 128; do
+        echo "$test --sync timebase --layout array --chunk $chunk" >>"$tmp/configs"
     done
     for chunk in 0 64 1024; do
         echo "$test --sync loose --layout array --chunk $chunk" >>"$tmp/configs"
@@ -86,7 +89,8 @@ cmd="LITMUSC=bin/litmusc BENCH_S=$S BENCH_R=$R BENCH_REPEAT=$N sh bench/native_s
     echo "the runner's own measured part is timed, counting and resetting included).  The rows take"
     echo "turns, round after round.  Witness rates of one configuration still vary by an order of"
     echo "magnitude from run to run on a shared machine: read the min/max, not one figure.  The"
-    echo "default is \`--sync loose --layout array --chunk 256\` (the first row of each test)."
+    echo "default is \`--sync timebase --layout array --chunk 32\` with an adaptive period (the first"
+    echo "row of each test)."
     echo
     cat "$tmp/table"
     echo

@@ -23,11 +23,16 @@ static void usage(FILE *f)
             "  -s N                   instances per run (k/M suffixes; default 100000,\n"
             "                         10000 for the java target)\n"
             "  -r N                   runs (default 10)\n"
-            "  --sync MODE            loose | timebase | user (default loose)\n"
+            "  --sync MODE            timebase | loose | user (default timebase)\n"
             "  --affinity MODE        none | incr | random (default incr)\n"
             "  --layout MODE          array | packed | line | shuffle (default array)\n"
-            "  --chunk N              loose sync: threads meet every N instances\n"
-            "                         (default 256; 0: never)\n"
+            "  --chunk N              instances a thread sweeps without waiting: timebase\n"
+            "                         chunks start on the clock (default 32), loose\n"
+            "                         threads meet after each (default 256; 0: never)\n"
+            "  --period TICKS|auto    timebase: ticks between chunks (default auto:\n"
+            "                         adapted run by run to keep the threads together)\n"
+            "  --delay TICKS|auto     timebase: per-thread start offsets, redrawn every\n"
+            "                         run (default auto: up to half an instance's share)\n"
             "  --seed N, --cpus N     passed to the runner\n"
             "  --time SEC             let each runner stop by itself after SEC seconds\n"
             "  --model NAME|PATH      memory model (default: the arch's: x86tso, rc11, jam21)\n"
@@ -93,7 +98,7 @@ static int bad_usage(const char *fmt, ...)
 enum {
     OPT_TARGET = 256, OPT_SYNC, OPT_AFFINITY, OPT_LAYOUT, OPT_MODEL, OPT_CC, OPT_TIMEOUT,
     OPT_JSON, OPT_FILTER, OPT_XML, OPT_CACHE, OPT_SEED, OPT_CPUS, OPT_TIME, OPT_SCHEME, OPT_PLAIN,
-    OPT_CHUNK
+    OPT_CHUNK, OPT_PERIOD, OPT_DELAY
 };
 
 /* Returns -1 to go on, else the exit status. */
@@ -108,7 +113,8 @@ static int parse_options(run_opts *o, int argc, char **argv)
         {"cache-dir", required_argument, 0, OPT_CACHE}, {"seed", required_argument, 0, OPT_SEED},
         {"cpus", required_argument, 0, OPT_CPUS}, {"time", required_argument, 0, OPT_TIME},
         {"scheme", required_argument, 0, OPT_SCHEME}, {"plain", required_argument, 0, OPT_PLAIN},
-        {"chunk", required_argument, 0, OPT_CHUNK},
+        {"chunk", required_argument, 0, OPT_CHUNK}, {"period", required_argument, 0, OPT_PERIOD},
+        {"delay", required_argument, 0, OPT_DELAY},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     static const char *const targets[] = {"c11", "x86", "java", NULL};
     static const char *const syncs[] = {"loose", "timebase", "user", NULL};
@@ -136,6 +142,17 @@ static int parse_options(run_opts *o, int argc, char **argv)
             add_run_arg(o, "--chunk", v);
             note_native_only(o, "--chunk");
             break;
+        case OPT_PERIOD:
+        case OPT_DELAY: {
+            const char *flag = c == OPT_PERIOD ? "--period" : "--delay";
+            if (strcmp(v, "auto") && !valid_count(v))
+                return bad_usage("%s needs a number of ticks or auto, not '%s'", flag, v);
+            if (c == OPT_PERIOD && strspn(v, "0") == strcspn(v, "kKmMgG"))
+                return bad_usage("--period must be positive (or auto)");
+            add_run_arg(o, flag, v);
+            note_native_only(o, flag);
+            break;
+        }
         case OPT_TARGET:
             if (!one_of(v, targets))
                 return bad_usage("unknown target '%s' (c11, x86, java)", v);

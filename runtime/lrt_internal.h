@@ -116,15 +116,19 @@ typedef struct lrt_config {
     lrt_layout_kind layout;
     int cpus;                   /* 0: every CPU the process may use */
     uint64_t seed;
-    /* timebase, in ticks: 0 = adapt the period to what the threads keep
-     * up with; LRT_DELAY_AUTO = delays drawn from [0, period/2]. */
+    /* timebase, in ticks: the period between chunks, 0 = adapt it to
+     * what keeps the threads together; LRT_DELAY_AUTO = per-thread delays
+     * drawn from [0, period/chunk/2], half an instance's share. */
     uint64_t period, delay;
-    /* loose: instances a thread may run before it waits for the others to
-     * reach the same point; 0 = never wait (a free sweep). */
+    /* Instances a thread sweeps without waiting.  loose: then it waits for
+     * the others to reach the same point (0 = never: a free sweep);
+     * timebase: chunks start on the clock (0 = the whole run is one). */
     uint64_t chunk;
     double time_limit;          /* seconds; 0: none */
 } lrt_config;
 void lrt_config_default(lrt_config *c);
+/* The chunk size each sync mode gets unless one is given. */
+uint64_t lrt_default_chunk(lrt_sync_kind sync);
 
 #define LRT_DELAY_AUTO UINT64_MAX
 
@@ -137,6 +141,7 @@ typedef struct lrt_result {
     int cpus;
     bool oversubscribed;
     uint64_t period;            /* timebase: the period of the last run */
+    double aligned;             /* timebase: share of chunks the threads began together */
 } lrt_result;
 
 /* Set by the signal handler (or anyone) to stop at the next run boundary. */

@@ -69,7 +69,7 @@ static int pick(const char *s, const char *const *names, int n)
 static int parse_args(lrt_config *c, int argc, char **argv)
 {
     const char *prog = argc > 0 ? argv[0] : "harness";
-    bool seeded = false;
+    bool seeded = false, chunked = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -104,7 +104,7 @@ static int parse_args(lrt_config *c, int argc, char **argv)
             ok = !strcmp(v, "auto") ? (c->delay = LRT_DELAY_AUTO, true)
                                     : parse_count(v, &c->delay) && c->delay < (UINT64_C(1) << 40);
         else if (!strcmp(a, "--chunk"))
-            ok = parse_count(v, &c->chunk);
+            ok = parse_count(v, &c->chunk), chunked = true;
         else if (!strcmp(a, "--time")) {
             char *end;
             c->time_limit = strtod(v, &end);
@@ -118,6 +118,8 @@ static int parse_args(lrt_config *c, int argc, char **argv)
             return 2;
         }
     }
+    if (!chunked)
+        c->chunk = lrt_default_chunk(c->sync);
     if (!seeded) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -142,7 +144,7 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
     printf("config cpus %d\n", r->cpus);
     printf("config oversubscribed %d\n", r->oversubscribed ? 1 : 0);
     printf("config seed %" PRIu64 "\n", c->seed);
-    if (c->sync == LRT_SYNC_LOOSE)
+    if (c->sync != LRT_SYNC_USER)
         printf("config chunk %" PRIu64 "\n", c->chunk);
     if (c->sync == LRT_SYNC_TIMEBASE) {
         if (c->period)
@@ -153,6 +155,7 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
             printf("config delay auto\n");
         else
             printf("config delay %" PRIu64 "\n", c->delay);
+        printf("config aligned %.3f\n", r->aligned);
     }
     for (size_t k = 0; k < h->n; k++) {
         size_t i = idx[k];

@@ -7,7 +7,6 @@
  *            (before the first run only, unless cells are shuffled: the
  *            count resets each instance once it is counted, which saves a
  *            pass over the memory);
- *            (serial) the timebase start t0 is set just before release;
  *   run      each worker runs its test thread over all S instances, then
  *            counts its slice of the finished instances into its own table.
  * Counting and resetting are split between the workers so that no phase of
@@ -23,21 +22,24 @@
 
 volatile sig_atomic_t lrt_stop_requested;
 
-/* Ticks between opening the reset barrier and the first timebase
- * instance: enough for every woken worker to reach its first wait. */
-enum { TIMEBASE_MARGIN = 200000 };
-/* The adaptive period starts here and never leaves [MIN, MAX]. */
-/* No litmus instance needs more than MAX ticks (some 20 microseconds),
- * so a preempted run can never stretch the schedule beyond that. */
-enum { PERIOD_START = 512, PERIOD_MIN = 32, PERIOD_MAX = 1 << 16 };
+/* Ticks from the moment the last worker arrives at a timebase run to its
+ * first chunk: enough for every worker to see that it arrived (a cache
+ * line crossing the machine takes a few hundred ticks). */
+enum { MEET_MARGIN = 4000 };
+/* The adaptive period, per instance of a chunk, never leaves [MIN, MAX]
+ * ticks (MAX is some 20 microseconds, far more than any litmus instance
+ * takes). */
+enum { PERIOD_MIN = 4, PERIOD_MAX = 1 << 16 };
 /* User sync: instances visited this far apart (two cache lines of 8-byte
  * cells in the array layout). */
 enum { USER_STRIDE = 16 };
 
-/* A loose sweep's progress counter, alone on its cache line. */
+/* What a worker tells the others, alone on its cache line. */
 typedef struct progress_slot {
-    _Atomic uint64_t chunks;        /* chunks this worker has begun, all runs */
-    char pad[LRT_LINE - sizeof(uint64_t)];
+    _Atomic uint64_t chunks;        /* loose: chunks this worker has begun, all runs */
+    _Atomic uint64_t arrived_at;    /* timebase: the tick it reached run arrived_run */
+    _Atomic uint32_t arrived_run;
+    char pad[LRT_LINE - 2 * sizeof(uint64_t) - sizeof(uint32_t)];
 } progress_slot;
 
 typedef struct lrt_shared {
@@ -59,10 +61,15 @@ typedef struct lrt_shared {
     int assign[LRT_MAX_THREADS];    /* worker -> test thread */
     int cpu_of[LRT_MAX_THREADS];    /* worker -> CPU, or -1 */
     uint64_t delay[LRT_MAX_THREADS];/* test thread -> timebase delay */
-    uint64_t t0;
-    uint64_t period;                /* timebase: ticks between instances */
-    uint64_t finish[LRT_MAX_THREADS];/* test thread -> tick its run ended */
-    uint64_t late[LRT_MAX_THREADS]; /* test thread -> instances begun > 1 period late */
+    uint64_t period;                /* timebase: ticks between chunks; 0 = not yet known */
+    uint64_t period_cap;            /* timebase, adaptive: 8 times the first run's pace */
+    size_t tb_chunk;                /* timebase: instances per chunk */
+    size_t nchunks;
+    /* timebase: lateness[t][c] = ticks test thread t began chunk c after
+     * its schedule (0 when on time); took[t] = ticks its whole run took. */
+    uint32_t *lateness[LRT_MAX_THREADS];
+    uint64_t took[LRT_MAX_THREADS];
+    uint64_t aligned, chunks_timed; /* timebase: chunks begun together, of all */
     uint64_t runs_done;
     double start, end;
     _Atomic bool failed;            /* a table ran out of memory */
@@ -78,55 +85,134 @@ typedef struct worker_arg {
     int w;
 } worker_arg;
 
+uint64_t lrt_default_chunk(lrt_sync_kind sync)
+{
+    /* Loose: shorter chunks pay for the meeting (each drains the store
+     * buffers), longer ones let the threads drift apart.  Timebase: a
+     * clock start every 32 instances holds them together at a cost of one
+     * rdtsc per chunk (bench/RESULTS.md). */
+    return sync == LRT_SYNC_LOOSE ? 256 : sync == LRT_SYNC_TIMEBASE ? 32 : 0;
+}
+
 void lrt_config_default(lrt_config *c)
 {
     memset(c, 0, sizeof *c);
     c->size = 100000;
     c->runs = 10;
-    c->sync = LRT_SYNC_LOOSE;
+    /* Sweeps in chunks that start on the clock, with an adaptive period,
+     * over one array per location: on SB the most witnesses per second of
+     * all the combinations measured (bench/RESULTS.md). */
+    c->sync = LRT_SYNC_TIMEBASE;
     c->affinity = LRT_AFF_INCR;
-    /* Loose sweeps that meet every 256 instances, over one array per
-     * location: on SB the best iterations and witnesses per second of all
-     * the combinations measured (bench/RESULTS.md).  A free sweep (chunk
-     * 0) lets one thread run ahead and the weak outcome nearly vanishes;
-     * shorter chunks pay for the meeting, longer ones let the threads
-     * drift apart; packed instances see as many witnesses but share every
-     * line between both threads' stores, which costs iterations. */
     c->layout = LRT_LAYOUT_ARRAY;
-    c->chunk = 256;
+    c->chunk = lrt_default_chunk(c->sync);
     c->period = 0;
     c->delay = LRT_DELAY_AUTO;
 }
 
-/* Serial, timebase with an adaptive period.  A thread that ended its run
- * well behind schedule could not keep the pace at all (it ran instances
- * back to back, with no meeting point): the period jumps to the pace it
- * managed, plus a margin.  A thread that kept the schedule but began some
- * instances late was preempted and caught up; that is no reason to grow.
- * Rarely late, the period shrinks, to find the fastest pace that holds. */
-static void adapt_period(lrt_shared *sh)
+/* Serial, timebase: how many chunks of the run that just ended the
+ * threads began together, within two instances' share of the period of
+ * each other.  That is what the schedule is for: a weak outcome needs the
+ * threads on the same instances at the same moment. */
+static uint64_t count_aligned(const lrt_shared *sh)
 {
-    uint64_t s = sh->layout.ninst ? sh->layout.ninst : 1;
-    uint64_t p = sh->period;
-    uint64_t need = 0, late = 0, behind = 0;
-    for (int t = 0; t < sh->nworkers; t++) {
-        uint64_t start = sh->t0 + sh->delay[t];
-        uint64_t took = sh->finish[t] > start ? sh->finish[t] - start : 0;
-        if (took / s > need)
-            need = took / s;
-        if (took > s * p && took - s * p > behind)
-            behind = took - s * p;
-        if (sh->late[t] > late)
-            late = sh->late[t];
+    uint64_t slack = 2 * sh->period / sh->tb_chunk, together = 0;
+    for (size_t c = 0; c < sh->nchunks; c++) {
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (int t = 0; t < sh->nworkers; t++) {
+            uint32_t l = sh->lateness[t][c];
+            lo = l < lo ? l : lo;
+            hi = l > hi ? l : hi;
+        }
+        together += hi - lo <= slack;
     }
-    if (behind > s * p / 4)
-        p = need + need / 4 > p + p / 8 ? need + need / 4 : p + p / 8;
-    else if (late * 20 < s)
-        p -= p / 8;
-    if (p < PERIOD_MIN)
-        p = PERIOD_MIN;
-    if (p > PERIOD_MAX)
-        p = PERIOD_MAX;
+    return together;
+}
+
+/* The K-th smallest of A[0..N) (0-based; K < N); reorders A. */
+static uint32_t select_kth(uint32_t *a, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        uint32_t pivot = a[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < pivot)
+                i++;
+            while (a[j] > pivot)
+                j--;
+            if (i <= j) {
+                uint32_t x = a[i];
+                a[i] = a[j];
+                a[j] = x;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return a[k];
+    }
+    return a[k];
+}
+
+/* Serial, after a free run (no period): test thread T's median ticks per
+ * chunk.  Its lateness entries then hold each chunk's start from the run's
+ * start; they become durations (a preempted chunk is one long outlier,
+ * which the median ignores). */
+static uint64_t median_chunk(lrt_shared *sh, int t)
+{
+    uint32_t *l = sh->lateness[t];
+    size_t n = sh->nchunks;
+    for (size_t c = 0; c + 1 < n; c++)
+        l[c] = l[c + 1] > l[c] ? l[c + 1] - l[c] : 0;
+    uint64_t last = sh->took[t] > l[n - 1] ? sh->took[t] - l[n - 1] : 0;
+    l[n - 1] = last < UINT32_MAX ? (uint32_t)last : UINT32_MAX;
+    return select_kth(l, n, n / 2);
+}
+
+/* Serial, timebase with an adaptive period.  The first run has none: the
+ * threads run free, and the slowest one's median pace, plus a quarter,
+ * becomes the period.  After that the period follows how well the threads kept
+ * together: it grows when more than half of the chunks began apart (a
+ * thread could not keep the pace), and shrinks slowly when fewer than a
+ * quarter did, to find the fastest pace that still holds them together.
+ * On SB the witnesses per second hardly change between a third and a
+ * tenth of the chunks apart, while the iterations per second fall with the
+ * longer period, so the band sits at the fast end (bench/RESULTS.md).
+ * With more threads than CPUs they cannot all run at once, so the pace of
+ * the first run is kept: a longer period would only add idle waits.  Nor
+ * does the period ever exceed 8 times that pace: when another program
+ * takes the CPUs for milliseconds at a time, no period keeps the threads
+ * together, and an unbounded one would only make every run slower. */
+static void adapt_period(lrt_shared *sh, uint64_t together)
+{
+    uint64_t k = sh->tb_chunk, n = sh->nchunks, p = sh->period;
+    if (p == 0) {
+        for (int t = 0; t < sh->nworkers; t++) {
+            uint64_t pace = median_chunk(sh, t);
+            p = pace > p ? pace : p;
+        }
+        p += p / 4;
+        sh->period_cap = 8 * (p > PERIOD_MIN * k ? p : PERIOD_MIN * k);
+    } else if (sh->yield) {
+        return;
+    } else if ((n - together) * 2 > n) {
+        p += p / 8 > 1 ? p / 8 : 1;
+    } else if ((n - together) * 4 < n) {
+        p -= p / 32;
+    }
+    if (p < PERIOD_MIN * k)
+        p = PERIOD_MIN * k;
+    if (p > sh->period_cap)
+        p = sh->period_cap;
+    if (p > PERIOD_MAX * k)
+        p = PERIOD_MAX * k;
     sh->period = p;
 }
 
@@ -138,8 +224,15 @@ static void step_prepare(void *arg)
     if (sh->running) {
         sh->runs_done++;
         sh->end = now;
-        if (sh->c->sync == LRT_SYNC_TIMEBASE && sh->c->period == 0)
-            adapt_period(sh);
+        if (sh->c->sync == LRT_SYNC_TIMEBASE) {
+            uint64_t together = sh->period ? count_aligned(sh) : 0;
+            if (sh->period) {
+                sh->aligned += together;
+                sh->chunks_timed += sh->nchunks;
+            }
+            if (sh->c->period == 0)
+                adapt_period(sh, together);
+        }
     } else {
         sh->start = sh->end = now;
     }
@@ -163,17 +256,13 @@ static void step_prepare(void *arg)
         for (int w = 0; w < n; w++)
             sh->cpu_of[w] = perm[w % sh->ncpus];
     }
-    uint64_t range = sh->c->delay == LRT_DELAY_AUTO ? sh->period / 2 : sh->c->delay;
+    /* Auto delays stay within half an instance's share of the period: a
+     * chunk of instances starts together, and small offsets vary which
+     * instructions meet without pulling the threads apart. */
+    uint64_t range = sh->c->delay == LRT_DELAY_AUTO ? sh->period / sh->tb_chunk / 2 : sh->c->delay;
     for (int t = 0; t < n; t++)
         sh->delay[t] = range ? lrt_rng_below(&sh->rng, range + 1) : 0;
     lrt_layout_shuffle(&sh->layout, &sh->rng);
-}
-
-/* Serial: the timebase origin, a little in the future. */
-static void step_start(void *arg)
-{
-    lrt_shared *sh = arg;
-    sh->t0 = lrt_ticks() + TIMEBASE_MARGIN;
 }
 
 static void slice(const lrt_shared *sh, int w, size_t *lo, size_t *hi)
@@ -214,25 +303,59 @@ static void run_loose(lrt_shared *sh, int w, int t)
     }
 }
 
-/* Instance i starts at t0 + i*period + delay[t]: the threads meet on every
- * instance without touching a shared barrier line. */
-static void run_timebase(lrt_shared *sh, int t)
+/* Timebase: the workers meet at the start of a run and agree on its
+ * origin, the latest tick any of them arrived plus a margin.  Each
+ * computes the same value from the others' slots, so no worker has to be
+ * woken at a tick decided before it was running (waking from the run
+ * barrier's futex takes longer than a whole run of some tests). */
+static uint64_t meet_origin(lrt_shared *sh, int w)
+{
+    uint64_t t0 = lrt_ticks();
+    atomic_store_explicit(&sh->progress[w].arrived_at, t0, memory_order_relaxed);
+    atomic_store_explicit(&sh->progress[w].arrived_run, sh->run_id, memory_order_release);
+    for (int k = 0; k < sh->nworkers; k++) {
+        if (k == w)
+            continue;
+        lrt_wait_flag(&sh->progress[k].arrived_run, sh->run_id, sh->yield);
+        uint64_t at = atomic_load_explicit(&sh->progress[k].arrived_at, memory_order_relaxed);
+        t0 = at > t0 ? at : t0;
+    }
+    return t0 + MEET_MARGIN;
+}
+
+/* Chunk c of the run starts at tick t0 + c*period + delay[t]; within a
+ * chunk the thread sweeps its instances without waiting.  The threads
+ * meet on every chunk without touching a shared line: any wait on memory
+ * another thread writes would first drain that thread's store buffer,
+ * which is where the weak outcomes come from.  A thread that is late
+ * starts at once and catches up.  With no period yet (the first run of an
+ * adaptive schedule) the threads run free, to measure their pace. */
+static void run_timebase(lrt_shared *sh, int w, int t)
 {
     lrt_thread_fn fn = sh->t->threads[t];
+    lrt_sweep_fn sweep = sh->t->sweeps ? sh->t->sweeps[t] : NULL;
     size_t nout = (size_t)sh->t->nout[t];
     int64_t *out = sh->out[t];
-    uint64_t when = sh->t0 + sh->delay[t];
-    uint64_t period = sh->period, late = 0;
-    for (size_t i = 0; i < sh->layout.ninst; i++, when += period) {
+    size_t n = sh->layout.ninst, k = sh->tb_chunk;
+    uint64_t period = sh->period;
+    uint32_t *lateness = sh->lateness[t];
+    uint64_t start = meet_origin(sh, w) + sh->delay[t];
+    uint64_t when = start;
+    for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         uint64_t now = lrt_ticks();
-        if (now < when)
+        if (period && now < when)
             lrt_wait_ticks(when, sh->yield);
-        else if (now - when > period)
-            late++;
-        fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
+        uint64_t late = now > when ? now - when : 0;
+        lateness[c] = late < UINT32_MAX ? (uint32_t)late : UINT32_MAX;
+        size_t hi = n - lo > k ? lo + k : n;
+        if (sweep)
+            sweep(sh->layout.cell, out, lo, hi);
+        else
+            for (size_t i = lo; i < hi; i++)
+                fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
     }
-    sh->finish[t] = lrt_ticks();
-    sh->late[t] = late;
+    uint64_t end = lrt_ticks();
+    sh->took[t] = end > start ? end - start : 0;
 }
 
 /* One flag per instance: thread i mod N raises it, then fences so that
@@ -333,11 +456,11 @@ static void worker_loop(lrt_shared *sh, int w)
             lrt_pin_self(sh->cpu_of[w], sh->cpus, sh->ncpus);
         if (!sh->reset_when_counting || sh->run_id == 1)
             reset_slice(sh, w);
-        lrt_barrier_wait(&sh->bar, step_start, sh);
+        lrt_barrier_wait(&sh->bar, NULL, NULL);
         int t = sh->assign[w];
         switch (sh->c->sync) {
         case LRT_SYNC_LOOSE: run_loose(sh, w, t); break;
-        case LRT_SYNC_TIMEBASE: run_timebase(sh, t); break;
+        case LRT_SYNC_TIMEBASE: run_timebase(sh, w, t); break;
         case LRT_SYNC_USER: run_user(sh, t); break;
         }
         lrt_barrier_wait(&sh->bar, NULL, NULL);
@@ -357,6 +480,7 @@ static void shared_free(lrt_shared *sh)
     lrt_layout_free(&sh->layout);
     for (int k = 0; k < LRT_MAX_THREADS; k++) {
         free(sh->out[k]);
+        free(sh->lateness[k]);
         lrt_hist_free(&sh->hist[k]);
     }
     free(sh->flags);
@@ -376,7 +500,12 @@ static bool shared_init(lrt_shared *sh, const lrt_test *t, const lrt_config *c)
         sh->ncpus = c->cpus;
     sh->yield = t->nthreads > sh->ncpus;
     lrt_rng_seed(&sh->rng, c->seed);
-    sh->period = c->period ? c->period : PERIOD_START;
+    sh->period = c->period;
+    /* A timebase chunk of 0 means one chunk per run: the threads meet once. */
+    sh->tb_chunk = c->chunk && c->chunk < c->size ? (size_t)c->chunk : (size_t)c->size;
+    if (sh->tb_chunk == 0)
+        sh->tb_chunk = 1;
+    sh->nchunks = ((size_t)c->size + sh->tb_chunk - 1) / sh->tb_chunk;
     lrt_barrier_init(&sh->bar, (uint32_t)t->nthreads, sh->yield);
     for (int w = 0; w < LRT_MAX_THREADS; w++)
         sh->cpu_of[w] = -1;
@@ -399,6 +528,12 @@ static bool shared_init(lrt_shared *sh, const lrt_test *t, const lrt_config *c)
     sh->reset_when_counting = c->layout != LRT_LAYOUT_SHUFFLE;
     if (!sh->keys)
         return false;
+    if (c->sync == LRT_SYNC_TIMEBASE)
+        for (int k = 0; k < t->nthreads; k++) {
+            sh->lateness[k] = calloc(sh->nchunks ? sh->nchunks : 1, sizeof *sh->lateness[k]);
+            if (!sh->lateness[k])
+                return false;
+        }
     if (c->sync == LRT_SYNC_USER) {
         sh->flags = calloc(c->size ? (size_t)c->size : 1, sizeof *sh->flags);
         if (!sh->flags)
@@ -459,6 +594,7 @@ int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r)
         r->cpus = sh->ncpus;
         r->oversubscribed = sh->yield;
         r->period = sh->period;
+        r->aligned = sh->chunks_timed ? (double)sh->aligned / (double)sh->chunks_timed : 0;
     } else {
         lrt_hist_free(&r->hist);
     }

@@ -32,6 +32,9 @@ expect 2 "unknown mode 'all'" "$L" run --affinity all "$SB"
 expect 2 "positive number of seconds" "$L" run --timeout 0 "$SB"
 expect 2 "unknown option" "$L" run --frobnicate "$SB"
 expect 2 "chunk needs a count" "$L" run --chunk x "$SB"
+expect 2 "period needs a number of ticks or auto" "$L" run --period soon "$SB"
+expect 2 "period must be positive" "$L" run --period 0 "$SB"
+expect 2 "delay needs a number of ticks or auto" "$L" run --delay -3 "$SB"
 # The Java target shares the parser: its values are checked the same way.
 expect 2 "needs a count" "$L" run --target java -s 12x "$SB"
 expect 2 "positive number of seconds" "$L" run --target java --timeout 0 "$SB"
@@ -75,6 +78,13 @@ grep -q 'failures="0"' "$tmp/r.xml" || fail "XML report counts failures"
 expect 0 "" "$L" run --cache-dir "$tmp/c1" -s 100 -r 1 --sync user "$SB"
 grep -q 'build="cached"' "$tmp/out" || fail "second run of the same test was not served from the cache"
 grep -q "^Config SB .*sync=user" "$tmp/out" || fail "--sync user did not reach the runner"
+# The default sync is timebase with an adaptive period; fixed values reach the runner.
+expect 0 "" "$L" run --cache-dir "$tmp/c1" -s 1000 -r 3 "$SB"
+grep -q "^Config SB .*sync=timebase .*chunk=32 period=auto [1-9][0-9]* delay=auto aligned=[01]\.[0-9]* " "$tmp/out" ||
+    fail "default run: no timebase configuration: $(grep '^Config' "$tmp/out")"
+expect 0 "" "$L" run --cache-dir "$tmp/c1" -s 1000 -r 2 --chunk 8 --period 5000 --delay 7 "$SB"
+grep -q "^Config SB .*chunk=8 period=5000 delay=7 " "$tmp/out" ||
+    fail "--chunk/--period/--delay did not reach the runner: $(grep '^Config' "$tmp/out")"
 
 # --json: one array, one object per test.
 expect 0 "" "$L" run --json -s 500 -r 1 "$SB" "$ex/x86/MP.litmus"

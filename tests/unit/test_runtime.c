@@ -467,6 +467,73 @@ static void test_loose_chunks_keep_threads_close(void **state)
     }
 }
 
+/* Timebase chunks follow the clock: each sweep call is one chunk, and a
+ * thread never begins chunk c before its scheduled tick, so with a fixed
+ * period of P ticks the last of 8 chunks begins at least 5P after the
+ * first (the first may itself have begun up to 2P late on a busy machine;
+ * a free sweep takes a few microseconds for the whole run). */
+enum { TB_CHUNK = 16, TB_CHUNKS = 8, TB_PERIOD = 1000000 };
+static uint64_t tb_start[2][TB_CHUNKS];
+static _Atomic int tb_bad_range;
+static void tb_note(int me, size_t lo, size_t hi)
+{
+    if (hi - lo != TB_CHUNK || lo % TB_CHUNK)
+        atomic_store(&tb_bad_range, 1);
+    else
+        tb_start[me][lo / TB_CHUNK] = lrt_ticks();
+}
+static void tb_sweep0(void *const *c, int64_t *out, size_t lo, size_t hi)
+{
+    tb_note(0, lo, hi);
+    for (size_t i = lo; i < hi; i++)
+        sb0(c + i * 4, out + i);
+}
+static void tb_sweep1(void *const *c, int64_t *out, size_t lo, size_t hi)
+{
+    tb_note(1, lo, hi);
+    for (size_t i = lo; i < hi; i++)
+        sb1(c + i * 4, out + i);
+}
+static const lrt_sweep_fn tb_sweeps[2] = {tb_sweep0, tb_sweep1};
+
+static void test_timebase_chunks_follow_the_clock(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, tb_sweeps, NULL, NULL};
+    lrt_config c;
+    lrt_config_default(&c);
+    assert_int_equal(c.sync, LRT_SYNC_TIMEBASE);
+    c.size = TB_CHUNK * TB_CHUNKS;
+    c.runs = 1;
+    c.chunk = TB_CHUNK;
+    c.period = TB_PERIOD;
+    c.delay = 0;
+    atomic_store(&tb_bad_range, 0);
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 2, TB_CHUNK * TB_CHUNKS);
+    assert_int_equal(atomic_load(&tb_bad_range), 0);
+    for (int me = 0; me < 2; me++)
+        if (tb_start[me][TB_CHUNKS - 1] - tb_start[me][0] < 5 * (uint64_t)TB_PERIOD)
+            fail_msg("thread %d: chunks 0 and %d began %llu ticks apart, period %d", me,
+                     TB_CHUNKS - 1, (unsigned long long)(tb_start[me][TB_CHUNKS - 1] - tb_start[me][0]),
+                     TB_PERIOD);
+    assert_int_equal(r.period, TB_PERIOD);
+    assert_true(r.aligned >= 0 && r.aligned <= 1);
+    lrt_hist_free(&r.hist);
+    /* The adaptive period: the first run measures, later ones adjust. */
+    c.period = 0;
+    c.size = 4096;
+    c.runs = 6;
+    c.delay = LRT_DELAY_AUTO;
+    t.sweeps = NULL;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 2, 4096 * 6);
+    assert_true(r.period >= 4 * TB_CHUNK);
+    assert_true(r.aligned >= 0 && r.aligned <= 1);
+    lrt_hist_free(&r.hist);
+}
+
 /* The range forms, as a generated program supplies them: every phase must
  * go through them (no per-instance call), the reset phase runs before the
  * first run only (counting resets), and the counts still add up. */
@@ -542,7 +609,7 @@ static void test_run_range_functions(void **state)
     assert_int_equal(atomic_load(&reset_calls), 8);
     assert_int_equal(atomic_load(&count_resets), 0);
     lrt_hist_free(&r.hist);
-    /* Timebase and user sync meet per instance: they use the body. */
+    /* User sync meets per instance: it uses the body. */
     c.sync = LRT_SYNC_USER;
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     check_sb_result(&r, 2, 4000);
@@ -551,7 +618,7 @@ static void test_run_range_functions(void **state)
 }
 
 /* A thread that takes about 4000 ticks per instance: the adaptive
- * timebase period must grow to let it keep its schedule. */
+ * timebase period (per chunk) must cover most of its pace. */
 static void slow0(void *const *c, int64_t *out)
 {
     uint64_t end = lrt_ticks() + 4000;
@@ -573,8 +640,9 @@ static void test_timebase_adapts(void **state)
     lrt_result r;
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     assert_int_equal(r.iterations, 1600);
-    if (r.period < 4000)
-        fail_msg("period stayed at %llu ticks", (unsigned long long)r.period);
+    if (r.period < 3000 * c.chunk)
+        fail_msg("period stayed at %llu ticks for %llu instances", (unsigned long long)r.period,
+                 (unsigned long long)c.chunk);
     lrt_hist_free(&r.hist);
     /* A fixed period is kept. */
     c.period = 700;
@@ -600,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_timebase_adapts),
         cmocka_unit_test(test_run_length_counting),
         cmocka_unit_test(test_loose_chunks_keep_threads_close),
+        cmocka_unit_test(test_timebase_chunks_follow_the_clock),
         cmocka_unit_test(test_run_range_functions),
     };
     return cmocka_run_group_tests_name("runtime", tests, NULL, NULL);
