@@ -42,10 +42,10 @@ CFG
 cat >"$tmp/lc" <<'CFG'
 default
 --chunk 64
+--chunk 0
 --sync loose
---sync loose --layout packed --chunk 1024
---sync user --layout line
 --sync loose --chunk 0
+--sync user --layout line
 CFG
 
 i=0
@@ -109,11 +109,12 @@ for tool in l7 lc; do
     done <"$tmp/$tool"
 done
 awk '$1 == "l7" { if ($2 > bi) { bi = $2; bic = $0 } if ($3 > bw) { bw = $3; bwc = $0 } }
-     $1 == "lc" && $4 == "default" { di = $2; dw = $3 }
+     $1 == "lc" { n++; it[n] = $2; w[n] = $3; c = $0; sub(/^lc [0-9]+ [0-9]+ /, "", c); name[n] = c }
      END {
-        if (bi > 0 && bw > 0 && di > 0) {
+        if (bi > 0 && bw > 0) {
             sub(/^l7 [0-9]+ [0-9]+ /, "", bic); sub(/^l7 [0-9]+ [0-9]+ /, "", bwc)
-            printf "\nlitmusc default against litmus7 best: witnesses/s %.1fx (litmus7 best: %s),", dw / bw, bwc
-            printf " iterations/s %.1fx (litmus7 best: %s)\n", di / bi, bic
+            printf "\nlitmus7 best: witnesses/s %.0f (%s), iterations/s %.0f (%s)\n", bw, bwc, bi, bic
+            for (k = 1; k <= n; k++)
+                printf "litmusc %s against them: witnesses/s %.1fx, iterations/s %.1fx\n", name[k], w[k] / bw, it[k] / bi
         }
      }' "$tmp/best"

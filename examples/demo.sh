@@ -7,8 +7,8 @@
 #   LITMUSC   the program (default: ../bin/litmusc beside this script)
 #   DEMO_S    instances per run (default 100000)
 #   DEMO_R    runs (default 10)
-#   DEMO_SYNC how the threads meet (default: the runner's, loose sweeps
-#             that meet every 256 instances)
+#   DEMO_SYNC how the threads meet (default: the runner's, chunks of 32
+#             instances started on a common clock tick)
 #   DEMO_LOG  keep the full logs in this file (default: a temporary file)
 #
 # Exit status: 0 when no test showed a state its model forbids, 1 when one
