@@ -177,17 +177,21 @@ static uint64_t median_chunk(lrt_shared *sh, int t)
 }
 
 /* Serial, timebase with an adaptive period.  The first run has none: the
- * threads run free, and the slowest one's median pace, plus a quarter,
- * becomes the period.  After that the period follows how well the threads kept
- * together: it grows when more than half of the chunks began apart (a
- * thread could not keep the pace), and shrinks slowly when fewer than a
- * quarter did, to find the fastest pace that still holds them together.
+ * threads run free, and two and a half times the slowest one's median
+ * pace becomes the period (threads that run the same instances at the
+ * same moment contend for their lines; on SB that slows them by about that
+ * much, so the first paced run is already close).  After that the period
+ * follows how well the threads kept together: it grows by a quarter when
+ * more than half of the chunks began apart (a thread could not keep the
+ * pace), and shrinks by a 32nd when fewer than a quarter did, to find the
+ * fastest pace that still holds them together.
  * On SB the witnesses per second hardly change between a third and a
  * tenth of the chunks apart, while the iterations per second fall with the
  * longer period, so the band sits at the fast end (bench/RESULTS.md).
- * With more threads than CPUs they cannot all run at once, so the pace of
- * the first run is kept: a longer period would only add idle waits.  Nor
- * does the period ever exceed 8 times that pace: when another program
+ * With more threads than CPUs they cannot all run at once, so the period
+ * stays at the first run's pace plus a quarter: a longer one would only
+ * add idle waits.  Nor
+ * does the period ever exceed 8 times that: when another program
  * takes the CPUs for milliseconds at a time, no period keeps the threads
  * together, and an unbounded one would only make every run slower. */
 static void adapt_period(lrt_shared *sh, uint64_t together)
@@ -198,12 +202,12 @@ static void adapt_period(lrt_shared *sh, uint64_t together)
             uint64_t pace = median_chunk(sh, t);
             p = pace > p ? pace : p;
         }
-        p += p / 4;
+        p = sh->yield ? p + p / 4 : p * 5 / 2;
         sh->period_cap = 8 * (p > PERIOD_MIN * k ? p : PERIOD_MIN * k);
     } else if (sh->yield) {
         return;
     } else if ((n - together) * 2 > n) {
-        p += p / 8 > 1 ? p / 8 : 1;
+        p += p / 4 > 1 ? p / 4 : 1;
     } else if ((n - together) * 4 < n) {
         p -= p / 32;
     }
