@@ -57,6 +57,11 @@ typedef struct lrt_test {
     void (*reset_range)(void *const *cells, size_t lo, size_t hi);
     void (*count_range)(void *const *cells, int64_t *const *outs, size_t lo, size_t hi,
                         int reset_too, struct lrt_tally *t);
+    /* Bytes of the widest cell (1, 2, 4 or 8; 0 means LRT_CELL_SIZE).  The
+     * array and packed layouts give each cell this many bytes, so that a
+     * cache line carries as many instances as it can: a test of 32-bit
+     * cells moves half the lines of one of 64-bit cells. */
+    int cell_size;
 } lrt_test;
 
 /* Parse the command line, run, print the histogram; returns the exit

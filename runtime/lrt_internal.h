@@ -61,7 +61,9 @@ typedef struct lrt_layout {
     void **cell;            /* [ninst * nlocs]: where (instance, location) lives */
     size_t *slot;           /* LRT_LAYOUT_SHUFFLE: the permutation */
 } lrt_layout;
-bool lrt_layout_init(lrt_layout *l, lrt_layout_kind kind, size_t ninst, int nlocs);
+/* CELL_SIZE: bytes per slot in the array and packed layouts (a power of
+ * two, at most LRT_CELL_SIZE; 0 means LRT_CELL_SIZE). */
+bool lrt_layout_init(lrt_layout *l, lrt_layout_kind kind, size_t ninst, int nlocs, int cell_size);
 void lrt_layout_free(lrt_layout *l);
 /* A fresh placement (LRT_LAYOUT_SHUFFLE only; others are fixed). */
 void lrt_layout_shuffle(lrt_layout *l, lrt_rng *r);

@@ -17,13 +17,15 @@ static void layout_place(lrt_layout *l)
     }
 }
 
-bool lrt_layout_init(lrt_layout *l, lrt_layout_kind kind, size_t ninst, int nlocs)
+bool lrt_layout_init(lrt_layout *l, lrt_layout_kind kind, size_t ninst, int nlocs, int cell_size)
 {
+    if (cell_size <= 0 || cell_size > LRT_CELL_SIZE || (cell_size & (cell_size - 1)))
+        cell_size = LRT_CELL_SIZE;
     memset(l, 0, sizeof *l);
     l->kind = kind;
     l->ninst = ninst;
     l->nlocs = nlocs;
-    l->stride = kind == LRT_LAYOUT_PACKED || kind == LRT_LAYOUT_ARRAY ? LRT_CELL_SIZE : LRT_LINE;
+    l->stride = kind == LRT_LAYOUT_PACKED || kind == LRT_LAYOUT_ARRAY ? (size_t)cell_size : LRT_LINE;
     size_t n = ninst * (size_t)nlocs;
     size_t bytes = (n ? n : 1) * l->stride;
     bytes = (bytes + LRT_LINE - 1) / LRT_LINE * LRT_LINE;

@@ -513,7 +513,7 @@ static bool shared_init(lrt_shared *sh, const lrt_test *t, const lrt_config *c)
     lrt_barrier_init(&sh->bar, (uint32_t)t->nthreads, sh->yield);
     for (int w = 0; w < LRT_MAX_THREADS; w++)
         sh->cpu_of[w] = -1;
-    if (!lrt_layout_init(&sh->layout, c->layout, (size_t)c->size, t->nlocs))
+    if (!lrt_layout_init(&sh->layout, c->layout, (size_t)c->size, t->nlocs, t->cell_size))
         return false;
     for (int k = 0; k < t->nthreads; k++) {
         size_t n = (size_t)c->size * (size_t)t->nout[k];

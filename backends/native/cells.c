@@ -46,6 +46,12 @@ static const char *c_cell_type(const char *ct)
     return uns ? "uint32_t" : "int32_t";
 }
 
+int nat_cell_size(const ir_test *t, int loc)
+{
+    const char *ty = nat_cell_type(t, loc);
+    return strstr(ty, "8_t") ? 1 : strstr(ty, "16_t") ? 2 : strstr(ty, "32_t") ? 4 : 8;
+}
+
 const char *nat_cell_type(const ir_test *t, int loc)
 {
     const ir_loc *l = &t->locs[loc];

@@ -176,11 +176,15 @@ static void emit_descriptor(strbuf *b, const nat_frame *f)
     sb_printf(b, "};\nstatic const lrt_sweep_fn lt_sweeps[%d] = {", t->nthreads);
     for (int i = 0; i < t->nthreads; i++)
         sb_printf(b, "%slt_sweep_%d", i ? ", " : "", i);
+    int width = 1;
+    for (int l = 0; l < f->cells->nlocs; l++)
+        if (nat_cell_size(f->cells, l) > width)
+            width = nat_cell_size(f->cells, l);
     sb_add(b, "};\nstatic const lrt_test lt_test = {\n    ");
     nat_cstring(b, t->name);
     sb_printf(b, ", %d, %d, %d, lt_nout, lt_threads, lt_reset, lt_collect,\n"
-                 "    lt_sweeps, lt_reset_range, lt_count_range\n};\n\n",
-              t->nthreads, f->cells->nlocs, f->nobs);
+                 "    lt_sweeps, lt_reset_range, lt_count_range, %d\n};\n\n",
+              t->nthreads, f->cells->nlocs, f->nobs, width);
     sb_add(b, "int main(int argc, char **argv)\n{\n    return lrt_main(&lt_test, argc, argv);\n}\n");
 }
 

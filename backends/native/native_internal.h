@@ -37,6 +37,8 @@ char *nat_program(const ir_test *t, const ir_test *cells, const char *target,
  * (pointers hold IR_ADDR values in an int64_t; __int128 is narrowed to
  * 64 bits, which every litmus value fits). */
 const char *nat_cell_type(const ir_test *t, int loc);
+/* Its width in bytes (1, 2, 4 or 8). */
+int nat_cell_size(const ir_test *t, int loc);
 
 /* A C expression for the int64 constant V ("INT64_C(5)"). */
 void nat_int_lit(strbuf *b, ir_val v);

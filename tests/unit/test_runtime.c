@@ -102,10 +102,11 @@ static void check_distinct(const lrt_layout *l)
     qsort(copy, n, sizeof *copy, cmp_ptr);
     for (size_t i = 1; i < n; i++)
         assert_true((uintptr_t)copy[i] - (uintptr_t)copy[i - 1] >= l->stride);
+    size_t width = l->stride < LRT_CELL_SIZE ? l->stride : LRT_CELL_SIZE;
     for (size_t i = 0; i < n; i++) {
         assert_true((unsigned char *)copy[i] >= l->arena);
-        assert_true((unsigned char *)copy[i] + LRT_CELL_SIZE <= l->arena + n * l->stride);
-        assert_int_equal((uintptr_t)copy[i] % LRT_CELL_SIZE, 0);
+        assert_true((unsigned char *)copy[i] + width <= l->arena + n * l->stride);
+        assert_int_equal((uintptr_t)copy[i] % width, 0);
     }
     free(copy);
 }
@@ -114,27 +115,44 @@ static void test_layouts(void **state)
 {
     (void)state;
     lrt_layout l;
-    assert_true(lrt_layout_init(&l, LRT_LAYOUT_PACKED, 100, 3));
+    assert_true(lrt_layout_init(&l, LRT_LAYOUT_PACKED, 100, 3, 0));
     /* Packed: an instance's cells are adjacent words. */
     assert_ptr_equal((char *)lrt_layout_cells(&l, 5)[1], (char *)lrt_layout_cells(&l, 5)[0] + 8);
     check_distinct(&l);
     lrt_layout_free(&l);
 
     /* Array: one array per location, instance i at word i of each. */
-    assert_true(lrt_layout_init(&l, LRT_LAYOUT_ARRAY, 100, 3));
+    assert_true(lrt_layout_init(&l, LRT_LAYOUT_ARRAY, 100, 3, 8));
     assert_ptr_equal((char *)lrt_layout_cells(&l, 6)[0], (char *)lrt_layout_cells(&l, 5)[0] + 8);
     assert_ptr_equal((char *)lrt_layout_cells(&l, 5)[2], (char *)lrt_layout_cells(&l, 5)[1] + 800);
     assert_ptr_equal((char *)lrt_layout_cells(&l, 0)[0], (char *)l.arena);
     check_distinct(&l);
     lrt_layout_free(&l);
 
-    assert_true(lrt_layout_init(&l, LRT_LAYOUT_LINE, 100, 3));
+    /* Cells as wide as the test's widest: 16 instances of 32-bit cells to
+     * a line; a width that is no power of two (or too wide) means 8. */
+    assert_true(lrt_layout_init(&l, LRT_LAYOUT_ARRAY, 100, 3, 4));
+    assert_ptr_equal((char *)lrt_layout_cells(&l, 6)[0], (char *)lrt_layout_cells(&l, 5)[0] + 4);
+    assert_ptr_equal((char *)lrt_layout_cells(&l, 5)[2], (char *)lrt_layout_cells(&l, 5)[1] + 400);
+    check_distinct(&l);
+    lrt_layout_free(&l);
+    assert_true(lrt_layout_init(&l, LRT_LAYOUT_PACKED, 10, 2, 1));
+    assert_ptr_equal((char *)lrt_layout_cells(&l, 3)[1], (char *)lrt_layout_cells(&l, 3)[0] + 1);
+    check_distinct(&l);
+    lrt_layout_free(&l);
+    for (int bad = 3; bad <= 16; bad += 13) {
+        assert_true(lrt_layout_init(&l, LRT_LAYOUT_PACKED, 10, 2, bad));
+        assert_int_equal(l.stride, LRT_CELL_SIZE);
+        lrt_layout_free(&l);
+    }
+
+    assert_true(lrt_layout_init(&l, LRT_LAYOUT_LINE, 100, 3, 4));
     for (size_t i = 0; i < 300; i++)
         assert_int_equal((uintptr_t)l.cell[i] % LRT_LINE, 0);
     check_distinct(&l);
     lrt_layout_free(&l);
 
-    assert_true(lrt_layout_init(&l, LRT_LAYOUT_SHUFFLE, 200, 2));
+    assert_true(lrt_layout_init(&l, LRT_LAYOUT_SHUFFLE, 200, 2, 0));
     lrt_rng r;
     lrt_rng_seed(&r, 7);
     void *before = l.cell[0];
@@ -245,8 +263,9 @@ static void check_sb_result(const lrt_result *r, int nthreads, uint64_t expect)
 
 static void run_sb(lrt_sync_kind sync, lrt_layout_kind layout, lrt_affinity_kind aff, int nthreads, int cpus)
 {
+    /* The cells are 32-bit: every mode runs on 4-byte slots here. */
     lrt_test t = {"SB", nthreads, 4, nthreads, nout4, fns4, sb_reset,
-                  nthreads == 4 ? sb_collect4 : sb_collect, NULL, NULL, NULL};
+                  nthreads == 4 ? sb_collect4 : sb_collect, NULL, NULL, NULL, 4};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 2000;
@@ -283,7 +302,7 @@ static void test_run_oversubscribed(void **state)
     run_sb(LRT_SYNC_USER, LRT_LAYOUT_LINE, LRT_AFF_INCR, 4, 1);
     run_sb(LRT_SYNC_TIMEBASE, LRT_LAYOUT_LINE, LRT_AFF_RANDOM, 4, 1);
     run_sb(LRT_SYNC_LOOSE, LRT_LAYOUT_PACKED, LRT_AFF_NONE, 4, 2);
-    lrt_test t = {"SB", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4, NULL, NULL, NULL};
+    lrt_test t = {"SB", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4, NULL, NULL, NULL, 0};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -308,7 +327,7 @@ static void sb_reset2(void *const *c)
 static void test_run_memory_and_reset(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 2, 4, nout4, fns4, sb_reset2, sb_collect2, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 2, 4, nout4, fns4, sb_reset2, sb_collect2, NULL, NULL, NULL, 0};
     lrt_layout_kind layouts[] = {LRT_LAYOUT_PACKED, LRT_LAYOUT_LINE, LRT_LAYOUT_SHUFFLE, LRT_LAYOUT_ARRAY};
     for (int l = 0; l < 4; l++) {
         lrt_config c;
@@ -348,7 +367,7 @@ static const lrt_thread_fn fns_stop[2] = {sb0_stopper, sb1};
 static void test_run_interrupted(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_stop, sb_reset, sb_collect, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_stop, sb_reset, sb_collect, NULL, NULL, NULL, 0};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -369,7 +388,7 @@ static void test_run_interrupted(void **state)
 static void test_run_time_limit(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -403,7 +422,7 @@ static const lrt_thread_fn fns_pattern[2] = {pattern0, pattern1};
 static void test_run_length_counting(void **state)
 {
     (void)state;
-    lrt_test t = {"P", 2, 2, 2, nout4, fns_pattern, sb_reset2, sb_collect, NULL, NULL, NULL};
+    lrt_test t = {"P", 2, 2, 2, nout4, fns_pattern, sb_reset2, sb_collect, NULL, NULL, NULL, 0};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1010;      /* slices of 505 end mid-run */
@@ -446,7 +465,7 @@ static const lrt_thread_fn fns_gap[2] = {gap0, gap1};
 static void test_loose_chunks_keep_threads_close(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_gap, sb_reset, sb_collect, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_gap, sb_reset, sb_collect, NULL, NULL, NULL, 0};
     for (int k = 0; k < 2; k++) {
         lrt_config c;
         lrt_config_default(&c);
@@ -499,7 +518,7 @@ static const lrt_sweep_fn tb_sweeps[2] = {tb_sweep0, tb_sweep1};
 static void test_timebase_chunks_follow_the_clock(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, tb_sweeps, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, tb_sweeps, NULL, NULL, 0};
     lrt_config c;
     lrt_config_default(&c);
     assert_int_equal(c.sync, LRT_SYNC_TIMEBASE);
@@ -583,7 +602,7 @@ static void test_run_range_functions(void **state)
 {
     (void)state;
     lrt_test t = {"SB", 2, 4, 2, nout4, fns_counted, sb_reset, sb_collect,
-                  sweeps2, reset_range, count_range};
+                  sweeps2, reset_range, count_range, 0};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -631,7 +650,7 @@ static const lrt_thread_fn fns_slow[2] = {slow0, sb1};
 static void test_timebase_adapts(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_slow, sb_reset, sb_collect, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_slow, sb_reset, sb_collect, NULL, NULL, NULL, 0};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 200;
