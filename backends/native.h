@@ -32,7 +32,7 @@
  *   --layout MODE   array (one array per location; default) | packed (an
  *                   instance's cells adjacent) | line (one cell per cache
  *                   line) | shuffle (cells on lines, slots shuffled every run)
- *   --chunk N       instances swept without waiting (default: timebase 32,
+ *   --chunk N       instances swept without waiting (default: timebase 64,
  *                   loose 256; 0: timebase one chunk, loose never wait)
  *   --cpus N        CPUs to use (default: those the process may run on)
  *   --seed N        random seed (default: from the clock); printed as config

@@ -41,7 +41,7 @@ cat >"$tmp/l7" <<'CFG'
 CFG
 cat >"$tmp/lc" <<'CFG'
 default
---chunk 64
+--chunk 32
 --chunk 0
 --sync loose
 --sync loose --chunk 0

@@ -34,7 +34,7 @@ for test in x86/SB c/SB+rlx; do
             echo "$test --sync $sync --layout $layout" >>"$tmp/configs"
         done
     done
-    for chunk in 1 8 16 64 128; do
+    for chunk in 1 8 16 32 128; do
         echo "$test --sync timebase --layout array --chunk $chunk" >>"$tmp/configs"
     done
     for chunk in 0 64 1024; do
@@ -89,7 +89,7 @@ cmd="LITMUSC=bin/litmusc BENCH_S=$S BENCH_R=$R BENCH_REPEAT=$N sh bench/native_s
     echo "the runner's own measured part is timed, counting and resetting included).  The rows take"
     echo "turns, round after round.  Witness rates of one configuration still vary by an order of"
     echo "magnitude from run to run on a shared machine: read the min/max, not one figure.  The"
-    echo "default is \`--sync timebase --layout array --chunk 32\` with an adaptive period (the first"
+    echo "default is \`--sync timebase --layout array --chunk 64\` with an adaptive period (the first"
     echo "row of each test)."
     echo
     cat "$tmp/table"

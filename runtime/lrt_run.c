@@ -89,9 +89,10 @@ uint64_t lrt_default_chunk(lrt_sync_kind sync)
 {
     /* Loose: shorter chunks pay for the meeting (each drains the store
      * buffers), longer ones let the threads drift apart.  Timebase: a
-     * clock start every 32 instances holds them together at a cost of one
-     * rdtsc per chunk (bench/RESULTS.md). */
-    return sync == LRT_SYNC_LOOSE ? 256 : sync == LRT_SYNC_TIMEBASE ? 32 : 0;
+     * clock start every 64 instances holds them together at a cost of one
+     * rdtsc per chunk; 32 sees as many witnesses on SB and runs some 10%
+     * fewer iterations (bench/RESULTS.md). */
+    return sync == LRT_SYNC_LOOSE ? 256 : sync == LRT_SYNC_TIMEBASE ? 64 : 0;
 }
 
 void lrt_config_default(lrt_config *c)
@@ -182,11 +183,11 @@ static uint64_t median_chunk(lrt_shared *sh, int t)
  * same moment contend for their lines; on SB that slows them by about that
  * much, so the first paced run is already close).  After that the period
  * follows how well the threads kept together: it grows by a quarter when
- * more than half of the chunks began apart (a thread could not keep the
- * pace), and shrinks by a 32nd when fewer than a quarter did, to find the
+ * more than 60% of the chunks began apart (a thread could not keep the
+ * pace), and shrinks by a 32nd when fewer than 35% did, to find the
  * fastest pace that still holds them together.
- * On SB the witnesses per second hardly change between a third and a
- * tenth of the chunks apart, while the iterations per second fall with the
+ * On SB the witnesses per second hardly change between half and a tenth
+ * of the chunks apart, while the iterations per second fall with the
  * longer period, so the band sits at the fast end (bench/RESULTS.md).
  * With more threads than CPUs they cannot all run at once, so the period
  * stays at the first run's pace plus a quarter: a longer one would only
@@ -206,9 +207,9 @@ static void adapt_period(lrt_shared *sh, uint64_t together)
         sh->period_cap = 8 * (p > PERIOD_MIN * k ? p : PERIOD_MIN * k);
     } else if (sh->yield) {
         return;
-    } else if ((n - together) * 2 > n) {
+    } else if ((n - together) * 5 > n * 3) {
         p += p / 4 > 1 ? p / 4 : 1;
-    } else if ((n - together) * 4 < n) {
+    } else if ((n - together) * 20 < n * 7) {
         p -= p / 32;
     }
     if (p < PERIOD_MIN * k)
