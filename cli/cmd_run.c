@@ -147,7 +147,8 @@ static int parse_options(run_opts *o, int argc, char **argv)
             const char *flag = c == OPT_PERIOD ? "--period" : "--delay";
             if (strcmp(v, "auto") && !valid_count(v))
                 return bad_usage("%s needs a number of ticks or auto, not '%s'", flag, v);
-            if (c == OPT_PERIOD && strspn(v, "0") == strcspn(v, "kKmMgG"))
+            /* valid_count: at most 12 digits, then an optional suffix. */
+            if (c == OPT_PERIOD && strcmp(v, "auto") && strtoull(v, NULL, 10) == 0)
                 return bad_usage("--period must be positive (or auto)");
             add_run_arg(o, flag, v);
             note_native_only(o, flag);

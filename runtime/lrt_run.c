@@ -62,7 +62,7 @@ typedef struct lrt_shared {
     int cpu_of[LRT_MAX_THREADS];    /* worker -> CPU, or -1 */
     uint64_t delay[LRT_MAX_THREADS];/* test thread -> timebase delay */
     uint64_t period;                /* timebase: ticks between chunks; 0 = not yet known */
-    uint64_t period_cap;            /* timebase, adaptive: 8 times the first run's pace */
+    uint64_t period_cap;            /* timebase, adaptive: 8 times the first period, at most MAX */
     size_t tb_chunk;                /* timebase: instances per chunk */
     size_t nchunks;
     /* timebase: lateness[t][c] = ticks test thread t began chunk c after
@@ -191,10 +191,10 @@ static uint64_t median_chunk(lrt_shared *sh, int t)
  * longer period, so the band sits at the fast end (bench/RESULTS.md).
  * With more threads than CPUs they cannot all run at once, so the period
  * stays at the first run's pace plus a quarter: a longer one would only
- * add idle waits.  Nor
- * does the period ever exceed 8 times that: when another program
- * takes the CPUs for milliseconds at a time, no period keeps the threads
- * together, and an unbounded one would only make every run slower. */
+ * add idle waits.  Nor does the period ever exceed 8 times its first
+ * value: when another program takes the CPUs for milliseconds at a time,
+ * no period keeps the threads together, and an unbounded one would only
+ * make every run slower. */
 static void adapt_period(lrt_shared *sh, uint64_t together)
 {
     uint64_t k = sh->tb_chunk, n = sh->nchunks, p = sh->period;
@@ -204,7 +204,8 @@ static void adapt_period(lrt_shared *sh, uint64_t together)
             p = pace > p ? pace : p;
         }
         p = sh->yield ? p + p / 4 : p * 5 / 2;
-        sh->period_cap = 8 * (p > PERIOD_MIN * k ? p : PERIOD_MIN * k);
+        uint64_t cap = 8 * (p > PERIOD_MIN * k ? p : PERIOD_MIN * k);
+        sh->period_cap = cap < PERIOD_MAX * k ? cap : PERIOD_MAX * k;
     } else if (sh->yield) {
         return;
     } else if ((n - together) * 5 > n * 3) {
@@ -216,8 +217,6 @@ static void adapt_period(lrt_shared *sh, uint64_t together)
         p = PERIOD_MIN * k;
     if (p > sh->period_cap)
         p = sh->period_cap;
-    if (p > PERIOD_MAX * k)
-        p = PERIOD_MAX * k;
     sh->period = p;
 }
 
@@ -230,8 +229,10 @@ static void step_prepare(void *arg)
         sh->runs_done++;
         sh->end = now;
         if (sh->c->sync == LRT_SYNC_TIMEBASE) {
-            uint64_t together = sh->period ? count_aligned(sh) : 0;
+            /* A free run (no period yet) kept no schedule to be aligned on. */
+            uint64_t together = 0;
             if (sh->period) {
+                together = count_aligned(sh);
                 sh->aligned += together;
                 sh->chunks_timed += sh->nchunks;
             }

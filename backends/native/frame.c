@@ -177,9 +177,10 @@ static void emit_descriptor(strbuf *b, const nat_frame *f)
     for (int i = 0; i < t->nthreads; i++)
         sb_printf(b, "%slt_sweep_%d", i ? ", " : "", i);
     int width = 1;
-    for (int l = 0; l < f->cells->nlocs; l++)
-        if (nat_cell_size(f->cells, l) > width)
-            width = nat_cell_size(f->cells, l);
+    for (int l = 0; l < f->cells->nlocs; l++) {
+        int size = nat_cell_size(f->cells, l);
+        width = size > width ? size : width;
+    }
     sb_add(b, "};\nstatic const lrt_test lt_test = {\n    ");
     nat_cstring(b, t->name);
     sb_printf(b, ", %d, %d, %d, lt_nout, lt_threads, lt_reset, lt_collect,\n"
