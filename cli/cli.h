@@ -11,6 +11,7 @@
 /* Exit statuses (every subcommand). */
 enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
 
+int cmd_gen(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_ir(int argc, char **argv);
 int cmd_model(int argc, char **argv);

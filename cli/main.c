@@ -10,6 +10,7 @@ typedef struct subcommand {
 } subcommand;
 
 static const subcommand subcommands[] = {
+    {"gen", cmd_gen, "generate litmus tests from cycles of relaxations (diy7's vocabulary)"},
     {"parse", cmd_parse, "print litmus tests back in canonical herd syntax"},
     {"ir", cmd_ir, "print the SSA IR of litmus tests"},
     {"model", cmd_model, "compute the behaviour set under a memory model (herd7 output)"},

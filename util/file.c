@@ -1,6 +1,8 @@
-/* Reading a whole file (file.h). */
+/* Reading a whole file, writing one atomically (file.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include "util/file.h"
 
 bool file_read_all(const char *path, strbuf *out, bool *opened)
@@ -22,4 +24,30 @@ bool file_read_all(const char *path, strbuf *out, bool *opened)
         return false;
     }
     return true;
+}
+
+bool file_write_atomic(const char *path, const char *data, size_t len)
+{
+    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        free(tmp);
+        return false;
+    }
+    bool ok = fwrite(data, 1, len, f) == len;
+    int why = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        why = errno;
+    }
+    if (ok && rename(tmp, path) != 0) {
+        ok = false;
+        why = errno;
+    }
+    if (!ok) {
+        remove(tmp);
+        errno = why ? why : EIO;
+    }
+    free(tmp);
+    return ok;
 }

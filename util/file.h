@@ -10,4 +10,9 @@
  * then freed.  Binary-safe: OUT->len counts NUL bytes too. */
 bool file_read_all(const char *path, strbuf *out, bool *opened);
 
+/* Writes LEN bytes to PATH through a temporary file beside it, renamed
+ * into place, so a failure never leaves a partial file.  False with
+ * errno saying why. */
+bool file_write_atomic(const char *path, const char *data, size_t len);
+
 #endif
