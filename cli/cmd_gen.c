@@ -23,7 +23,8 @@ static void usage(FILE *f)
             "usage: litmusc gen --arch X86|C|Java [-o FILE] [--name NAME] EDGE...\n"
             "       litmusc gen --arch X86|C|Java --size N [--relax LIST] [--safe LIST]\n"
             "                   [--nprocs N] [--eprocs] [--max-ins N] [--mode default|critical|sc]\n"
-            "                   [--mix] [--min-relax N] [--max-relax N] [--filter REGEX] -o DIR\n"
+            "                   [--mix] [--min-relax N] [--max-relax N] [--varatom LIST]\n"
+            "                   [--filter REGEX] -o DIR\n"
             "       litmusc gen --arch X86|C|Java --list\n"
             "\n"
             "Generate litmus tests from cycles of relaxations, in diy7's vocabulary: one\n"
@@ -43,6 +44,8 @@ static void usage(FILE *f)
             "  --mode M       default, critical or sc: which neighbouring edges may meet (diy7 -mode)\n"
             "  --mix          a cycle may contain several different relaxations\n"
             "  --min-relax N, --max-relax N   how many relaxations a cycle contains\n"
+            "  --varatom LIST try each annotation of LIST wherever an edge leaves one open\n"
+            "                 (\"all\": every annotation and none)\n"
             "  --filter REGEX keep tests whose name matches the PCRE2 pattern\n"
             "  --list         the edge names ARCH knows (annotations go after them)\n"
             "\n"
@@ -200,7 +203,7 @@ static int enumerate(gen_enum_opts *eo, const char *out)
 int cmd_gen(int argc, char **argv)
 {
     enum { O_ARCH = 1, O_OUT, O_NAME, O_KEEP, O_SIZE, O_RELAX, O_SAFE, O_NPROCS, O_EPROCS, O_MAXINS,
-           O_MODE, O_MIX, O_MINR, O_MAXR, O_FILTER, O_LIST };
+           O_MODE, O_MIX, O_MINR, O_MAXR, O_FILTER, O_LIST, O_VARATOM };
     static const cli_opt opts[] = {
         {"--arch", O_ARCH, true}, {"-arch", O_ARCH, true}, {"-o", O_OUT, true}, {"--name", O_NAME, true},
         {"--keep-order", O_KEEP, false}, {"--size", O_SIZE, true}, {"-size", O_SIZE, true},
@@ -209,14 +212,15 @@ int cmd_gen(int argc, char **argv)
         {"--eprocs", O_EPROCS, false}, {"-eprocs", O_EPROCS, false}, {"--max-ins", O_MAXINS, true},
         {"-ins", O_MAXINS, true}, {"--mode", O_MODE, true}, {"-mode", O_MODE, true},
         {"--mix", O_MIX, false}, {"--min-relax", O_MINR, true}, {"--max-relax", O_MAXR, true},
-        {"--filter", O_FILTER, true}, {"--list", O_LIST, false}, {0}};
+        {"--filter", O_FILTER, true}, {"--list", O_LIST, false}, {"--varatom", O_VARATOM, true},
+        {"-varatom", O_VARATOM, true}, {0}};
     cli_args it;
     cli_args_init(&it, "litmusc gen", argc, argv, usage);
     const char *v, *arch_name = NULL, *out = NULL, *name = NULL, *filter = NULL;
     bool keep = false, list = false;
     gen_enum_opts eo = {.size = 0, .nprocs = 4, .max_ins = 4, .min_relax = 1, .max_relax = 100};
-    char **relax = NULL, **safe = NULL;
-    int nrelax = 0, crelax = 0, nsafe = 0, csafe = 0;
+    char **relax = NULL, **safe = NULL, **varatom = NULL;
+    int nrelax = 0, crelax = 0, nsafe = 0, csafe = 0, nvar = 0, cvar = 0;
     int status = EXIT_OK, id;
     bool size_given = false;
     while ((id = cli_next(&it, opts, &v)) > 0 && status == EXIT_OK) {
@@ -237,6 +241,7 @@ int cmd_gen(int argc, char **argv)
         case O_MAXR: if (!parse_count(v, 0, &eo.max_relax)) bad = "--max-relax"; break;
         case O_FILTER: filter = v; break;
         case O_LIST: list = true; break;
+        case O_VARATOM: split_list(v, &varatom, &nvar, &cvar); break;
         case O_MODE:
             if (!strcmp(v, "default")) eo.mode = GEN_MODE_DEFAULT;
             else if (!strcmp(v, "critical")) eo.mode = GEN_MODE_CRITICAL;
@@ -253,6 +258,7 @@ int cmd_gen(int argc, char **argv)
     if (status == EXIT_OK && id != CLI_END) {
         free_words(relax, nrelax);
         free_words(safe, nsafe);
+        free_words(varatom, nvar);
         return cli_stop(&it, id);
     }
     gen_arch_id arch = GEN_X86;
@@ -278,6 +284,8 @@ int cmd_gen(int argc, char **argv)
         eo.safe = (const char *const *)safe;
         eo.nsafe = nsafe;
         eo.filter = filter;
+        eo.varatom = (const char *const *)varatom;
+        eo.nvaratom = nvar;
         if (it.nfiles > 0) {
             fprintf(stderr, "litmusc gen: error: edges after --size: give them with --relax or --safe\n");
             status = EXIT_USAGE;
@@ -308,6 +316,7 @@ int cmd_gen(int argc, char **argv)
     }
     free_words(relax, nrelax);
     free_words(safe, nsafe);
+    free_words(varatom, nvar);
     free(it.files);
     return status;
 }

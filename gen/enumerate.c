@@ -110,8 +110,40 @@ static void expand(const gen_arch *a, relax r, int k, relax_set *out)
         }
 }
 
+/* diy7's -varatom: each open annotation of R takes each of ATOMS in
+ * turn (the target of one edge and the source of the next together);
+ * annotations that cannot apply to their event are not tried. */
+static void vary(const gen_arch *a, relax r, int k, const int *atoms, int natoms, relax_set *out)
+{
+    /* slot k: 0 is the first source, k in 1..n-1 the boundary before
+     * edge k, n the last target */
+    if (k > r.n) {
+        expand(a, r, 0, out);
+        return;
+    }
+    bool open_slot = k == 0 ? r.e[0].a1 < 0
+                     : k == r.n ? r.e[r.n - 1].a2 < 0
+                     : r.e[k - 1].a2 < 0 && r.e[k].a1 < 0;
+    if (!open_slot) {
+        vary(a, r, k + 1, atoms, natoms, out);
+        return;
+    }
+    for (int i = 0; i < natoms; i++) {
+        relax c = r;
+        int dir = k < r.n ? gen_dir_src(&c.e[k]) : gen_dir_tgt(&c.e[r.n - 1]);
+        if (!gen_atom_applies(a, atoms[i], dir))
+            continue;
+        if (k > 0)
+            c.e[k - 1].a2 = atoms[i];
+        if (k < r.n)
+            c.e[k].a1 = atoms[i];
+        vary(a, c, k + 1, atoms, natoms, out);
+    }
+}
+
 /* Parse one list item ("PodWR" or "[Rfi,PodRR]") into OUT, expanded. */
-static bool parse_item(const gen_arch *a, const char *item, const char *what, int pos, relax_set *out, diag *d)
+static bool parse_item(const gen_arch *a, const char *item, const char *what, int pos, const int *atoms,
+                       int natoms, relax_set *out, diag *d)
 {
     relax r = {0};
     const char *s = item;
@@ -139,7 +171,36 @@ static bool parse_item(const gen_arch *a, const char *item, const char *what, in
     free(copy);
     if (r.n == 0)
         return diag_error(d, NULL, 0, 0, "%s %d '%s': empty sequence", what, pos, item);
-    expand(a, r, 0, out);
+    if (natoms > 0)
+        vary(a, r, 0, atoms, natoms, out);
+    else
+        expand(a, r, 0, out);
+    return true;
+}
+
+/* --varatom's names as annotation numbers (-1: none, for "all"). */
+static bool parse_varatom(const gen_arch *a, const gen_enum_opts *o, int *atoms, int *n, diag *d)
+{
+    *n = 0;
+    if (o->nvaratom == 1 && !strcmp(o->varatom[0], "all")) {
+        for (int i = -1; i < a->natoms; i++)
+            atoms[(*n)++] = i;
+        return true;
+    }
+    for (int i = 0; i < o->nvaratom; i++) {
+        int found = -2;
+        for (int k = 0; k < a->natoms; k++)
+            if (!strcmp(o->varatom[i], a->atoms[k]))
+                found = k;
+        if (!strcmp(o->varatom[i], a->plain) || !strcmp(o->varatom[i], "P"))
+            found = -1;
+        if (a->as_a >= 0 && !strcmp(o->varatom[i], "A"))
+            found = a->as_a;
+        if (found == -2)
+            return diag_error(d, NULL, 0, 0, "--varatom '%s': not an annotation of %s", o->varatom[i], a->name);
+        if (*n < 16)
+            atoms[(*n)++] = found;
+    }
     return true;
 }
 
@@ -500,11 +561,14 @@ bool gen_enumerate(const gen_enum_opts *o, gen_sink sink, void *ctx, diag *d)
     if (o->size > 64)
         return diag_error(d, NULL, 0, 0, "--size %d: at most 64", o->size);
     relax_set rs = {0}, ss = {0};
+    int atoms[32], natoms = 0;
+    if (!parse_varatom(a, o, atoms, &natoms, d))
+        return false;
     for (int i = 0; i < o->nrelax; i++)
-        if (!parse_item(a, o->relax[i], "relaxation", i + 1, &rs, d))
+        if (!parse_item(a, o->relax[i], "relaxation", i + 1, atoms, natoms, &rs, d))
             goto fail;
     for (int i = 0; i < o->nsafe; i++)
-        if (!parse_item(a, o->safe[i], "safe edge", i + 1, &ss, d))
+        if (!parse_item(a, o->safe[i], "safe edge", i + 1, atoms, natoms, &ss, d))
             goto fail;
     if (rs.n + ss.n == 0) {
         diag_error(d, NULL, 0, 0, "nothing to build cycles from: give --relax or --safe edges");

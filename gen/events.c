@@ -115,6 +115,24 @@ static bool set_values(gen_cycle *c, diag *d)
     return true;
 }
 
+/* diy7 refuses a thread whose last event comes "before" its first one on
+ * the same location, comparing the two event records field by field:
+ * value, then direction (a write before a read), annotation, RMW flag and
+ * position.  A thread that reads 1 and later writes 1 to the same
+ * location is refused that way. */
+static bool event_before(const gen_event *x, const gen_event *y)
+{
+    if (x->v != y->v)
+        return x->v < y->v;
+    if (x->dir != y->dir)
+        return x->dir == GD_W;
+    if (x->atom != y->atom)
+        return x->atom < y->atom;       /* none (-1) first, then by atom */
+    if (x->rmw != y->rmw)
+        return !x->rmw;
+    return x->idx < y->idx;
+}
+
 /* Threads from event 0, which must follow an external edge. */
 static bool set_threads(gen_cycle *c, diag *d)
 {
@@ -128,7 +146,7 @@ static bool set_threads(gen_cycle *c, diag *d)
     c->nprocs = p;
     for (int q = 0; q < p; q++) {
         const gen_event *f = &c->ev[c->proc_start[q]], *l = &c->ev[c->proc_start[q + 1] - 1];
-        if (c->proc_start[q + 1] - 1 > c->proc_start[q] && f->loc == l->loc && l->v < f->v)
+        if (c->proc_start[q + 1] - 1 > c->proc_start[q] && f->loc == l->loc && event_before(l, f))
             return diag_error(d, NULL, 0, 0, "thread %d's program order contradicts the cycle's "
                               "communications on one location", q);
     }
@@ -153,6 +171,8 @@ static int thread_start(const gen_cycle *c)
 
 bool gen_place(gen_cycle *c, diag *d)
 {
+    for (int i = 0; i < c->n; i++)
+        c->ev[i].idx = i;
     if (!set_locations(c, d) || !set_values(c, d))
         return false;
     gen_rotate(c, thread_start(c));

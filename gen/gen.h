@@ -61,6 +61,10 @@ typedef struct gen_enum_opts {
     const char *const *safe; int nsafe;
     int min_relax, max_relax;   /* relaxations a cycle contains (diy7: 1 and 100) */
     bool mix;               /* cycles may mix several relaxations (diy7 -mix) */
+    /* Annotations to try wherever an edge leaves one open (diy7
+     * -varatom): names, or the single word "all" for every annotation
+     * and none. */
+    const char *const *varatom; int nvaratom;
     const char *filter;     /* PCRE2 pattern on test names, or NULL */
 } gen_enum_opts;
 

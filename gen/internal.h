@@ -73,6 +73,7 @@ typedef struct gen_event {
     int loc;        /* location number (0 is x) */
     int v;          /* value written, or value the witness reads */
     int proc;       /* thread */
+    int idx;        /* position in the cycle the test is built from */
 } gen_event;
 
 typedef struct gen_cycle {
