@@ -52,7 +52,7 @@ static void usage(FILE *f)
             "Edges: Rfe Rfi Fre Fri Coe Coi (Wse Wsi), Pod** Pos** (WR WW RR RW, * for either),\n"
             "fences (X86 MFenced**; C Fence{Acq,Rel,AR,Sc,Rlx,Con}d**; Java Fence{Full,Acq,Rel,\n"
             "LL,SS}d**; Fenced** is the strongest), dependencies DpAddrd* DpDatadW DpCtrld*\n"
-            "(C; Java has no address dependency), Rmw (X86 XCHG, Java getAndSet).\n"
+            "(C; Java has no address dependency), Rmw (X86 only: XCHG).\n"
             "Annotations follow the edge, source then target: X86 A (atomic write), Na;\n"
             "C Rlx Acq Rel Sc Con Na (plain); Java Pl (plain) Op (opaque) Acq Rel Vo (volatile).\n"
             "  e.g. PodWWRlxRel RfeRelAcq PodRRAcqRlx FreRlxRlx\n"

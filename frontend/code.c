@@ -95,6 +95,9 @@ static bool expr_is_ptr(const code_scope *sc, const fe_expr *e)
     }
     if (e->kind == FE_E_CAST)
         return e->type && strchr(e->type, '*');
+    /* pointer arithmetic, as diy7 writes an address dependency: x + (r & 128) */
+    if (e->kind == FE_E_BIN && (e->op == FE_ADD || e->op == FE_SUB))
+        return expr_is_ptr(sc, e->l) || (e->op == FE_ADD && expr_is_ptr(sc, e->r));
     return false;
 }
 

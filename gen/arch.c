@@ -16,7 +16,8 @@ static const char *const x86_fences[] = {"MFence"};
 static const char *const c_atoms[] = {"Acq", "Rel", "AR", "Sc", "Rlx", "Con"};
 static const char *const c_fences[] = {"FenceAcq", "FenceRel", "FenceAR", "FenceSc", "FenceRlx", "FenceCon"};
 
-/* Java: VarHandle access modes and the static fences of VarHandle. */
+/* Java: VarHandle access modes and the static fences of VarHandle.  No
+ * address dependencies (Java has no pointer arithmetic) and no Rmw. */
 static const char *const java_atoms[] = {"Op", "Acq", "Rel", "Vo"};
 static const char *const java_fences[] = {"FenceFull", "FenceAcq", "FenceRel", "FenceLL", "FenceSS"};
 
@@ -51,7 +52,7 @@ static const gen_arch archs[] = {
         .nfences = 5, .fences = java_fences, .strong = 0,
         .dp_r = BIT(GEN_DP_CTRL),
         .dp_w = BIT(GEN_DP_DATA) | BIT(GEN_DP_CTRL),
-        .rmw = true, .optcond = false, .final_single_atomic = false,
+        .rmw = false,   /* herd's Java has no exchange: its getAndSet is not in the grammar */ .optcond = false, .final_single_atomic = false,
     },
 };
 

@@ -64,7 +64,7 @@ static void c_fence(strbuf *out, const gen_arch *a, int fence)
     sb_printf(out, "atomic_thread_fence(%s);\n", orders[fence]);
 }
 
-static const gen_lang c_lang = {c_load, c_store, c_fence, NULL};
+static const gen_lang c_lang = {c_load, c_store, c_fence};
 
 /* One type per location: every access atomic or every access plain. */
 static bool location_types(const gen_cycle *c, bool *atomic, diag *d)

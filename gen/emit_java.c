@@ -52,18 +52,7 @@ static void java_fence(strbuf *out, const gen_arch *a, int fence)
     sb_printf(out, "%s();\n", fence_calls[fence]);
 }
 
-/* getAndSet is volatile; its acquire and release forms follow the
- * annotation of the read. */
-static void java_exchange(strbuf *out, const gen_arch *a, int reg, const char *loc, int v, int atom)
-{
-    char h[8];
-    handle(h, sizeof h, loc);
-    const char *suffix = atom >= 0 && !strcmp(a->atoms[atom], "Acq") ? "Acquire"
-                         : atom >= 0 && !strcmp(a->atoms[atom], "Rel") ? "Release" : "";
-    sb_printf(out, "int r%d = %s.getAndSet%s(%d);\n", reg, h, suffix, v);
-}
-
-static const gen_lang java_lang = {java_load, java_store, java_fence, java_exchange};
+static const gen_lang java_lang = {java_load, java_store, java_fence};
 
 bool gen_emit_java(const gen_cycle *c, const gen_header *h, strbuf *out, diag *d)
 {

@@ -37,17 +37,9 @@ bool gen_lang_thread(const gen_cycle *c, const gen_lang *l, int p, strbuf *out, 
         const char *addr = dep_kind == GEN_DP_ADDR ? dep_reg : NULL;
         const char *data = dep_kind == GEN_DP_DATA ? dep_reg : NULL;
         int r = -1;
-        if (ev->rmw && ev->dir == GD_W) {
-            /* the exchange was written with its read */
-        } else if (ev->rmw) {
-            if (!l->exchange)
-                return gen_edge_error(d, c, i, "%s has no exchange", a->name);
-            if (addr)
-                return gen_edge_error(d, c, i, "an address dependency into an exchange "
-                                      "cannot be written in %s", a->name);
-            r = nreg++;
-            indent(out, depth);
-            l->exchange(out, a, r, loc, c->ev[(i + 1) % c->n].v, ev->atom);
+        if (ev->rmw) {
+            /* parsing refuses Rmw where the arch has no exchange */
+            return gen_edge_error(d, c, i, "%s has no exchange", a->name);
         } else if (ev->dir == GD_R) {
             r = nreg++;
             indent(out, depth);

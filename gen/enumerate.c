@@ -121,9 +121,11 @@ static void vary(const gen_arch *a, relax r, int k, const int *atoms, int natoms
         expand(a, r, 0, out);
         return;
     }
-    bool open_slot = k == 0 ? r.e[0].a1 < 0
-                     : k == r.n ? r.e[r.n - 1].a2 < 0
-                     : r.e[k - 1].a2 < 0 && r.e[k].a1 < 0;
+    /* an exchange keeps its events plain: no arch here annotates one */
+    bool rmw = (k > 0 && r.e[k - 1].kind == GK_RMW) || (k < r.n && r.e[k].kind == GK_RMW);
+    bool open_slot = !rmw && (k == 0 ? r.e[0].a1 < 0
+                              : k == r.n ? r.e[r.n - 1].a2 < 0
+                              : r.e[k - 1].a2 < 0 && r.e[k].a1 < 0);
     if (!open_slot) {
         vary(a, r, k + 1, atoms, natoms, out);
         return;

@@ -1,7 +1,7 @@
 #ifndef LITMUSC_GEN_LANG_H
 #define LITMUSC_GEN_LANG_H
 /* The thread bodies of C and Java tests, which differ only in how an
- * access, a fence and an exchange are spelled: gen/emit_lang.c walks a
+ * access and a fence are spelled: gen/emit_lang.c walks a
  * thread (registers, dependencies, the `if` of a control dependency)
  * and calls these hooks for the words. */
 #include "gen/internal.h"
@@ -14,8 +14,6 @@ typedef struct gen_lang {
     void (*store)(strbuf *out, const gen_arch *a, const char *loc, int v, int atom, const char *addr,
                   const char *data);
     void (*fence)(strbuf *out, const gen_arch *a, int fence);
-    /* An exchange reading into REG and writing V; NULL when the language has none. */
-    void (*exchange)(strbuf *out, const gen_arch *a, int reg, const char *loc, int v, int atom);
 } gen_lang;
 
 /* Thread P's statements (indented by two spaces per level) into OUT, and
