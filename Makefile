@@ -6,6 +6,7 @@
 #   make demo            the whole flow on examples/
 #   make install PREFIX=/usr/local DESTDIR=
 #   make fuzz            libFuzzer target for the frontend and lowering (clang)
+#   make corpus HERD7=herd7 JAM21=jam21.cat   regenerate tests/corpus (gen + herd7 verdicts)
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -54,7 +55,7 @@ LINK_LIBS = $(BUILD)/libharness.a $(BUILD)/libbackends.a $(BUILD)/libmodel.a \
 EMBED_FILES = $(sort $(wildcard model/cat/*.cat runtime/*.c runtime/*.h \
                 backends/schemes/*.scheme backends/java/*.java))
 
-.PHONY: all check unit e2e demo install clean fuzz deps bench
+.PHONY: all check unit e2e demo install clean fuzz deps bench corpus
 all: $(BIN)
 
 deps:
@@ -108,6 +109,9 @@ check: deps
 demo: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@LITMUSC=$(CURDIR)/$(BIN) sh examples/demo.sh
+
+corpus: $(BIN)
+	@LITMUSC=$(CURDIR)/$(BIN) HERD7="$(HERD7)" JAM21="$(JAM21)" sh mk/corpus.sh
 
 bench: $(BIN)
 	@LITMUSC=$(CURDIR)/$(BIN) sh bench/run.sh

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "gen/gen.h"
@@ -143,7 +142,7 @@ static int write_failed(const char *path)
  * before the first file is written, so bad input never leaves files. */
 static int write_folder(const char *dir, const collected *c)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    if (!file_mkdirs(dir, 0777))
         return write_failed(dir);
     strbuf all = {0}, index = {0};
     sb_add(&index, "name\tfile\tthreads\tcycle\trelax\tsafe\n");

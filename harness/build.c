@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "harness/harness.h"
+#include "util/file.h"
 
 char *harness_cache_dir(const char *override)
 {
@@ -70,26 +71,9 @@ void harness_build_key(const harness_build *b, const harness_file *files, int nf
 
 static bool mkdir_p(const char *path, diag *d)
 {
-    char *p = xstrdup(path);
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = 0;
-        if (mkdir(p, 0700) && errno != EEXIST) {
-            bool r = diag_fail(d, "cannot create %s: %s", p, strerror(errno));
-            free(p);
-            return r;
-        }
-        *s = '/';
-    }
-    if (mkdir(p, 0700) && errno != EEXIST) {
-        bool r = diag_fail(d, "cannot create %s: %s (set --cache-dir or LITMUSC_CACHE)", p,
-                           strerror(errno));
-        free(p);
-        return r;
-    }
-    free(p);
-    return true;
+    if (file_mkdirs(path, 0700))
+        return true;
+    return diag_fail(d, "cannot create %s: %s (set --cache-dir or LITMUSC_CACHE)", path, strerror(errno));
 }
 
 char *harness_cc_version(const char *cc, diag *d)

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "util/file.h"
 
@@ -49,5 +50,32 @@ bool file_write_atomic(const char *path, const char *data, size_t len)
         errno = why ? why : EIO;
     }
     free(tmp);
+    return ok;
+}
+
+bool file_mkdirs(const char *dir, unsigned mode)
+{
+    char *p = xstrdup(dir);
+    bool ok = true;
+    for (char *q = p + 1; ok; q++) {
+        if (*q != '/' && *q != '\0')
+            continue;
+        char c = *q;
+        *q = '\0';
+        if (mkdir(p, mode) != 0 && errno != EEXIST)
+            ok = false;
+        *q = c;
+        if (!c)
+            break;
+    }
+    int why = errno;
+    struct stat st;
+    if (ok && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        ok = false;
+        why = ENOTDIR;
+    }
+    free(p);
+    if (!ok)
+        errno = why;
     return ok;
 }

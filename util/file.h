@@ -15,4 +15,8 @@ bool file_read_all(const char *path, strbuf *out, bool *opened);
  * errno saying why. */
 bool file_write_atomic(const char *path, const char *data, size_t len);
 
+/* Creates DIR and the folders above it that are missing (mkdir -p).
+ * False with errno saying why (ENOTDIR when DIR exists but is no folder). */
+bool file_mkdirs(const char *dir, unsigned mode);
+
 #endif

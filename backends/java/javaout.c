@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "util/file.h"
 #include "util/mem.h"
 
 void javaout_add(javaout_set *s, char *path, char *data)
@@ -33,27 +34,10 @@ void javaout_free(javaout_set *s)
 
 bool javaout_mkdirs(const char *dir, diag *d)
 {
-    char *p = xstrdup(dir);
-    for (char *q = p + 1;; q++) {
-        if (*q == '/' || *q == '\0') {
-            char c = *q;
-            *q = '\0';
-            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-                diag_fail(d, "cannot create folder %s: %s", p, strerror(errno));
-                free(p);
-                return false;
-            }
-            *q = c;
-            if (!c)
-                break;
-        }
-    }
-    struct stat st;
-    bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
-    if (!ok)
-        diag_fail(d, "%s is not a folder", dir);
-    free(p);
-    return ok;
+    if (file_mkdirs(dir, 0777))
+        return true;
+    return diag_fail(d, errno == ENOTDIR ? "%s is not a folder" : "cannot create folder %s: %s", dir,
+                     strerror(errno));
 }
 
 char *javaout_source_path(const char *root, const char *package, const char *cls)
