@@ -6,7 +6,8 @@
 # their files agree on herd's verdicts for a few corpus tests.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-corpus="$here/../../../shared/corpus"
+. "$here/../corpora.sh"
+corpus="$corpora_root/tests/corpus"
 bad="$here/../bad_cat"
 : "${LITMUSC:?set LITMUSC to the litmusc program}"
 tmp=$(mktemp -d)
@@ -14,8 +15,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-sb="$corpus/x86/catalogue/x86-tests/SB.litmus"
-mp="$corpus/x86/catalogue/x86-tests/MP.litmus"
+sb=$corpus_sb
+mp=$corpus_mp
 [ -f "$sb" ] && [ -f "$mp" ] || { echo "cat_models: corpus tests missing under $corpus"; exit 1; }
 
 # 1. Malformed models.
@@ -60,10 +61,14 @@ check_obs sc "$sb" "Observation SB Never 0 3"
 c=$(find "$corpus/c11" -name 'MP+*.litmus' | sort | head -1)
 if [ -n "$c" ] && [ -s "${c%.litmus}.rc11.herd" ]; then
     check_obs rc11 "$c" "$(grep '^Observation' "${c%.litmus}.rc11.herd")"
+else
+    fail "no C MP test with an rc11 verdict under $corpus/c11"
 fi
 j=$(find "$corpus/java" -name 'SB*.litmus' | sort | head -1)
 if [ -n "$j" ] && [ -s "${j%.litmus}.jam21.herd" ]; then
     check_obs jam21 "$j" "$(grep '^Observation' "${j%.litmus}.jam21.herd")"
+else
+    fail "no Java SB test with a jam21 verdict under $corpus/java"
 fi
 
 # 4. A model that names the unknown.

@@ -4,7 +4,7 @@
 # file:line:col, nothing on stdout).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-corpus="$here/../../../shared/corpus"
+. "$here/../corpora.sh"
 : "${LITMUSC:?set LITMUSC to the litmusc program}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -15,7 +15,7 @@ check() {   # check NAME COMMAND...: report a failed expectation
     if "$@"; then :; else echo "FAIL: $name"; fails=$((fails + 1)); fi
 }
 
-sb="$corpus/x86/catalogue/x86-tests/SB.litmus"
+sb=$corpus_sb
 "$LITMUSC" model "$sb" > "$tmp/sb" 2> "$tmp/err"
 check "SB exits 0" test $? -eq 0
 grep -v '^Time ' "$tmp/sb" > "$tmp/sb.notime"
@@ -26,7 +26,8 @@ check "SB prints a Time line" grep -q '^Time SB [0-9]*\.[0-9][0-9]$' "$tmp/sb"
 check "two tests, two blocks" test "$(grep -c '^Test SB' "$tmp/two")" -eq 2
 check "under sc SB is Never" grep -q '^Observation SB Never 0 3$' "$tmp/two"
 
-mp="$corpus/java/ecoop/c11/rseq_weak2.litmus"
+mp="$corpora_root/tests/corpus/java/classic/MP+poplrel+poacqpl.litmus"
+check "the Java MP test is in tests/corpus" test -f "$mp"
 if [ -f "$mp" ]; then
     "$LITMUSC" model "$mp" > "$tmp/j" 2>&1
     grep -v '^Time ' "$tmp/j" > "$tmp/j.notime"

@@ -7,10 +7,8 @@
 # MODEL_CORPUS_ONLY=REGEX restricts the folders (for quick runs);
 # MODEL_CORPUS_FLAGS adds options to every litmusc run.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-corpus="$here/../../../shared/corpus"
 : "${LITMUSC:?set LITMUSC to the litmusc program}"
-[ -d "$corpus" ] || { echo "model_corpus: no corpus at $corpus"; exit 1; }
+. "$(dirname "$0")/../corpora.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -28,8 +26,10 @@ split_blocks() {
 total=0
 agree=0
 failed=""
+for corpus in $(corpora); do
+label=$(corpus_label "$corpus")
 for dir in $(find "$corpus" -name '*.litmus' | sed 's|/[^/]*$||' | sort -u); do
-    rel=${dir#"$corpus"/}
+    rel=$label/${dir#"$corpus"/}
     if [ -n "${MODEL_CORPUS_ONLY:-}" ] && ! echo "$rel" | grep -Eq "$MODEL_CORPUS_ONLY"; then
         continue
     fi
@@ -93,6 +93,7 @@ for dir in $(find "$corpus" -name '*.litmus' | sed 's|/[^/]*$||' | sort -u); do
             fi
         done < "$tmp/empty"
     done
+done
 done
 echo "model_corpus: $agree of $total blocks agree with herd7"
 [ -z "$failed" ] && [ "$total" -gt 0 ]

@@ -7,14 +7,15 @@
 # inputs of a batch that has a bad one.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-corpus="$here/../../../shared/corpus"
+. "$here/../corpora.sh"
+corpus="$corpora_root/tests/corpus"
 : "${LITMUSC:?set LITMUSC to the litmusc program}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-sb="$corpus/x86/catalogue/x86-tests/SB.litmus"
-mp="$corpus/x86/catalogue/x86-tests/MP.litmus"
+sb=$corpus_sb
+mp=$corpus_mp
 [ -f "$sb" ] && [ -f "$mp" ] || { echo "native_emit_cli: corpus tests missing under $corpus"; exit 1; }
 cc=cc
 command -v gcc > /dev/null 2>&1 && cc=gcc
@@ -94,18 +95,18 @@ done
 [ -f "$tmp/x86/SB.c" ] && { grep -q '#START _litmus_P0' "$tmp/x86/SB.c" || fail "x86 source lacks markers"; }
 
 # 3. Options.
-c="$corpus/c11/catalogue/c11popl15"
-na=$(grep -l 'volatile int\*\|^ *\*[a-z]* = ' "$corpus"/c11/diy/na2/*.litmus 2>/dev/null | head -1)
+na=$(grep -l 'volatile int\*\|^ *\*[a-z]* = ' "$corpus"/c11/na2/*.litmus 2>/dev/null | head -1)
+[ -n "$na" ] || fail "no C test with plain accesses in $corpus/c11/na2"
 if [ -n "$na" ]; then
     "$LITMUSC" emit --target c11 "$na" > "$tmp/na_v.c" || fail "emit $na failed"
     "$LITMUSC" emit --target c11 --plain relaxed "$na" > "$tmp/na_r.c" || fail "emit --plain relaxed failed"
     grep -q '(volatile ' "$tmp/na_v.c" || fail "plain accesses are not volatile by default"
     grep -q '(volatile ' "$tmp/na_r.c" && fail "--plain relaxed still has volatile accesses"
 fi
-[ -d "$c" ] || true
 "$LITMUSC" emit --target c11 --plain sideways "$sb" > /dev/null 2>&1
 [ $? -eq 2 ] || fail "--plain sideways is not a usage error"
-csb=$(ls "$corpus"/c11/diy/mo2/SB*.litmus 2>/dev/null | head -1)
+csb=$(ls "$corpus"/c11/classic/SB*.litmus 2>/dev/null | head -1)
+[ -n "$csb" ] || fail "no C SB test in $corpus/c11/classic"
 if [ -n "$csb" ]; then
     "$LITMUSC" emit --target x86 "$csb" > "$tmp/c_x86.c" || fail "C test through the default scheme failed"
     grep -q 'scheme c11-x86-xchg' "$tmp/c_x86.c" || fail "default C scheme not c11-x86-xchg"

@@ -10,9 +10,8 @@
 # verdict files are empty), and then with a file:line:col: error.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-corpus="$here/../../../shared/corpus"
+. "$here/../corpora.sh"
 : "${LITMUSC:?set LITMUSC to the litmusc program}"
-[ -d "$corpus/x86" ] || { echo "native_emit_corpus: no corpus at $corpus"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fails=0
@@ -49,16 +48,20 @@ emit_one() {
 # plus the runtime); a batch that fails is redone test by test, so that a
 # refusal is judged per test.
 mkdir -p "$tmp/c11" "$tmp/x86" "$tmp/rt"
-find "$corpus/x86" "$corpus/c11" "$corpus/java" -name '*.litmus' | sort > "$tmp/tests"
+: > "$tmp/tests"
+for corpus in $(corpora); do
+    find "$corpus/x86" "$corpus/c11" "$corpus/java" -name '*.litmus' | sort > "$tmp/one"
+    [ "$(wc -l < "$tmp/one")" -ge "$(corpus_min "$corpus")" ] || fail "only $(wc -l < "$tmp/one") tests in $corpus"
+    cat "$tmp/one" >> "$tmp/tests"
+done
 total=$(wc -l < "$tmp/tests")
-[ "$total" -gt 800 ] || fail "only $total corpus tests found"
 sed 's|/[^/]*$||' "$tmp/tests" | sort -u > "$tmp/dirs"
 k=0
 while read -r d; do
     k=$((k + 1))
     ls "$d"/*.litmus > "$tmp/batch"
     targets=c11
-    case "${d#"$corpus"/}" in x86*) targets="c11 x86" ;; esac
+    case "$d" in */corpus/x86/*) targets="c11 x86" ;; esac
     for target in $targets; do
         out="$tmp/$target/$k"
         if xargs "$LITMUSC" emit --target "$target" -o "$out/" < "$tmp/batch" 2> "$tmp/err"; then
@@ -80,7 +83,7 @@ done < "$tmp/dirs"
 echo "emitted $emitted sources from $total tests, $refused refused by both herd and litmusc"
 
 # The runtime, as a folder-mode emit writes it.
-"$LITMUSC" emit --target c11 "$corpus/x86/catalogue/x86-tests/SB.litmus" -o "$tmp/rt/" > /dev/null 2>&1 ||
+"$LITMUSC" emit --target c11 "$corpus_sb" -o "$tmp/rt/" > /dev/null 2>&1 ||
     fail "folder-mode emit failed"
 [ -f "$tmp/rt/lrt.h" ] || fail "folder-mode emit wrote no runtime"
 

@@ -4,20 +4,28 @@
 # (no corpus test carries a Hash= info line, so herd computed them all).
 set -u
 L=${LITMUSC:?LITMUSC must name the program under test}
-corpus="$(cd "$(dirname "$0")/../../../shared/corpus" && pwd)" || { echo "FAIL: no corpus"; exit 1; }
+. "$(dirname "$0")/../corpora.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-# "path/NAME.MODEL.herd:Hash=H" -> "path/NAME.litmus H", one per test
-find "$corpus" -name '*.herd' | sort | xargs grep -H '^Hash=' |
-    sed 's/\.[^./]*\.herd:Hash=/.litmus /' | sort -u -k1,1 > "$tmp/want"
-n=$(wc -l < "$tmp/want")
-[ "$n" -gt 800 ] || { echo "FAIL: only $n tests with a herd hash"; exit 1; }
-cut -d' ' -f1 "$tmp/want" | xargs "$L" parse --hash > "$tmp/got" 2> "$tmp/err" ||
-    { echo "FAIL: parse --hash:"; head "$tmp/err"; fail=1; }
-awk '{print $2}' "$tmp/got" > "$tmp/got_hash"
-paste -d' ' "$tmp/want" "$tmp/got_hash" |
-    awk '$2 != $3 {print "FAIL: " $1 ": herd " $2 ", litmusc " $3; bad++} END {exit bad > 0}' || fail=1
-same=$(paste -d' ' "$tmp/want" "$tmp/got_hash" | awk '$2 == $3' | wc -l)
-echo "parse_hash: $same of $n hashes equal herd's"
-exit $fail
+status=0
+check() {
+    corpus=$1
+    fail=0
+    # "path/NAME.MODEL.herd:Hash=H" -> "path/NAME.litmus H", one per test
+    find "$corpus" -name '*.herd' | sort | xargs grep -H '^Hash=' |
+        sed 's/\.[^./]*\.herd:Hash=/.litmus /' | sort -u -k1,1 > "$tmp/want"
+    n=$(wc -l < "$tmp/want")
+    [ "$n" -ge "$(corpus_min "$corpus")" ] || { echo "FAIL: only $n tests with a herd hash in $corpus"; return 1; }
+    cut -d' ' -f1 "$tmp/want" | xargs "$L" parse --hash > "$tmp/got" 2> "$tmp/err" ||
+        { echo "FAIL: parse --hash:"; head "$tmp/err"; fail=1; }
+    awk '{print $2}' "$tmp/got" > "$tmp/got_hash"
+    paste -d' ' "$tmp/want" "$tmp/got_hash" |
+        awk '$2 != $3 {print "FAIL: " $1 ": herd " $2 ", litmusc " $3; bad++} END {exit bad > 0}' || fail=1
+    same=$(paste -d' ' "$tmp/want" "$tmp/got_hash" | awk '$2 == $3' | wc -l)
+    echo "parse_hash $(corpus_label "$corpus"): $same of $n hashes equal herd's"
+    return $fail
+}
+for c in $(corpora); do
+    check "$c" || status=1
+done
+exit $status

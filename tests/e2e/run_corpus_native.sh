@@ -5,15 +5,15 @@
 # test herd flags Undef (a data race under rc11) allows every state, so only
 # litmusc's verdict is checked there.
 #
-# A fixed subset runs by default (every 10th test of each folder family);
+# A fixed subset runs by default (every 10th test of each corpus's C and
+# Java tests);
 # CORPUS_ALL=1 runs them all.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 L=${LITMUSC:?LITMUSC must name the program under test}
-corpus="$here/../../../shared/corpus"
+. "$here/../corpora.sh"
 S=${CORPUS_S:-2000}
 R=${CORPUS_R:-2}
-[ -d "$corpus/c11" ] || { echo "FAIL: no corpus at $corpus"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -21,15 +21,15 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 every=10
 [ "${CORPUS_ALL:-0}" = 1 ] && every=1
-{
+for corpus in $(corpora); do
     find "$corpus/c11" -name '*.litmus' | sort | awk -v n=$every 'NR % n == 1 || n == 1 { print "rc11 " $0 }'
     find "$corpus/java" -name '*.litmus' | sort | awk -v n=$every 'NR % n == 1 || n == 1 { print "jam21 " $0 }'
-} >"$tmp/list"
+done >"$tmp/list"
 
 total=0 ran=0 unsupported=0 undef=0
 while read -r model f; do
     total=$((total + 1))
-    rel=${f#"$corpus/"}
+    rel=${f#"$corpora_root/"}
     set -- loose user timebase
     shift $((total % 3))
     sync=$1

@@ -3,31 +3,38 @@
 # neither the one litmusc computes (run's exit status) nor the one herd7
 # printed (NAME.x86tso.herd beside the test).  Small S and R keep it short.
 #
-# By default a fixed representative subset runs: every catalogue test and
-# every 12th of the diy tests.  CORPUS_ALL=1 runs all of them.
+# By default a fixed representative subset runs (below); CORPUS_ALL=1 runs
+# all of them.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 L=${LITMUSC:?LITMUSC must name the program under test}
-corpus="$here/../../../shared/corpus/x86"
+. "$here/../corpora.sh"
 S=${CORPUS_S:-2000}
 R=${CORPUS_R:-2}
-[ -d "$corpus" ] || { echo "FAIL: no corpus at $corpus"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-find "$corpus/catalogue" -name '*.litmus' | sort >"$tmp/list"
-if [ "${CORPUS_ALL:-0}" = 1 ]; then
-    find "$corpus/diy" -name '*.litmus' | sort >>"$tmp/list"
-else
-    find "$corpus/diy" -name '*.litmus' | sort | awk 'NR % 12 == 1' >>"$tmp/list"
-fi
+# every test of tests/corpus/x86/classic and every 6th of the rest; in the
+# shared corpus every catalogue test and every 12th of the diy tests
+every_own=6 every_diy=12
+[ "${CORPUS_ALL:-0}" = 1 ] && every_own=1 every_diy=1
+: >"$tmp/list"
+for c in $(corpora); do
+    if [ "$(corpus_label "$c")" = tests/corpus ]; then
+        find "$c/x86/classic" -name '*.litmus' | sort >>"$tmp/list"
+        find "$c/x86" -name '*.litmus' ! -path '*/classic/*' | sort | awk -v n=$every_own 'NR % n == 1 || n == 1' >>"$tmp/list"
+    else
+        find "$c/x86/catalogue" -name '*.litmus' | sort >>"$tmp/list"
+        find "$c/x86/diy" -name '*.litmus' | sort | awk -v n=$every_diy 'NR % n == 1 || n == 1' >>"$tmp/list"
+    fi
+done
 
 total=0 ran=0 unsupported=0 forbidden_herd=0
 while read -r f; do
     total=$((total + 1))
-    rel=${f#"$corpus/"}
+    rel=${f#"$corpora_root/"}
     # Every sync mode and layout gets its share of the tests.
     set -- loose user timebase
     shift $((total % 3))

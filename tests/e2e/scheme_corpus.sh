@@ -7,7 +7,7 @@
 # per corpus folder and scheme.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-corpus="$here/../../../shared/corpus"
+. "$here/../corpora.sh"
 L=${LITMUSC:?LITMUSC must name the program under test}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -61,8 +61,11 @@ check_lang() {
     done
 }
 
+need=0
+for corpus in $(corpora); do
 check_lang c11 c11-x86-xchg c11-x86-mfence
 check_lang java java-x86-hotspot java-x86-leading
+need=$((need + $(corpus_min "$corpus") * 3 / 2))
 
 # X86 tests through the identity compilation (the path native x86 harnesses
 # take), read back through the frontend: nothing the source forbids, and
@@ -78,12 +81,16 @@ for dir in $(find "$corpus/x86" -name '*.litmus' -exec dirname {} \; | sort -u);
         fails=$((fails + 1))
     fi
 done
+done
 
 # The finding is the model's: with the locked halves in uniproc, Z6.U passes.
+z6u="$corpora_root/../shared/corpus/java/ecoop/c11/repairing-sc/Z6.U.litmus"
+[ -f "$z6u" ] || { echo "note: no shared corpus, so no Z6.U"; z6u=; }
 printf '"x86 TSO, locked halves in uniproc"\ninclude "x86tso.cat"\nacyclic po-loc | rf | co | fr | rmw as uniproc-rmw\n' >"$tmp/x86tso-rmw.cat"
 for s in java-x86-hotspot java-x86-leading; do
+    [ -n "$z6u" ] || break
     if ! "$L" check-scheme -q --target-model "$tmp/x86tso-rmw.cat" --scheme "$s" \
-        "$corpus/java/ecoop/c11/repairing-sc/Z6.U.litmus" >"$tmp/out" 2>&1; then
+        "$z6u" >"$tmp/out" 2>&1; then
         echo "FAIL: Z6.U under $s still fails with the locked halves in uniproc:"
         sed 's/^/    /' "$tmp/out"
         fails=$((fails + 1))
@@ -91,5 +98,5 @@ for s in java-x86-hotspot java-x86-leading; do
 done
 
 echo "scheme_corpus: $total checks, $fails folders failing"
-[ "$total" -gt 1500 ] || { echo "FAIL: only $total checks (corpus missing?)"; exit 1; }
+[ "$total" -gt "$need" ] || { echo "FAIL: only $total checks (corpus missing?)"; exit 1; }
 [ "$fails" -eq 0 ]
