@@ -1,5 +1,7 @@
 #!/bin/sh
-# The whole litmusc flow on examples/ (run by `make demo`): for every test,
+# The whole litmusc flow on examples/ (run by `make demo`): generate a
+# family of tests from cycles (`litmusc gen`, the SB shapes of up to six
+# edges over PodWR, Rfe, Fre, Coe and MFencedWR), then for every test,
 # compute its behaviour set under the arch's default model, generate,
 # build and run the native harness, compare what the machine did with the
 # model, and end with a summary table.
@@ -32,6 +34,13 @@ if [ ! -x "$L" ]; then
 fi
 
 files=$(ls "$here"/x86/*.litmus "$here"/c/*.litmus "$here"/java/*.litmus)
+if "$L" gen --arch X86 --size 6 --safe 'PodWR,Rfe,Fre,Coe,MFencedWR' -o "$tmp/gen" 2>>"$log"; then
+    files="$files
+$(sed "s|^|$tmp/gen/|" "$tmp/gen/@all")"
+else
+    echo "demo: litmusc gen failed (see the log)" >&2
+    exit 3
+fi
 
 # Does `run` work in this build?  If not, show what does: parsing and
 # lowering every example.
@@ -61,6 +70,7 @@ rows="$tmp/rows"
 status=0
 for f in $files; do
     arch=$(basename "$(dirname "$f")")
+    case $f in "$tmp/gen/"*) arch=gen ;; esac
     # shellcheck disable=SC2086
     "$L" run -s "$S" -r "$R" $sync_opt --timeout 120 "$f" >"$tmp/run" 2>"$tmp/err"
     rc=$?
