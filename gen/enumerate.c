@@ -291,9 +291,12 @@ static bool compatible(gen_mode mode, const po_safe_set *ps, const gen_edge *x, 
     return choice(mode, ps, x, y);
 }
 
+/* A set of strings, each with a count: open addressing, the capacity a
+ * power of two. */
 typedef struct seen_set {
     char **keys;
-    size_t n, cap;      /* open addressing, cap a power of two */
+    int *counts;
+    size_t n, cap;
 } seen_set;
 
 static unsigned long hash_str(const char *s)
@@ -304,32 +307,56 @@ static unsigned long hash_str(const char *s)
     return h;
 }
 
+/* The slot of KEY (its own, or the empty one it would take). */
+static size_t seen_slot(const seen_set *s, const char *key)
+{
+    size_t j = hash_str(key) & (s->cap - 1);
+    while (s->keys[j] && strcmp(s->keys[j], key))
+        j = (j + 1) & (s->cap - 1);
+    return j;
+}
+
+static void seen_grow(seen_set *s)
+{
+    if (2 * (s->n + 1) <= s->cap)
+        return;
+    seen_set g = {.cap = s->cap ? 2 * s->cap : 1024, .n = s->n};
+    g.keys = xcalloc(g.cap, sizeof *g.keys);
+    g.counts = xcalloc(g.cap, sizeof *g.counts);
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->keys[i]) {
+            size_t j = seen_slot(&g, s->keys[i]);
+            g.keys[j] = s->keys[i];
+            g.counts[j] = s->counts[i];
+        }
+    free(s->keys);
+    free(s->counts);
+    *s = g;
+}
+
+/* KEY's count (0 when absent); with ADD, the count goes up by one. */
+static int seen_count(seen_set *s, const char *key, bool add)
+{
+    if (add)
+        seen_grow(s);
+    else if (s->cap == 0)
+        return 0;
+    size_t j = seen_slot(s, key);
+    int c = s->keys[j] ? s->counts[j] : 0;
+    if (add) {
+        if (!s->keys[j]) {
+            s->keys[j] = xstrdup(key);
+            s->n++;
+        }
+        s->counts[j]++;
+    }
+    return c;
+}
+
 /* True when KEY was already there; otherwise it is added. */
 static bool seen_add(seen_set *s, const char *key)
 {
-    if (2 * (s->n + 1) > s->cap) {
-        size_t ncap = s->cap ? 2 * s->cap : 1024;
-        char **nk = xcalloc(ncap, sizeof *nk);
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->keys[i]) {
-                size_t j = hash_str(s->keys[i]) & (ncap - 1);
-                while (nk[j])
-                    j = (j + 1) & (ncap - 1);
-                nk[j] = s->keys[i];
-            }
-        free(s->keys);
-        s->keys = nk;
-        s->cap = ncap;
-    }
-    size_t j = hash_str(key) & (s->cap - 1);
-    while (s->keys[j]) {
-        if (!strcmp(s->keys[j], key))
-            return true;
-        j = (j + 1) & (s->cap - 1);
-    }
-    s->keys[j] = xstrdup(key);
-    s->n++;
-    return false;
+    return seen_count(s, key, true) > 0;
 }
 
 static void seen_free(seen_set *s)
@@ -337,6 +364,7 @@ static void seen_free(seen_set *s)
     for (size_t i = 0; i < s->cap; i++)
         free(s->keys[i]);
     free(s->keys);
+    free(s->counts);
 }
 
 typedef struct walk {
@@ -349,9 +377,7 @@ typedef struct walk {
     gen_edge edges[GEN_MAX_EDGES];
     int nedges;
     seen_set seen;      /* keys of the cycles made so far */
-    char **name_keys;   /* names given so far, and how many times */
-    int *name_counts;
-    size_t nnames, cnames;
+    seen_set names;     /* names given so far, and how many times */
     pcre2_code *re;
     pcre2_match_data *md;
     gen_sink sink;
@@ -402,21 +428,8 @@ static char *cycle_key(const gen_cycle *c)
  * The name is only taken (COMMIT) once its test is built. */
 static char *unique_name(walk *w, const char *name, bool commit)
 {
-    for (size_t i = 0; i < w->nnames; i++)
-        if (!strcmp(w->name_keys[i], name)) {
-            int n = commit ? w->name_counts[i]++ : w->name_counts[i];
-            return xasprintf("%s%03d", name, n);
-        }
-    if (commit) {
-        if (w->nnames == w->cnames) {
-            w->cnames = w->cnames ? 2 * w->cnames : 256;
-            w->name_keys = xrealloc(w->name_keys, w->cnames * sizeof *w->name_keys);
-            w->name_counts = xrealloc(w->name_counts, w->cnames * sizeof *w->name_counts);
-        }
-        w->name_keys[w->nnames] = xstrdup(name);
-        w->name_counts[w->nnames++] = 1;
-    }
-    return xstrdup(name);
+    int n = seen_count(&w->names, name, commit);
+    return n ? xasprintf("%s%03d", name, n) : xstrdup(name);
 }
 
 /* A complete sequence: check it as diy7's last_check_call does, build
@@ -632,10 +645,7 @@ bool gen_enumerate(const gen_enum_opts *o, gen_sink sink, void *ctx, diag *d)
     if (w.re)
         pcre2_code_free(w.re);
     seen_free(&w.seen);
-    for (size_t i = 0; i < w.nnames; i++)
-        free(w.name_keys[i]);
-    free(w.name_keys);
-    free(w.name_counts);
+    seen_free(&w.names);
     free(w.items);
     free(rs.r);
     free(ss.r);
