@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include "ir/ir.h"
 #include "util/diag.h"
+#include "util/mem.h"
 
 #define LITMUSC_VERSION "0.1.0"
 
@@ -33,6 +34,9 @@ int cli_emit_set(struct javaout_set *set, bool to_stdout);
 
 /* Print "file:line:col: error: msg" to stderr; returns d->status (2 or 3). */
 int cli_report(const diag *d);
+/* Write what a JSON writer put in B to stdout and empty B (the writer
+ * keeps its place, so results stream out as they come). */
+void cli_json_flush(strbuf *b);
 /* Read, parse and lower a litmus file into verified IR; NULL + diag. */
 ir_test *cli_load_test(const char *path, diag *d);
 

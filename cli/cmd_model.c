@@ -10,6 +10,7 @@
 #include <time.h>
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "harness/harness.h"
 #include "model/model.h"
 #include "util/mem.h"
 
@@ -23,90 +24,10 @@ static void usage(FILE *f)
     fprintf(f, "usage: litmusc model [--model NAME|FILE.cat] [--json] [--notes] FILE...\n"
                "  --model M   model by name (sc, x86tso, rc11, jam21) or a .cat file;\n"
                "              default: x86tso for X86, rc11 for C, jam21 for Java\n"
-               "  --json      one JSON array with each test's behaviour set\n"
+               "  --json      the results as one JSON object (schema litmusc/1, see the README)\n"
                "  --notes     after each herd block, comment lines naming a data race\n"
                "              and saying when the solver settled the state set\n"
                "  --no-prune  build every candidate, even those the model must reject\n");
-}
-
-static void json_str(strbuf *b, const char *s)
-{
-    sb_addc(b, '"');
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            sb_addc(b, '\\');
-            sb_addc(b, (char)c);
-        } else if (c < 0x20) {
-            sb_printf(b, "\\u%04x", c);
-        } else {
-            sb_addc(b, (char)c);
-        }
-    }
-    sb_addc(b, '"');
-}
-
-static void json_val(strbuf *b, const ir_test *t, ir_val v)
-{
-    if (IR_IS_ADDR(v)) {
-        char buf[128];
-        ir_format_val(t, v, buf, sizeof buf);
-        json_str(b, buf);
-    } else {
-        sb_printf(b, "%lld", (long long)v);
-    }
-}
-
-static void json_test(strbuf *b, const ir_test *t, const char *path, const model *m,
-                      const bset *s, double time)
-{
-    sb_add(b, "{\"test\":");
-    json_str(b, t->name);
-    sb_add(b, ",\"file\":");
-    json_str(b, path);
-    sb_add(b, ",\"model\":");
-    json_str(b, model_name(m));
-    char *cond = ir_format_cond(t);
-    sb_add(b, ",\"condition\":");
-    json_str(b, cond);
-    free(cond);
-    sb_add(b, ",\"observables\":[");
-    for (int i = 0; i < s->nobs; i++) {
-        char *o = ir_format_obs(t, &s->obs[i]);
-        if (i)
-            sb_addc(b, ',');
-        json_str(b, o);
-        free(o);
-    }
-    sb_add(b, "],\"states\":[");
-    for (int i = 0; i < s->nstates; i++) {
-        sb_add(b, i ? ",{\"values\":[" : "{\"values\":[");
-        for (int j = 0; j < s->nobs; j++) {
-            if (j)
-                sb_addc(b, ',');
-            json_val(b, t, s->states[i].vals[j]);
-        }
-        sb_printf(b, "],\"condition\":%s}", s->states[i].cond ? "true" : "false");
-    }
-    sb_printf(b, "],\"verdict\":\"%s\",\"observation\":\"%s\",\"positive\":%llu,\"negative\":%llu",
-              bset_verdict(t, s), bset_observation(t, s),
-              (unsigned long long)s->pos, (unsigned long long)s->neg);
-    sb_add(b, ",\"flags\":[");
-    for (int i = 0; i < s->nflags; i++) {
-        if (i)
-            sb_addc(b, ',');
-        json_str(b, s->flags[i]);
-    }
-    sb_printf(b, "],\"undefined\":%s,\"symbolic\":%s,\"race\":", s->undef ? "true" : "false",
-              s->symbolic ? "true" : "false");
-    if (s->race)
-        json_str(b, s->race);
-    else
-        sb_add(b, "null");
-    sb_printf(b, ",\"events\":%d,\"candidates\":%llu,\"seconds\":%.6f,\"hash\":",
-              s->events, (unsigned long long)s->candidates, time);
-    json_str(b, t->hash ? t->hash : "");
-    sb_add(b, "}");
 }
 
 static model *get_model(model_cache **cache, size_t *n, size_t *cap, const char *name,
@@ -128,7 +49,7 @@ static model *get_model(model_cache **cache, size_t *n, size_t *cap, const char 
 int cmd_model(int argc, char **argv)
 {
     const char *model_arg = NULL;
-    bool json = false, notes = false, no_prune = false;
+    bool as_json = false, notes = false, no_prune = false;
     enum { O_MODEL = 1, O_JSON, O_NOTES, O_NO_PRUNE };
     static const cli_opt opts[] = {{"--model", O_MODEL, true}, {"-model", O_MODEL, true},
                                    {"--json", O_JSON, false}, {"--notes", O_NOTES, false},
@@ -141,7 +62,7 @@ int cmd_model(int argc, char **argv)
     while ((id = cli_next(&it, opts, &v)) > 0) {
         switch (id) {
         case O_MODEL: model_arg = v; break;
-        case O_JSON: json = true; break;
+        case O_JSON: as_json = true; break;
         case O_NOTES: notes = true; break;
         case O_NO_PRUNE: no_prune = true; break;
         }
@@ -158,9 +79,11 @@ int cmd_model(int argc, char **argv)
     model_cache *cache = NULL;
     size_t ncache = 0, ccache = 0;
     int status = EXIT_OK;
-    bool first_json = true;
-    if (json)
-        fputs("[", stdout);
+    strbuf jbuf = {0};
+    json js;
+    json_init(&js, &jbuf);
+    if (as_json)
+        harness_json_begin(&js, "model");
     for (int f = 0; f < nfiles; f++) {
         diag d = {0};
         ir_test *t = cli_load_test(files[f], &d);
@@ -194,11 +117,9 @@ int cmd_model(int argc, char **argv)
             continue;
         }
         strbuf out = {0};
-        if (json) {
-            if (!first_json)
-                sb_add(&out, ",\n");
-            first_json = false;
-            json_test(&out, t, files[f], m, b, secs);
+        if (as_json) {
+            harness_json_model(&js, t, files[f], model_name(m), b, secs);
+            cli_json_flush(&jbuf);
         } else {
             bset_format_herd(&out, t, b, secs);
             if (notes && b->race)
@@ -213,8 +134,12 @@ int cmd_model(int argc, char **argv)
         bset_free(b);
         ir_test_free(t);
     }
-    if (json)
-        fputs("]\n", stdout);
+    if (as_json) {
+        harness_json_end(&js);
+        sb_addc(&jbuf, '\n');
+        cli_json_flush(&jbuf);
+    }
+    sb_free(&jbuf);
     for (size_t i = 0; i < ncache; i++) {
         model_free(cache[i].m);
         free(cache[i].name);

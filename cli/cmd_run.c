@@ -43,7 +43,7 @@ static void usage(FILE *f)
             "  --cache-dir DIR        build cache (default: $LITMUSC_CACHE, else\n"
             "                         $XDG_CACHE_HOME/litmusc, else ~/.cache/litmusc)\n"
             "  --filter REGEX         only tests whose name matches (PCRE2)\n"
-            "  --json                 one JSON array of results instead of the log\n"
+            "  --json                 the results as one JSON object (schema litmusc/1) instead of the log\n"
             "  --xml FILE             also write a JUnit XML report\n\n"
             "exit status: 0 nothing forbidden observed, 1 a forbidden state was observed,\n"
             "2 bad input or usage, 3 environment failure (no compiler, a runner crashed\n"
@@ -273,7 +273,8 @@ typedef struct run_ctx {
     harness_report *report;
     harness_runinfo machine;
     outcome_counts n;
-    bool json_first;
+    strbuf json_buf;        /* --json: the writer's output, flushed after each result */
+    json json;
 } run_ctx;
 
 static void report_error(run_ctx *cx, const char *name, const diag *d, harness_result res)
@@ -303,14 +304,13 @@ static void print_result(run_ctx *cx, const ir_test *t, const bset *b, const har
 {
     strbuf out = {0};
     if (cx->o->json) {
-        sb_add(&out, cx->json_first ? "[\n" : ",\n");
-        cx->json_first = false;
-        harness_format_json(&out, t, b, r->hist, v, ri);
+        harness_json_run(&cx->json, t, t->file, b, r->hist, v, ri);
+        cli_json_flush(&cx->json_buf);
     } else {
         harness_format_log(&out, t, r->hist);
         harness_format_verdict(&out, t, b, r->hist, v, ri);
+        fputs(out.s, stdout);
     }
-    fputs(out.s, stdout);
     fflush(stdout);
     if (cx->report) {
         strbuf detail = {0};
@@ -371,6 +371,7 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     char *compiler = xasprintf("%s [%s]", r.compiler, cx->cc_version);
     ri.compiler = compiler;
     ri.status = r.status;
+    ri.timed_out = r.timed_out;
     char *build = r.cached ? xstrdup("cached") : xasprintf("built in %.2f s", r.build_s);
     ri.build = build;
     print_result(cx, t, b, &r, &v, &ri);
@@ -437,7 +438,9 @@ int cmd_run(int argc, char **argv)
     }
     run_ctx cx = {0};
     cx.o = &o;
-    cx.json_first = true;
+    json_init(&cx.json, &cx.json_buf);
+    if (o.json)
+        harness_json_begin(&cx.json, "run");
     diag d = {0};
     if (o.filter && !(cx.filter = harness_filter_new(o.filter, &d))) {
         cli_report(&d);
@@ -450,8 +453,11 @@ int cmd_run(int argc, char **argv)
     harness_signals_install();
     for (int i = optind; i < argc && !cx.n.stop && !harness_interrupted(); i++)
         run_file(&cx, argv[i]);
-    if (o.json)
-        fputs(cx.json_first ? "[]\n" : "\n]\n", stdout);
+    if (o.json) {
+        harness_json_end(&cx.json);
+        sb_addc(&cx.json_buf, '\n');
+        cli_json_flush(&cx.json_buf);
+    }
     fflush(stdout);
     if (cx.report && !harness_report_write(cx.report, o.xml, &d)) {
         cli_report(&d);
@@ -467,6 +473,7 @@ int cmd_run(int argc, char **argv)
          : cx.filter && cx.n.tests == 0 ? EXIT_USAGE
                                         : EXIT_OK;
 done:
+    sb_free(&cx.json_buf);
     harness_filter_free(cx.filter);
     harness_report_free(cx.report);
     free_models(&cx.models);

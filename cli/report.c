@@ -8,3 +8,12 @@ int cli_report(const diag *d)
     fprintf(stderr, "%s\n", buf);
     return d->status ? d->status : EXIT_USAGE;
 }
+
+void cli_json_flush(strbuf *b)
+{
+    if (b->len)
+        fwrite(b->s, 1, b->len, stdout);
+    b->len = 0;
+    if (b->s)
+        b->s[0] = '\0';
+}

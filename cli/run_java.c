@@ -282,7 +282,7 @@ static const char *block_start(const char *s, const char *end)
 }
 
 static void print_one(const run_opts *o, jtest *jt, const harness_hist *h, const harness_runinfo *ri,
-                      harness_report *rep, bool *json_first, counts *k)
+                      harness_report *rep, json *js, counts *k)
 {
     diag d = {0};
     harness_verdict v;
@@ -292,14 +292,13 @@ static void print_one(const run_opts *o, jtest *jt, const harness_hist *h, const
     }
     strbuf out = {0};
     if (o->json) {
-        sb_add(&out, *json_first ? "[\n" : ",\n");
-        *json_first = false;
-        harness_format_json(&out, jt->t, jt->b, h, &v, ri);
+        harness_json_run(js, jt->t, jt->path, jt->b, h, &v, ri);
+        cli_json_flush(js->out);
     } else {
         harness_format_log(&out, jt->t, h);
         harness_format_verdict(&out, jt->t, jt->b, h, &v, ri);
+        fputs(out.s, stdout);
     }
-    fputs(out.s, stdout);
     fflush(stdout);
     if (rep) {
         strbuf detail = {0};
@@ -324,7 +323,7 @@ static void print_one(const run_opts *o, jtest *jt, const harness_hist *h, const
 
 /* Run every ready test in one JVM and print their results. */
 static void run_all(const run_opts *o, jtest *ts, int n, const char *libdir, const char *javac_version,
-                    harness_report *rep, counts *k, bool *json_first)
+                    harness_report *rep, counts *k, json *js)
 {
     strbuf cp = {0};
     sb_add(&cp, libdir);
@@ -392,7 +391,8 @@ static void run_all(const run_opts *o, jtest *ts, int n, const char *libdir, con
         } else {
             ri.model = model_name(ts[i].m);
             ri.status = h->interrupted ? status : NULL;
-            print_one(o, &ts[i], h, &ri, rep, json_first, k);
+            ri.timed_out = h->interrupted && c.timed_out;
+            print_one(o, &ts[i], h, &ri, rep, js, k);
             if (h->interrupted && status)
                 k->env++;
             harness_hist_free(h);
@@ -449,15 +449,23 @@ int run_java(const run_opts *o, char **files, int nfiles)
         tests += !skipped && ts[i].t;
     }
     char *libdir = NULL;
-    bool json_first = true;
+    strbuf jbuf = {0};
+    json js;
+    json_init(&js, &jbuf);
+    if (o->json)
+        harness_json_begin(&js, "run");
     if (tests && !harness_interrupted()) {
         if (build(ts, n, root, &hb, &libdir, &d))
-            run_all(o, ts, n, libdir, javac_version, rep, &k, &json_first);
+            run_all(o, ts, n, libdir, javac_version, rep, &k, &js);
         else
             report_diag(rep, "javac", &d, &k);
     }
-    if (o->json)
-        fputs(json_first ? "[]\n" : "\n]\n", stdout);
+    if (o->json) {
+        harness_json_end(&js);
+        sb_addc(&jbuf, '\n');
+        cli_json_flush(&jbuf);
+    }
+    sb_free(&jbuf);
     fflush(stdout);
     d = (diag){0};
     if (rep && !harness_report_write(rep, o->xml, &d)) {

@@ -24,6 +24,7 @@
 #include "backends/native.h"
 #include "model/model.h"
 #include "util/diag.h"
+#include "util/json.h"
 #include "util/mem.h"
 
 /* ---- the raw histogram ------------------------------------------------- */
@@ -104,6 +105,7 @@ typedef struct harness_runinfo {
     char cpu[128];          /* CPU model ("AMD EPYC") */
     int cores;              /* online cores */
     const char *build;      /* "cached", "built in 1.21 s", or NULL (not printed) */
+    bool timed_out;         /* with status: the run was stopped at its time limit */
 } harness_runinfo;
 /* Clear RI (every pointer NULL), then fill cpu and cores from the machine
  * (/proc/cpuinfo, sysconf). */
@@ -118,12 +120,21 @@ void harness_machine(harness_runinfo *ri);
 void harness_format_verdict(strbuf *out, const ir_test *t, const bset *b,
                             const harness_hist *h, const harness_verdict *v,
                             const harness_runinfo *ri);
-/* The same facts (and the histogram) as one JSON object, no trailing newline. */
-void harness_format_json(strbuf *out, const ir_test *t, const bset *b,
-                         const harness_hist *h, const harness_verdict *v,
-                         const harness_runinfo *ri);
-/* JSON string literal with quotes and escapes. */
-void harness_json_string(strbuf *out, const char *s);
+/* ---- the JSON every --json prints (harness/result_json.c) ------------- */
+#define HARNESS_JSON_SCHEMA "litmusc/1"
+/* {"schema":"litmusc/1","command":COMMAND,"results":[ ... and its end. */
+void harness_json_begin(json *j, const char *command);
+void harness_json_end(json *j);
+/* One result: the test and its behaviour set under MODEL (model --json). */
+void harness_json_model(json *j, const ir_test *t, const char *file, const char *model, const bset *b,
+                        double seconds);
+/* One result: the test, its behaviour set, and the run (run --json). */
+void harness_json_run(json *j, const ir_test *t, const char *file, const bset *b, const harness_hist *h,
+                      const harness_verdict *v, const harness_runinfo *ri);
+/* "done", "timed-out" or "interrupted". */
+const char *harness_run_status(const harness_hist *h, const harness_runinfo *ri);
+/* "ok", "forbidden", or "partial" (a run that stopped early saw nothing forbidden). */
+const char *harness_run_verdict(const harness_hist *h, const harness_verdict *v, const harness_runinfo *ri);
 
 /* ---- child processes ---------------------------------------------------------- */
 typedef struct harness_child {

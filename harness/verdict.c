@@ -106,113 +106,14 @@ void harness_format_verdict(strbuf *out, const ir_test *t, const bset *b,
                        " time%s\n",
                   t->name, v->nforbidden, v->nforbidden == 1 ? "" : "s", model,
                   v->forbidden_count, v->forbidden_count == 1 ? "" : "s");
+    else if (strcmp(harness_run_status(h, ri), "done"))
+        sb_printf(out, "Verdict %s Partial: every state observed in the %" PRIu64 " iterations run "
+                       "before it stopped is allowed by %s (%d of %d allowed states seen)\n",
+                  t->name, h->iterations, model, b->nstates - v->nunseen, b->nstates);
     else
         sb_printf(out, "Verdict %s Ok: every observed state is allowed by %s (%d of %d allowed states seen)\n",
                   t->name, model, b->nstates - v->nunseen, b->nstates);
     sb_addc(out, '\n');
     free(order);
-    free(obs);
-}
-
-void harness_json_string(strbuf *out, const char *s)
-{
-    sb_addc(out, '"');
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            sb_printf(out, "\\%c", *p);
-        else if (*p == '\n')
-            sb_add(out, "\\n");
-        else if (*p == '\t')
-            sb_add(out, "\\t");
-        else if (*p < 0x20 || *p == 0x7f)
-            sb_printf(out, "\\u%04x", *p);
-        else
-            sb_addc(out, (char)*p);
-    }
-    sb_addc(out, '"');
-}
-
-static void json_key(strbuf *out, const char *k)
-{
-    harness_json_string(out, k);
-    sb_addc(out, ':');
-}
-
-static void json_state(strbuf *out, const ir_test *t, const ir_obs *obs, const ir_val *vals, int n)
-{
-    char *s = ir_format_state(t, obs, vals, n);
-    harness_json_string(out, s);
-    free(s);
-}
-
-void harness_format_json(strbuf *out, const ir_test *t, const bset *b,
-                         const harness_hist *h, const harness_verdict *v,
-                         const harness_runinfo *ri)
-{
-    int n = 0;
-    ir_obs *obs = ir_observables(t, &n);
-    if (n > h->nobs)
-        n = h->nobs;
-    harness_tally r = harness_tally_of(t, h);
-    sb_addc(out, '{');
-    json_key(out, "test");
-    harness_json_string(out, t->name);
-    sb_addc(out, ',');
-    json_key(out, "model");
-    harness_json_string(out, ri->model);
-    sb_addc(out, ',');
-    json_key(out, "target");
-    harness_json_string(out, ri->target);
-    sb_printf(out, ",\"iterations\":%" PRIu64 ",\"elapsed\":%.6f,\"interrupted\":%s", h->iterations,
-              h->elapsed, h->interrupted ? "true" : "false");
-    sb_printf(out, ",\"positive\":%" PRIu64 ",\"negative\":%" PRIu64 ",\"ok\":%s", r.pos, r.neg,
-              r.ok ? "true" : "false");
-    sb_add(out, ",\"states\":[");
-    int *order = harness_trie_order(h);
-    for (int k = 0; k < h->noutcomes; k++) {
-        int i = order[k];
-        bool p = ir_cond_eval(t->cond, obs, h->outcomes[i].vals, n);
-        sb_add(out, k ? ",{" : "{");
-        json_key(out, "state");
-        json_state(out, t, obs, h->outcomes[i].vals, n);
-        sb_printf(out, ",\"count\":%" PRIu64 ",\"condition\":%s,\"allowed\":%s}",
-                  h->outcomes[i].count, p ? "true" : "false", v->allowed[i] ? "true" : "false");
-    }
-    free(order);
-    sb_add(out, "],\"unseen\":[");
-    for (int k = 0; k < v->nunseen; k++) {
-        if (k)
-            sb_addc(out, ',');
-        json_state(out, t, b->obs, b->states[v->unseen[k]].vals, b->nobs);
-    }
-    sb_printf(out, "],\"model_positive\":%" PRIu64 ",\"model_negative\":%" PRIu64, b->pos, b->neg);
-    sb_printf(out, ",\"allowed_states\":%d,\"forbidden_states\":%d,\"forbidden_count\":%" PRIu64
-                   ",\"undef\":%s,\"config\":{",
-              b->nstates, v->nforbidden, v->forbidden_count, v->undef ? "true" : "false");
-    for (int i = 0; i < h->nconfig; i++) {
-        if (i)
-            sb_addc(out, ',');
-        json_key(out, h->config[i].key);
-        harness_json_string(out, h->config[i].value);
-    }
-    sb_add(out, "},");
-    json_key(out, "compiler");
-    harness_json_string(out, ri->compiler);
-    sb_addc(out, ',');
-    json_key(out, "cpu");
-    harness_json_string(out, ri->cpu);
-    sb_printf(out, ",\"cores\":%d,", ri->cores);
-    json_key(out, "build");
-    if (ri->build)
-        harness_json_string(out, ri->build);
-    else
-        sb_add(out, "null");
-    sb_addc(out, ',');
-    json_key(out, "status");
-    if (ri->status)
-        harness_json_string(out, ri->status);
-    else
-        sb_add(out, "null");
-    sb_printf(out, ",\"verdict\":\"%s\"}", v->nforbidden ? "forbidden" : "ok");
     free(obs);
 }

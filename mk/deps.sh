@@ -10,6 +10,9 @@ need libxml-2.0 libxml2-dev
 need libpcre2-8 libpcre2-dev
 need cmocka libcmocka-dev
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+# the test suite validates every --json output against harness/litmusc.schema.json
+{ /usr/bin/python3 -c 'import jsonschema' || python3 -c 'import jsonschema'; } >/dev/null 2>&1 ||
+    missing="$missing python3-jsonschema"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then

@@ -38,7 +38,8 @@ fi
 check "--json names the test" grep -q '"test":"SB"' "$tmp/json"
 check "--json gives the counts" grep -q '"positive":1,"negative":3' "$tmp/json"
 check "--json says the set is not symbolic" grep -q '"symbolic":false' "$tmp/json"
-check "--json is one array" sh -c "head -c1 '$tmp/json' | grep -q '\\['"
+check "--json is one object of schema litmusc/1" grep -q '^{"schema":"litmusc/1","command":"model","results":\[' "$tmp/json"
+check "--json words are lower case" grep -q '"verdict":"ok","observation":"sometimes"' "$tmp/json"
 
 # A racy C test: herd's block unchanged, the race named only with --notes.
 cat > "$tmp/race.litmus" <<'LIT'
@@ -97,7 +98,7 @@ check "custom model runs" grep -q '^Test SB Allowed$' "$tmp/f"
 check "custom model: Undef from undefined_unless" grep -q '^Undef$' "$tmp/f"
 check "custom model: flags in herd's order" sh -c "sed -n '/^Positive/,/^Condition/p' '$tmp/f' | tr '\n' '|' | grep -q '^Positive: 0 Negative: 3|Flag \*undef\*|Flag zz-external|Condition'"
 "$LITMUSC" model --json --model "$tmp/flags.cat" "$sb" > "$tmp/fj" 2>&1
-check "custom model: --json names it" grep -q '"model":"flags"' "$tmp/fj"
+check "custom model: --json names it" grep -q '"model":{"name":"flags"' "$tmp/fj"
 
 # Bad input: a precise diagnostic, exit 2, nothing on stdout.
 printf 'X86 Bad\n{ }\n P0 ;\n FOO [x] ;\nexists (0:EAX=1)\n' > "$tmp/bad.litmus"

@@ -86,20 +86,24 @@ expect 0 "" "$L" run --cache-dir "$tmp/c1" -s 1000 -r 2 --chunk 8 --period 5000 
 grep -q "^Config SB .*chunk=8 period=5000 delay=7 " "$tmp/out" ||
     fail "--chunk/--period/--delay did not reach the runner: $(grep '^Config' "$tmp/out")"
 
-# --json: one array, one object per test.
+# --json: one object (schema litmusc/1), one result per test.
 expect 0 "" "$L" run --json -s 500 -r 1 "$SB" "$ex/x86/MP.litmus"
 if command -v python3 >/dev/null 2>&1; then
     python3 - "$tmp/out" <<'PY' || fail "--json output is not the expected JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert [t["test"] for t in d] == ["SB", "MP"], d
-for t in d:
-    assert t["iterations"] == sum(s["count"] for s in t["states"]) == 500, t
-    assert t["forbidden_states"] == 0 and t["verdict"] == "ok", t
-    assert t["model"] == "x86tso" and t["target"] == "x86", t
+assert d["schema"] == "litmusc/1" and d["command"] == "run", d
+r = d["results"]
+assert [t["test"] for t in r] == ["SB", "MP"], r
+for t in r:
+    run = t["run"]
+    assert run["iterations"] == sum(s["count"] for s in run["histogram"]) == 500, t
+    assert run["forbidden_states"] == 0 and t["verdict"] == "ok" and run["status"] == "done", t
+    assert t["model"]["name"] == "x86tso" and run["target"] == "x86", t
+    assert run["config"]["size"] == 500 and run["config"]["runs"] == 1, run["config"]
 PY
 else
-    grep -q '^\[$' "$tmp/out" && grep -q '"test":"MP"' "$tmp/out" || fail "--json output"
+    grep -q '"schema":"litmusc/1"' "$tmp/out" && grep -q '"test":"MP"' "$tmp/out" || fail "--json output"
 fi
 
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }

@@ -34,6 +34,8 @@ took=$(( $(date +%s) - start ))
 [ "$rc" -eq 3 ] || fail "time limit: exit $rc, want 3: $(cat "$tmp/err")"
 [ "$took" -lt 20 ] || fail "two 2 s limits took $took s"
 grep -q "^Status SB timed out after 2 s: partial histogram" "$tmp/out" || fail "SB not marked as timed out"
+grep -q "^Verdict SB Partial: every state observed in the [0-9]* iterations run before it stopped" "$tmp/out" ||
+    grep -q "^Verdict SB FORBIDDEN" "$tmp/out" || fail "a timed-out run's verdict does not say it is partial"
 grep -q "^Status SB+mfences timed out after 2 s" "$tmp/out" || fail "the next test did not run to its own limit"
 sum_ok "$tmp/out" SB || fail "partial histogram of SB does not add up"
 grep -q "SB: timed out after 2 s" "$tmp/err" || fail "time-out not reported on stderr"
@@ -47,6 +49,7 @@ wait $pid
 rc=$?
 [ "$rc" -eq 3 ] || fail "SIGINT: exit $rc, want 3"
 grep -q "^Status SB interrupted: partial histogram" "$tmp/out" || fail "SIGINT: no partial histogram: $(cat "$tmp/err")"
+grep -q "^Verdict SB Partial: " "$tmp/out" || fail "SIGINT: the verdict does not say it is partial"
 sum_ok "$tmp/out" SB || fail "SIGINT: partial histogram does not add up"
 grep -q "^Test SB+mfences" "$tmp/out" && fail "SIGINT: the next test started"
 

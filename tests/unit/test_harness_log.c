@@ -231,7 +231,7 @@ static void compare_marks_forbidden_and_unseen(void **state)
     assert_int_equal(v.forbidden_count, 7);
     assert_int_equal(v.nunseen, 1);
     assert_int_equal(v.unseen[0], 2);
-    harness_runinfo ri = {"x86", "sc", "cc -O2", NULL, "Test CPU", 2, "cached"};
+    harness_runinfo ri = {"x86", "sc", "cc -O2", NULL, "Test CPU", 2, "cached", false};
     strbuf sb = {0};
     harness_format_verdict(&sb, t, b, h, &v, &ri);
     char *s = sb_take(&sb);
@@ -246,11 +246,18 @@ static void compare_marks_forbidden_and_unseen(void **state)
                         "Verdict SB FORBIDDEN: 1 state outside the sc behaviour set, seen 7 times\n"
                         "\n");
     free(s);
-    harness_format_json(&sb, t, b, h, &v, &ri);
+    json j;
+    json_init(&j, &sb);
+    harness_json_begin(&j, "run");
+    harness_json_run(&j, t, "sb.litmus", b, h, &v, &ri);
+    harness_json_end(&j);
     s = sb_take(&sb);
-    assert_non_null(strstr(s, "\"state\":\"0:EAX=0; 1:EAX=0;\",\"count\":7,\"condition\":true,\"allowed\":false"));
-    assert_non_null(strstr(s, "\"unseen\":[\"0:EAX=1; 1:EAX=1;\"]"));
-    assert_non_null(strstr(s, "\"verdict\":\"forbidden\""));
+    assert_non_null(strstr(s, "{\"schema\":\"litmusc/1\",\"command\":\"run\",\"results\":[{\"test\":\"SB\","));
+    assert_non_null(strstr(s, "\"values\":[0,0],\"count\":7,\"condition\":true,\"allowed\":false"));
+    assert_non_null(strstr(s, "\"unseen\":[[1,1]]"));
+    assert_non_null(strstr(s, "\"status\":\"done\""));
+    assert_non_null(strstr(s, "\"verdict\":\"forbidden\"}]}"));
+    assert_non_null(strstr(s, "\"config\":{}"));
     free(s);
     harness_verdict_free(&v);
     free_bset(b);
@@ -270,12 +277,32 @@ static void compare_all_allowed_with_config(void **state)
     assert_true(harness_compare(t, b, h, &v, &d));
     assert_int_equal(v.nforbidden, 0);
     assert_int_equal(v.nunseen, 0);
-    harness_runinfo ri = {"x86", "x86tso", "gcc -O2", NULL, "AMD EPYC", 2, NULL};
+    harness_runinfo ri = {"x86", "x86tso", "gcc -O2", NULL, "AMD EPYC", 2, NULL, false};
     strbuf sb = {0};
     harness_format_verdict(&sb, t, b, h, &v, &ri);
     char *s = sb_take(&sb);
     assert_non_null(strstr(s, "Config SB target=x86 S=10000 R=10 sync=loose affinity=incr layout=line iterations=100000\n"));
     assert_non_null(strstr(s, "Verdict SB Ok: every observed state is allowed by x86tso (4 of 4 allowed states seen)\n"));
+    free(s);
+    /* the runner's config in JSON: numbers as numbers, words as strings */
+    json j;
+    json_init(&j, &sb);
+    harness_json_run(&j, t, "sb.litmus", b, h, &v, &ri);
+    s = sb_take(&sb);
+    assert_non_null(strstr(s, "\"config\":{\"size\":10000,\"runs\":10,\"sync\":\"loose\",\"affinity\":\"incr\","));
+    assert_non_null(strstr(s, "\"verdict\":\"ok\"}"));
+    free(s);
+    /* a run stopped at its time limit is partial, in text and JSON */
+    ri.status = "timed out after 1 s: partial histogram";
+    ri.timed_out = true;
+    harness_format_verdict(&sb, t, b, h, &v, &ri);
+    json_init(&j, &sb);
+    harness_json_run(&j, t, "sb.litmus", b, h, &v, &ri);
+    s = sb_take(&sb);
+    assert_non_null(strstr(s, "Verdict SB Partial: every state observed in the 100000 iterations run before it "
+                              "stopped is allowed by x86tso (4 of 4 allowed states seen)\n"));
+    assert_non_null(strstr(s, "\"status\":\"timed-out\""));
+    assert_non_null(strstr(s, "\"verdict\":\"partial\"}"));
     free(s);
     harness_verdict_free(&v);
     free_bset(b);
