@@ -234,6 +234,27 @@ bool harness_run_native(const ir_test *t, const harness_native_opts *o, harness_
                         diag *d);
 void harness_run_result_free(harness_run_result *r);
 
+/* ---- the standalone Java runner (harness/java_run.c) ------------------------------ */
+typedef struct harness_java_opts {
+    const char *size, *runs, *time;     /* the runner's -s, -r, --time; NULL: its defaults */
+    double timeout_s;                   /* per test; the JVM gets this times the tests */
+    const char *cache_dir;              /* NULL: harness_cache_dir(NULL) */
+    const char *javac_version;          /* harness_cc_version("javac"): part of the cache key */
+} harness_java_opts;
+
+/* Called once per test, in order: H is its histogram (possibly partial:
+ * RI->status says so), or NULL with D saying why it has none (status 2:
+ * no Java form; 3: the JVM died first or printed a broken block).  RI is
+ * NULL when the test never reached the JVM; its model field is unset. */
+typedef void (*harness_java_result)(void *ctx, int i, const harness_hist *h, harness_runinfo *ri,
+                                    const diag *d);
+
+/* Generate, compile (cached by content hash) and run TESTS[0..N) in one
+ * JVM, handing each result to CB.  false + D when javac or the JVM itself
+ * failed (a test that got no callback never ran). */
+bool harness_run_java(const ir_test *const *tests, int n, const harness_java_opts *o, harness_java_result cb,
+                      void *ctx, diag *d);
+
 /* ---- test-name filters (PCRE2) --------------------------------------------------- */
 typedef struct harness_filter harness_filter;
 /* false + diag (status 2, with the offset) for a bad pattern. */
