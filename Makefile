@@ -12,7 +12,7 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 DESTDIR ?=
 OPT     ?= -O2 -g
-PKGS     = z3 libxml-2.0 libpcre2-8
+PKGS     = z3 libxml-2.0 libpcre2-8 sqlite3
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)

@@ -152,22 +152,50 @@ static void rm_tree(const char *dir)
     nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* The compiler command may carry words of its own ("ccache gcc"); then
- * come the flags and EXTRA. */
+/* The compiler command may carry words of its own: a wrapper ("ccache
+ * gcc") comes first, then the built-in flags, then the command's own
+ * options ("clang -O3"), so that those win over the defaults; then EXTRA. */
 static char **cc_argv(const harness_build *b, char *const *extra, size_t nextra)
 {
     size_t n = 0, cap = 0;
     char **argv = NULL;
     char *cc = xstrdup(b->cc);
     for (char *w = strtok(cc, " \t"); w; w = strtok(NULL, " \t"))
-        VEC_PUSH(argv, n, cap, xstrdup(w));
-    free(cc);
+        if (w[0] != '-')
+            VEC_PUSH(argv, n, cap, xstrdup(w));
     for (const char *const *f = b->flags; f && *f; f++)
         VEC_PUSH(argv, n, cap, xstrdup(*f));
+    strcpy(cc, b->cc);
+    for (char *w = strtok(cc, " \t"); w; w = strtok(NULL, " \t"))
+        if (w[0] == '-')
+            VEC_PUSH(argv, n, cap, xstrdup(w));
+    free(cc);
     for (size_t i = 0; i < nextra; i++)
         VEC_PUSH(argv, n, cap, xstrdup(extra[i]));
     VEC_PUSH(argv, n, cap, NULL);
     return argv;
+}
+
+char *harness_compiler_line(const char *cc, const char *flags)
+{
+    harness_build b = {.cc = cc};
+    char **fl = NULL;
+    size_t nf = 0, capf = 0;
+    char *copy = xstrdup(flags);
+    for (char *w = strtok(copy, " \t"); w; w = strtok(NULL, " \t"))
+        VEC_PUSH(fl, nf, capf, w);
+    VEC_PUSH(fl, nf, capf, NULL);
+    b.flags = (const char *const *)fl;
+    char **argv = cc_argv(&b, NULL, 0);
+    strbuf line = {0};
+    for (char **a = argv; *a; a++)
+        sb_printf(&line, "%s%s", a == argv ? "" : " ", *a);
+    for (char **a = argv; *a; a++)
+        free(*a);
+    free(argv);
+    free(fl);
+    free(copy);
+    return sb_take(&line);
 }
 
 static void free_argv(char **argv)

@@ -197,6 +197,9 @@ void harness_build_key(const harness_build *b, const harness_file *files, int nf
  * compiler's first error lines in the message. */
 bool harness_compile(const harness_build *b, const harness_file *files, int nfiles,
                      char **exe, bool *cached, diag *d);
+/* The compiler command as it runs: CC's wrapper words, FLAGS, then CC's
+ * own options (which so win over FLAGS).  malloc'd. */
+char *harness_compiler_line(const char *cc, const char *flags);
 /* First line of `CC --version`, malloc'd; NULL + diag (status 3) when the
  * compiler cannot be run. */
 char *harness_cc_version(const char *cc, diag *d);

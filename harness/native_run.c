@@ -90,7 +90,7 @@ static bool build(const ir_test *t, const harness_native_opts *o, harness_run_re
     char **flags = split_words(NATIVE_CFLAGS);
     harness_build b = {o->cc, o->cc_version, (const char *const *)flags, o->cache_dir,
                        o->compile_timeout_s > 0 ? o->compile_timeout_s : 300};
-    r->compiler = xasprintf("%s %s", o->cc, NATIVE_CFLAGS);
+    r->compiler = harness_compiler_line(o->cc, NATIVE_CFLAGS);
     bool ok = harness_compile(&b, files, nfiles, &r->exe, &r->cached, d);
     free_words(flags);
     free(files);

@@ -9,6 +9,7 @@ need z3 libz3-dev
 need libxml-2.0 libxml2-dev
 need libpcre2-8 libpcre2-dev
 need cmocka libcmocka-dev
+need sqlite3 libsqlite3-dev
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 # the test suite validates every --json output against harness/litmusc.schema.json
 { /usr/bin/python3 -c 'import jsonschema' || python3 -c 'import jsonschema'; } >/dev/null 2>&1 ||
