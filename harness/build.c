@@ -56,6 +56,8 @@ void harness_build_key(const harness_build *b, const harness_file *files, int nf
                        char key[33])
 {
     hash128 h = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL};
+    /* the command line's shape: the compiler's own options follow the flags */
+    hash_part(&h, "cc-options-last", 15);
     hash_part(&h, b->cc, strlen(b->cc));
     if (b->cc_version)
         hash_part(&h, b->cc_version, strlen(b->cc_version));
