@@ -5,6 +5,7 @@
  * understands. */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct run_opts {
     const char *target;     /* NULL: x86 for X86 tests, c11 otherwise */
@@ -24,7 +25,16 @@ typedef struct run_opts {
      * warning), "--sync loose" aside: the Java runner sweeps loosely. */
     const char *native_only[16];
     int nnative_only;
+    bool files_optional;    /* no file arguments is not an error (campaign merge...) */
 } run_opts;
+
+/* Parse ARGV (from index 1) into O.  CMD prefixes messages ("litmusc
+ * run"); -h prints USAGE.  Returns -1 to go on (files from optind), else
+ * the exit status to stop with. */
+int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*usage)(FILE *f));
+/* The runner options (and the limit with WITH_TIMEOUT) as one canonical
+ * string, flags sorted: "--sync loose -r 10 -s 1000 --timeout 120". */
+char *run_opts_canonical(const run_opts *o, bool with_timeout);
 
 /* `run --target java` on FILES[0..NFILES). */
 int run_java(const run_opts *o, char **files, int nfiles);

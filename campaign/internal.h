@@ -1,0 +1,39 @@
+#ifndef LITMUSC_CAMPAIGN_INTERNAL_H
+#define LITMUSC_CAMPAIGN_INTERNAL_H
+/* Shared by the files of campaign/: the open database and small SQLite
+ * helpers that turn failures into diags. */
+#include <sqlite3.h>
+#include "campaign/campaign.h"
+
+struct campaign {
+    sqlite3 *db;
+    char *path;
+};
+
+/* Run SQL (no rows); false + diag (status 3) naming the statement. */
+bool cdb_exec(campaign *c, const char *sql, diag *d);
+/* Prepare SQL; NULL + diag. */
+sqlite3_stmt *cdb_prepare(campaign *c, const char *sql, diag *d);
+/* A step that must end the statement (SQLITE_DONE); false + diag. */
+bool cdb_done(campaign *c, sqlite3_stmt *st, diag *d);
+/* The diag for the connection's last error. */
+bool cdb_error(campaign *c, const char *what, diag *d);
+/* BEGIN IMMEDIATE (waiting for other writers), COMMIT, ROLLBACK. */
+bool cdb_begin(campaign *c, diag *d);
+bool cdb_commit(campaign *c, diag *d);
+void cdb_rollback(campaign *c);
+/* The id of the row matching a UNIQUE key, inserting it first if absent:
+ * INSERT_SQL inserts (OR IGNORE) the row with the NINS text parameters
+ * VALS (NULL binds NULL), SELECT_SQL finds its id with the first N of
+ * them.  -1 + diag. */
+int64_t cdb_upsert(campaign *c, const char *insert_sql, const char *select_sql, const char *const *vals, int nins,
+                   int n, diag *d);
+void cdb_bind_text(sqlite3_stmt *st, int i, const char *s);
+
+/* This machine as a row of `machines`, and this process's row of `workers`. */
+int64_t campaign_machine_id(campaign *c, diag *d);
+
+/* Escape S for HTML text and attributes. */
+void campaign_html_escape(strbuf *out, const char *s);
+
+#endif

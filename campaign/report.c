@@ -1,0 +1,318 @@
+/* Reports read from the campaign database: the summary, the JSON report
+ * (schema litmusc/1, command "campaign": each finished run's result as
+ * `run --json` gives it, with its configuration), JUnit XML through the
+ * harness's libxml2 writer, and the diff of two campaigns. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "campaign/internal.h"
+#include "harness/harness.h"
+
+static int64_t count(campaign *c, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t n = 0;
+    if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+bool campaign_summarize(campaign *c, campaign_summary *s, diag *d)
+{
+    (void)d;
+    memset(s, 0, sizeof *s);
+    s->tests = (int)count(c, "SELECT count(DISTINCT test_id) FROM runs");
+    s->runs = (int)count(c, "SELECT count(*) FROM runs");
+    s->done = (int)count(c, "SELECT count(*) FROM runs WHERE status = 'done'");
+    s->errors = (int)count(c, "SELECT count(*) FROM runs WHERE status = 'error'");
+    s->pending = s->runs - s->done - s->errors;
+    s->forbidden_runs = (int)count(c, "SELECT count(*) FROM runs WHERE status = 'done' AND forbidden_states > 0");
+    s->partial_runs = (int)count(c, "SELECT count(*) FROM runs WHERE status = 'done' AND verdict = 'partial'");
+    s->allowed = count(c, "SELECT coalesce(sum(allowed_states), 0) FROM runs WHERE status = 'done'");
+    s->seen_allowed = count(c, "SELECT coalesce(sum(seen_allowed), 0) FROM runs WHERE status = 'done'");
+    s->iterations = (uint64_t)count(c, "SELECT coalesce(sum(iterations), 0) FROM runs WHERE status = 'done'");
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(c->db, "SELECT coalesce(sum(seconds), 0) FROM runs WHERE status = 'done'", -1, &st,
+                           NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        s->seconds = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    return true;
+}
+
+/* Every run, test and configuration, in report order. */
+static const char runs_sql[] =
+    "SELECT t.name, t.arch, t.path, t.hash, g.target, g.compiler, g.model, g.options, r.status, r.verdict,"
+    "  r.message, r.result, m.host, r.seconds, r.forbidden_states"
+    " FROM runs r JOIN tests t ON t.id = r.test_id JOIN configs g ON g.id = r.config_id"
+    " LEFT JOIN machines m ON m.id = r.machine_id"
+    " ORDER BY t.name, t.hash, g.target, g.compiler, g.model, g.options";
+
+static const char *text(sqlite3_stmt *st, int i)
+{
+    const unsigned char *s = sqlite3_column_text(st, i);
+    return s ? (const char *)s : "";
+}
+
+bool campaign_report_json(campaign *c, strbuf *out, diag *d)
+{
+    sqlite3_stmt *st = cdb_prepare(c, runs_sql, d);
+    if (!st)
+        return false;
+    json j;
+    json_init(&j, out);
+    harness_json_begin(&j, "campaign");
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *status = text(st, 8), *result = text(st, 11);
+        strbuf block = {0};
+        json b;
+        json_init(&b, &block);
+        json_object(&b);
+        json_kv_string(&b, "target", text(st, 4));
+        json_kv_string(&b, "compiler", text(st, 5));
+        json_kv_string(&b, "model", text(st, 6));
+        json_kv_string(&b, "options", text(st, 7));
+        json_kv_string(&b, "status", status);
+        json_kv_string(&b, "host", sqlite3_column_type(st, 12) == SQLITE_NULL ? NULL : text(st, 12));
+        json_end_object(&b);
+        size_t len = strlen(result);
+        if (!strcmp(status, "done") && len > 2 && result[0] == '{' && result[len - 1] == '}') {
+            /* the stored run --json result, with its configuration added */
+            char *r = xasprintf("%.*s,\"campaign\":%s}", (int)(len - 1), result, block.s);
+            json_raw(&j, r);
+            free(r);
+        } else {
+            json_object(&j);
+            json_kv_string(&j, "test", text(st, 0));
+            json_kv_string(&j, "file", text(st, 2));
+            json_kv_string(&j, "arch", text(st, 1));
+            json_kv_string(&j, "hash", text(st, 3));
+            json_kv_string(&j, "error", !strcmp(status, "error") ? text(st, 10) : "not run yet");
+            json_key(&j, "campaign");
+            json_raw(&j, block.s);
+            json_end_object(&j);
+        }
+        sb_free(&block);
+    }
+    sqlite3_finalize(st);
+    harness_json_end(&j);
+    sb_addc(out, '\n');
+    return true;
+}
+
+bool campaign_report_junit(campaign *c, const char *path, diag *d)
+{
+    sqlite3_stmt *st = cdb_prepare(c, runs_sql, d);
+    if (!st)
+        return false;
+    harness_report *rep = harness_report_new("litmusc campaign");
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *status = text(st, 8), *verdict = text(st, 9);
+        char *cls = xasprintf("litmusc.campaign.%s.%s.%s", text(st, 4), text(st, 5), text(st, 6));
+        for (char *p = cls; *p; p++)
+            if (*p == ' ')
+                *p = '_';
+        harness_result res;
+        char *msg;
+        if (!strcmp(status, "done") && !strcmp(verdict, "forbidden")) {
+            res = HARNESS_FAIL;
+            msg = xasprintf("%d forbidden state(s) observed", sqlite3_column_int(st, 14));
+        } else if (!strcmp(status, "done") && !strcmp(verdict, "partial")) {
+            res = HARNESS_ERROR;
+            msg = xasprintf("partial: %s", text(st, 10));
+        } else if (!strcmp(status, "done")) {
+            res = HARNESS_PASS;
+            msg = xstrdup("no forbidden state observed");
+        } else if (!strcmp(status, "error")) {
+            res = HARNESS_ERROR;
+            msg = xstrdup(text(st, 10));
+        } else {
+            res = HARNESS_SKIPPED;
+            msg = xasprintf("not run yet (%s)", status);
+        }
+        harness_report_add(rep, text(st, 0), cls, res, msg, NULL, sqlite3_column_double(st, 13));
+        free(cls);
+        free(msg);
+    }
+    sqlite3_finalize(st);
+    bool ok = harness_report_write(rep, path, d);
+    harness_report_free(rep);
+    return ok;
+}
+
+/* ---- diff ------------------------------------------------------------------ */
+
+/* One side's runs of a test x target x model x options, compilers merged. */
+typedef struct side {
+    char *key;              /* "test|hash|target|model|options" */
+    char *label;            /* "NAME on TARGET (MODEL, OPTIONS)" */
+    char *verdict;          /* the worst over compilers: forbidden > partial > error > ok */
+    uint64_t iterations, positive;
+    char **states;          /* observed, sorted */
+    int nstates, capstates;
+    bool done;
+} side;
+
+typedef struct sides {
+    side *v;
+    size_t n, cap;
+} sides;
+
+static int verdict_rank(const char *v)
+{
+    return !strcmp(v, "forbidden") ? 4 : !strcmp(v, "partial") ? 3 : !strcmp(v, "error") ? 2 : !strcmp(v, "ok") ? 1 : 0;
+}
+
+static side *find_side(sides *s, const char *key)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (!strcmp(s->v[i].key, key))
+            return &s->v[i];
+    return NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool load_sides(campaign *c, sides *out, diag *d)
+{
+    sqlite3_stmt *st = cdb_prepare(c,
+        "SELECT t.name, t.hash, g.target, g.model, g.options, r.status, r.verdict, r.iterations, r.positive, r.id"
+        " FROM runs r JOIN tests t ON t.id = r.test_id JOIN configs g ON g.id = r.config_id"
+        " ORDER BY t.name, t.hash, g.target, g.model, g.options", d);
+    sqlite3_stmt *ss = cdb_prepare(c, "SELECT state FROM states WHERE run_id = ?1", d);
+    if (!st || !ss) {
+        sqlite3_finalize(st);
+        sqlite3_finalize(ss);
+        return false;
+    }
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        char *key = xasprintf("%s|%s|%s|%s|%s", text(st, 0), text(st, 1), text(st, 2), text(st, 3), text(st, 4));
+        side *s = find_side(out, key);
+        if (!s) {
+            side n = {0};
+            n.key = key;
+            n.label = xasprintf("%s on %s (%s%s%s)", text(st, 0), text(st, 2), text(st, 3), *text(st, 4) ? ", " : "",
+                                text(st, 4));
+            n.verdict = xstrdup("");
+            VEC_PUSH(out->v, out->n, out->cap, n);
+            s = &out->v[out->n - 1];
+        } else
+            free(key);
+        const char *status = text(st, 5);
+        const char *v = !strcmp(status, "done") ? text(st, 6) : !strcmp(status, "error") ? "error" : "";
+        if (verdict_rank(v) > verdict_rank(s->verdict)) {
+            free(s->verdict);
+            s->verdict = xstrdup(v);
+        }
+        if (!strcmp(status, "done")) {
+            s->done = true;
+            s->iterations += (uint64_t)sqlite3_column_int64(st, 7);
+            s->positive += (uint64_t)sqlite3_column_int64(st, 8);
+            sqlite3_reset(ss);
+            sqlite3_bind_int64(ss, 1, sqlite3_column_int64(st, 9));
+            while (sqlite3_step(ss) == SQLITE_ROW) {
+                const char *state = text(ss, 0);
+                bool have = false;
+                for (int k = 0; k < s->nstates && !have; k++)
+                    have = !strcmp(s->states[k], state);
+                if (!have)
+                    VEC_PUSH(s->states, s->nstates, s->capstates, xstrdup(state));
+            }
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(ss);
+    for (size_t i = 0; i < out->n; i++)
+        qsort(out->v[i].states, (size_t)out->v[i].nstates, sizeof *out->v[i].states, cmp_str);
+    return true;
+}
+
+static void free_sides(sides *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->v[i].key);
+        free(s->v[i].label);
+        free(s->v[i].verdict);
+        for (int k = 0; k < s->v[i].nstates; k++)
+            free(s->v[i].states[k]);
+        free(s->v[i].states);
+    }
+    free(s->v);
+}
+
+static bool has_state(const side *s, const char *state)
+{
+    for (int k = 0; k < s->nstates; k++)
+        if (!strcmp(s->states[k], state))
+            return true;
+    return false;
+}
+
+bool campaign_diff(campaign *a, campaign *b, strbuf *out, int *changes, diag *d)
+{
+    *changes = 0;
+    sides sa = {0}, sb = {0};
+    if (!load_sides(a, &sa, d) || !load_sides(b, &sb, d)) {
+        free_sides(&sa);
+        free_sides(&sb);
+        return false;
+    }
+    for (size_t i = 0; i < sa.n; i++) {
+        side *x = &sa.v[i], *y = find_side(&sb, x->key);
+        if (!y) {
+            sb_printf(out, "only in A: %s\n", x->label);
+            ++*changes;
+            continue;
+        }
+        if (!x->done || !y->done) {
+            if (x->done != y->done) {
+                sb_printf(out, "%s: finished only in %s\n", x->label, x->done ? "A" : "B");
+                ++*changes;
+            }
+            continue;
+        }
+        if (strcmp(x->verdict, y->verdict)) {
+            sb_printf(out, "%s: verdict %s -> %s\n", x->label, x->verdict, y->verdict);
+            ++*changes;
+        }
+        strbuf gained = {0}, lost = {0};
+        for (int k = 0; k < y->nstates; k++)
+            if (!has_state(x, y->states[k]))
+                sb_printf(&gained, " {%s}", y->states[k]);
+        for (int k = 0; k < x->nstates; k++)
+            if (!has_state(y, x->states[k]))
+                sb_printf(&lost, " {%s}", x->states[k]);
+        if (gained.len || lost.len) {
+            sb_printf(out, "%s: states", x->label);
+            if (gained.len)
+                sb_printf(out, " + %s", gained.s + 1);
+            if (lost.len)
+                sb_printf(out, " - %s", lost.s + 1);
+            sb_addc(out, '\n');
+            ++*changes;
+        }
+        sb_free(&gained);
+        sb_free(&lost);
+        double ra = x->iterations ? (double)x->positive / (double)x->iterations : 0;
+        double rb = y->iterations ? (double)y->positive / (double)y->iterations : 0;
+        bool moved = (ra == 0) != (rb == 0) || (ra > 0 && rb > 0 && (ra / rb >= 2 || rb / ra >= 2));
+        if (moved) {
+            sb_printf(out, "%s: witness rate %.3g -> %.3g (%llu of %llu -> %llu of %llu)\n", x->label, ra, rb,
+                      (unsigned long long)x->positive, (unsigned long long)x->iterations,
+                      (unsigned long long)y->positive, (unsigned long long)y->iterations);
+            ++*changes;
+        }
+    }
+    for (size_t i = 0; i < sb.n; i++)
+        if (!find_side(&sa, sb.v[i].key)) {
+            sb_printf(out, "only in B: %s\n", sb.v[i].label);
+            ++*changes;
+        }
+    free_sides(&sa);
+    free_sides(&sb);
+    return true;
+}

@@ -1,0 +1,216 @@
+/* The options of `litmusc run`, parsed in one place for `run` and for
+ * `campaign run` (run_opts.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "cli/run_opts.h"
+#include "util/mem.h"
+
+static bool one_of(const char *v, const char *const *names)
+{
+    for (; *names; names++)
+        if (!strcmp(v, *names))
+            return true;
+    return false;
+}
+
+/* A count as the runner takes it: digits with an optional k/M/G. */
+static bool valid_count(const char *v)
+{
+    size_t n = strspn(v, "0123456789");
+    if (n == 0 || n > 12)
+        return false;
+    return !v[n] || (strchr("kKmMgG", v[n]) && !v[n + 1]);
+}
+
+static void add_run_arg(run_opts *o, const char *flag, const char *value)
+{
+    VEC_PUSH(o->run_args, o->nrun_args, o->run_args_cap, xstrdup(flag));
+    VEC_PUSH(o->run_args, o->nrun_args, o->run_args_cap, xstrdup(value));
+}
+
+/* Each flag once, however often it is given (the list has room for all). */
+static void note_native_only(run_opts *o, const char *flag)
+{
+    for (int i = 0; i < o->nnative_only; i++)
+        if (!strcmp(o->native_only[i], flag))
+            return;
+    if (o->nnative_only < (int)(sizeof o->native_only / sizeof *o->native_only))
+        o->native_only[o->nnative_only++] = flag;
+}
+
+static const char *cmd_name = "litmusc run";
+
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", cmd_name);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see '%s --help')\n", cmd_name);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+enum {
+    OPT_TARGET = 256, OPT_SYNC, OPT_AFFINITY, OPT_LAYOUT, OPT_MODEL, OPT_CC, OPT_TIMEOUT,
+    OPT_JSON, OPT_FILTER, OPT_XML, OPT_CACHE, OPT_SEED, OPT_CPUS, OPT_TIME, OPT_SCHEME, OPT_PLAIN,
+    OPT_CHUNK, OPT_PERIOD, OPT_DELAY
+};
+
+int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*usage)(FILE *f))
+{
+    cmd_name = cmd;
+    static const struct option longs[] = {
+        {"target", required_argument, 0, OPT_TARGET}, {"sync", required_argument, 0, OPT_SYNC},
+        {"affinity", required_argument, 0, OPT_AFFINITY}, {"layout", required_argument, 0, OPT_LAYOUT},
+        {"model", required_argument, 0, OPT_MODEL}, {"cc", required_argument, 0, OPT_CC},
+        {"timeout", required_argument, 0, OPT_TIMEOUT}, {"json", no_argument, 0, OPT_JSON},
+        {"filter", required_argument, 0, OPT_FILTER}, {"xml", required_argument, 0, OPT_XML},
+        {"cache-dir", required_argument, 0, OPT_CACHE}, {"seed", required_argument, 0, OPT_SEED},
+        {"cpus", required_argument, 0, OPT_CPUS}, {"time", required_argument, 0, OPT_TIME},
+        {"scheme", required_argument, 0, OPT_SCHEME}, {"plain", required_argument, 0, OPT_PLAIN},
+        {"chunk", required_argument, 0, OPT_CHUNK}, {"period", required_argument, 0, OPT_PERIOD},
+        {"delay", required_argument, 0, OPT_DELAY},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    static const char *const targets[] = {"c11", "x86", "java", NULL};
+    static const char *const syncs[] = {"loose", "timebase", "user", NULL};
+    static const char *const affinities[] = {"none", "incr", "random", NULL};
+    static const char *const layouts[] = {"packed", "line", "shuffle", "array", NULL};
+    static const char *const plains[] = {"volatile", "relaxed", NULL};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+s:r:h", longs, NULL)) != -1) {
+        const char *v = optarg;
+        char *end;
+        switch (c) {
+        case 's':
+        case 'r':
+            if (!valid_count(v))
+                return bad_usage("-%s needs a count (digits, optional k/M/G), not '%s'",
+                                 c == 's' ? "s" : "r", v);
+            add_run_arg(o, c == 's' ? "-s" : "-r", v);
+            *(c == 's' ? &o->size : &o->runs) = v;
+            break;
+        case OPT_CHUNK:
+            if (!valid_count(v))
+                return bad_usage("--chunk needs a count (digits, optional k/M/G), not '%s'", v);
+            add_run_arg(o, "--chunk", v);
+            note_native_only(o, "--chunk");
+            break;
+        case OPT_PERIOD:
+        case OPT_DELAY: {
+            const char *flag = c == OPT_PERIOD ? "--period" : "--delay";
+            if (strcmp(v, "auto") && !valid_count(v))
+                return bad_usage("%s needs a number of ticks or auto, not '%s'", flag, v);
+            /* valid_count: at most 12 digits, then an optional suffix. */
+            if (c == OPT_PERIOD && strcmp(v, "auto") && strtoull(v, NULL, 10) == 0)
+                return bad_usage("--period must be positive (or auto)");
+            add_run_arg(o, flag, v);
+            note_native_only(o, flag);
+            break;
+        }
+        case OPT_TARGET:
+            if (!one_of(v, targets))
+                return bad_usage("unknown target '%s' (c11, x86, java)", v);
+            o->target = v;
+            break;
+        case OPT_SYNC:
+        case OPT_AFFINITY:
+        case OPT_LAYOUT: {
+            const char *const *names = c == OPT_SYNC ? syncs : c == OPT_AFFINITY ? affinities : layouts;
+            const char *flag = c == OPT_SYNC ? "--sync" : c == OPT_AFFINITY ? "--affinity" : "--layout";
+            if (!one_of(v, names))
+                return bad_usage("%s: unknown mode '%s'", flag, v);
+            add_run_arg(o, flag, v);
+            if (c != OPT_SYNC || strcmp(v, "loose"))
+                note_native_only(o, flag);
+            break;
+        }
+        case OPT_SEED:
+        case OPT_CPUS:
+            if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 19)
+                return bad_usage("%s needs a number, not '%s'", c == OPT_SEED ? "--seed" : "--cpus", v);
+            add_run_arg(o, c == OPT_SEED ? "--seed" : "--cpus", v);
+            note_native_only(o, c == OPT_SEED ? "--seed" : "--cpus");
+            break;
+        case OPT_TIME:
+        case OPT_TIMEOUT: {
+            errno = 0;
+            double s = strtod(v, &end);
+            if (errno || end == v || *end || !(s > 0) || s > 86400 * 7)
+                return bad_usage("%s needs a positive number of seconds, not '%s'",
+                                 c == OPT_TIME ? "--time" : "--timeout", v);
+            if (c == OPT_TIME)
+                add_run_arg(o, "--time", v), o->time = v;
+            else
+                o->timeout_s = s;
+            break;
+        }
+        case OPT_MODEL: o->model = v; break;
+        case OPT_CC:
+            if (!*v)
+                return bad_usage("--cc needs a compiler");
+            o->cc = v;
+            note_native_only(o, "--cc");
+            break;
+        case OPT_JSON: o->json = true; break;
+        case OPT_FILTER: o->filter = v; break;
+        case OPT_XML: o->xml = v; break;
+        case OPT_CACHE: o->cache_dir = v; break;
+        case OPT_SCHEME:
+            o->scheme = v;
+            note_native_only(o, "--scheme");
+            break;
+        case OPT_PLAIN:
+            if (!one_of(v, plains))
+                return bad_usage("--plain: '%s' is neither volatile nor relaxed", v);
+            o->plain_relaxed = !strcmp(v, "relaxed");
+            note_native_only(o, "--plain");
+            break;
+        case 'h':
+            usage(stdout);
+            return EXIT_OK;
+        default:
+            if (optopt && optopt < 256)
+                return bad_usage("unknown option or missing value: -%c", optopt);
+            return bad_usage("unknown option or missing value: %s", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc && !o->files_optional)
+        return bad_usage("no test files given");
+    VEC_PUSH(o->run_args, o->nrun_args, o->run_args_cap, NULL);
+    return -1;
+}
+
+
+/* Sorted by flag, so that the same options in another order make the
+ * same configuration. */
+static int cmp_pair(const void *a, const void *b)
+{
+    const char *const *x = a, *const *y = b;
+    int c = strcmp(x[0], y[0]);
+    return c ? c : strcmp(x[1], y[1]);
+}
+
+char *run_opts_canonical(const run_opts *o, bool with_timeout)
+{
+    size_t npairs = o->nrun_args / 2;
+    const char **pairs = xcalloc(npairs * 2 + 2, sizeof *pairs);
+    for (size_t i = 0; i < npairs * 2; i++)
+        pairs[i] = o->run_args[i];
+    qsort(pairs, npairs, 2 * sizeof *pairs, cmp_pair);
+    strbuf b = {0};
+    for (size_t i = 0; i < npairs; i++)
+        sb_printf(&b, "%s%s %s", i ? " " : "", pairs[2 * i], pairs[2 * i + 1]);
+    if (with_timeout)
+        sb_printf(&b, "%s--timeout %g", b.len ? " " : "", o->timeout_s);
+    free(pairs);
+    return sb_take(&b);
+}
