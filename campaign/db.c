@@ -176,10 +176,16 @@ static bool check_existing(campaign *c, diag *d)
     return true;
 }
 
+/* Another process may be creating the same new file: the schema goes in
+ * under the write lock, if it is still not there. */
 static bool create_schema(campaign *c, diag *d)
 {
     if (!cdb_begin(c, d))
         return false;
+    if (scalar(c, "SELECT count(*) FROM sqlite_master") != 0) {
+        cdb_rollback(c);
+        return check_existing(c, d);
+    }
     char created[64];
     time_t now = time(NULL);
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
