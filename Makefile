@@ -7,6 +7,7 @@
 #   make install PREFIX=/usr/local DESTDIR=
 #   make fuzz            libFuzzer target for the frontend and lowering (clang)
 #   make corpus HERD7=herd7 JAM21=jam21.cat   regenerate tests/corpus (gen + herd7 verdicts)
+#   make slurm-check     install slurm-wlm and munge (root), run the Slurm campaign test
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -56,7 +57,7 @@ LINK_LIBS = $(BUILD)/libcampaign.a $(BUILD)/libharness.a $(BUILD)/libbackends.a 
 EMBED_FILES = $(sort $(wildcard model/cat/*.cat runtime/*.c runtime/*.h \
                 backends/schemes/*.scheme backends/java/*.java))
 
-.PHONY: all check unit e2e demo install clean fuzz deps bench corpus
+.PHONY: all check unit e2e demo install clean fuzz deps bench corpus slurm-check
 all: $(BIN)
 
 deps:
@@ -110,6 +111,11 @@ check: deps
 demo: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@LITMUSC=$(CURDIR)/$(BIN) sh examples/demo.sh
+
+slurm-check: $(BIN)
+	@command -v sbatch >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/tmp/litmusc-apt.log 2>&1; } || \
+	  { echo "litmusc: cannot install slurm-wlm and munge (needs root and apt-get; see /tmp/litmusc-apt.log)" >&2; exit 1; }
+	@LITMUSC=$(CURDIR)/$(BIN) sh tests/e2e/campaign_slurm.sh
 
 corpus: $(BIN)
 	@LITMUSC=$(CURDIR)/$(BIN) HERD7="$(HERD7)" JAM21="$(JAM21)" sh mk/corpus.sh

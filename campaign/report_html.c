@@ -29,7 +29,9 @@ static const char style[] =
     ".legend .unseen{border:1px dashed #999}"
     "svg text{font-size:10px;fill:#444}";
 
-/* Sort the runs table on a click on its header: numbers as numbers. */
+/* Sort the runs table on a click on its header: numbers as numbers.  A
+ * link ending in #sort-N (or #sort-N-desc) opens the report sorted on
+ * column N. */
 static const char script[] =
     "document.querySelectorAll('#runs th').forEach(function(th,col){"
     "th.addEventListener('click',function(){"
@@ -41,7 +43,9 @@ static const char script[] =
     "y=b.cells[col].getAttribute('data-v')||b.cells[col].textContent;"
     "if(num){x=parseFloat(x)||0;y=parseFloat(y)||0;return dir*(x-y);}"
     "return dir*x.localeCompare(y);});"
-    "rows.forEach(function(r){tb.appendChild(r);});});});";
+    "rows.forEach(function(r){tb.appendChild(r);});});});"
+    "var m=/^#sort-(\\d+)(-desc)?$/.exec(location.hash);"
+    "if(m){var h=document.querySelectorAll('#runs th')[+m[1]];if(h){h.click();if(m[2])h.click();}}";
 
 static const char *text(sqlite3_stmt *st, int i)
 {

@@ -114,6 +114,12 @@ void json_null(json *j)
     sb_add(j->out, "null");
 }
 
+void json_raw(json *j, const char *text)
+{
+    before(j);
+    sb_add(j->out, text);
+}
+
 void json_number_or_string(json *j, const char *s)
 {
     char *end;

@@ -29,6 +29,8 @@ void json_uint(json *j, uint64_t v);
 void json_double(json *j, double v);
 void json_bool(json *j, bool v);
 void json_null(json *j);
+/* A value written elsewhere (already JSON text), as it is. */
+void json_raw(json *j, const char *text);
 /* A value that is an integer or a decimal number when the whole of S
  * reads as one, else a string: for key=value text from elsewhere. */
 void json_number_or_string(json *j, const char *s);
