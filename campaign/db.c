@@ -176,11 +176,31 @@ static bool check_existing(campaign *c, diag *d)
     return true;
 }
 
+/* WAL lets readers and the writer go on together.  Switching to it takes
+ * the database for a moment, which another process opening the same file
+ * may hold: wait for it. */
+static bool set_wal(campaign *c, diag *d)
+{
+    for (int tries = 0; tries < 600; tries++) {
+        sqlite3_stmt *st = NULL;
+        int rc = sqlite3_prepare_v2(c->db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+            return true;
+        if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+            return cdb_error(c, "switching to WAL mode", d);
+        usleep(50000);
+    }
+    return cdb_error(c, "switching to WAL mode", d);
+}
+
 /* Another process may be creating the same new file: the schema goes in
- * under the write lock, if it is still not there. */
+ * under an exclusive lock, if it is still not there. */
 static bool create_schema(campaign *c, diag *d)
 {
-    if (!cdb_begin(c, d))
+    if (!cdb_exec(c, "BEGIN EXCLUSIVE", d))
         return false;
     if (scalar(c, "SELECT count(*) FROM sqlite_master") != 0) {
         cdb_rollback(c);
@@ -237,11 +257,10 @@ campaign *campaign_open(const char *path, bool create, diag *d)
         campaign_close(c);
         return NULL;
     }
-    if (!cdb_exec(c, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", d) ||
-        (empty && !create_schema(c, d))) {
+    if ((empty && !create_schema(c, d)) || !set_wal(c, d) ||
+        !cdb_exec(c, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", d)) {
+        /* the file stays: another process may be opening it too */
         campaign_close(c);
-        if (!exists)
-            unlink(path);
         return NULL;
     }
     return c;

@@ -114,6 +114,18 @@ grep -q "only in A: SB on c11" "$tmp/d1" || fail "diff does not see the missing 
 "$L" campaign report --db "$tmp/f.db" > /dev/null
 [ $? -eq 1 ] || fail "the report of a campaign with a forbidden state does not exit 1"
 
+# progress: a live line on a terminal, nothing otherwise
+"$L" campaign run --db "$tmp/p.db" -s 200 -r 1 "$corpus_sb" "$corpus_mp" > /dev/null 2> "$tmp/p.err"
+grep -q "$(printf '\r')" "$tmp/p.err" && fail "a progress line although stderr is not a terminal"
+if command -v script > /dev/null 2>&1; then
+    script -qec "'$L' campaign run --db '$tmp/p2.db' -s 200 -r 1 '$corpus_sb' '$corpus_mp'" /dev/null > "$tmp/tty.out" 2>&1
+    grep -q "campaign: [0-9]*/2 runs .*runs/s  ETA .*forbidden" "$tmp/tty.out" || fail "no live progress line on a terminal: $(cat "$tmp/tty.out")"
+    script -qec "'$L' campaign run --quiet --db '$tmp/p3.db' -s 200 -r 1 '$corpus_sb'" /dev/null > "$tmp/tty.out" 2>&1
+    [ -s "$tmp/tty.out" ] && fail "--quiet still printed: $(cat "$tmp/tty.out")"
+else
+    echo "SKIP: no script(1) to give the campaign a terminal: the live progress line was not checked"
+fi
+
 # 4. bad databases.
 printf 'this is not a database\n' > "$tmp/text.db"
 cp "$tmp/text.db" "$tmp/text.orig"
