@@ -91,6 +91,12 @@ void cdb_rollback(campaign *c)
     sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+const char *cdb_text(sqlite3_stmt *st, int i)
+{
+    const unsigned char *s = sqlite3_column_text(st, i);
+    return s ? (const char *)s : "";
+}
+
 void cdb_bind_text(sqlite3_stmt *st, int i, const char *s)
 {
     if (s)
@@ -125,8 +131,7 @@ int64_t cdb_upsert(campaign *c, const char *insert_sql, const char *select_sql, 
     return id;
 }
 
-/* One integer from a query, or -1. */
-static int64_t scalar(campaign *c, const char *sql)
+int64_t cdb_scalar(campaign *c, const char *sql)
 {
     sqlite3_stmt *st = NULL;
     int64_t v = -1;
@@ -159,9 +164,9 @@ static bool check_existing(campaign *c, diag *d)
     sqlite3_finalize(st);
     if (!healthy)
         return diag_error(d, c->path, 0, 0, "the campaign database is corrupted (SQLite says: %s)", first);
-    if (scalar(c, "SELECT count(*) FROM sqlite_master") == 0)
+    if (cdb_scalar(c, "SELECT count(*) FROM sqlite_master") == 0)
         return true;    /* empty: the caller may create */
-    if (scalar(c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'campaign'") != 1)
+    if (cdb_scalar(c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'campaign'") != 1)
         return diag_error(d, c->path, 0, 0, "not a litmusc campaign database (an SQLite database of "
                           "something else: it has no campaign table)");
     st = NULL;
@@ -202,7 +207,7 @@ static bool create_schema(campaign *c, diag *d)
 {
     if (!cdb_exec(c, "BEGIN EXCLUSIVE", d))
         return false;
-    if (scalar(c, "SELECT count(*) FROM sqlite_master") != 0) {
+    if (cdb_scalar(c, "SELECT count(*) FROM sqlite_master") != 0) {
         cdb_rollback(c);
         return check_existing(c, d);
     }
@@ -251,7 +256,7 @@ campaign *campaign_open(const char *path, bool create, diag *d)
         campaign_close(c);
         return NULL;
     }
-    bool empty = scalar(c, "SELECT count(*) FROM sqlite_master") == 0;
+    bool empty = cdb_scalar(c, "SELECT count(*) FROM sqlite_master") == 0;
     if (empty && !create) {
         diag_error(d, path, 0, 0, "an empty file, not a campaign database");
         campaign_close(c);

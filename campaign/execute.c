@@ -31,26 +31,10 @@ static double now_s(void)
 
 /* Models and compiler versions, loaded once per name. */
 typedef struct cache {
-    char **names;
-    model **models;
-    size_t nm, cm, cm2;
+    model_set *models;
     char **ccs, **versions;
     size_t nc, cc, cc2;
 } cache;
-
-static model *get_model(cache *k, const char *name, diag *d)
-{
-    for (size_t i = 0; i < k->nm; i++)
-        if (!strcmp(k->names[i], name))
-            return k->models[i];
-    model *m = model_load(name, d);
-    if (m) {
-        size_t n = k->nm;
-        VEC_PUSH(k->names, k->nm, k->cm, xstrdup(name));
-        VEC_PUSH(k->models, n, k->cm2, m);
-    }
-    return m;
-}
 
 static const char *get_cc_version(cache *k, const char *cc, diag *d)
 {
@@ -68,16 +52,11 @@ static const char *get_cc_version(cache *k, const char *cc, diag *d)
 
 static void cache_free(cache *k)
 {
-    for (size_t i = 0; i < k->nm; i++) {
-        free(k->names[i]);
-        model_free(k->models[i]);
-    }
+    model_set_free(k->models);
     for (size_t i = 0; i < k->nc; i++) {
         free(k->ccs[i]);
         free(k->versions[i]);
     }
-    free(k->names);
-    free(k->models);
     free(k->ccs);
     free(k->versions);
 }
@@ -374,7 +353,7 @@ static bool run_one(campaign *c, const job *j, int64_t machine, cache *k, const 
     fe_test *ft = fe_parse(j->source, strlen(j->source), j->path, &td);
     ir_test *t = ft ? ir_lower(ft, &td) : NULL;
     fe_test_free(ft);
-    model *m = t ? get_model(k, j->model, &td) : NULL;
+    model *m = t ? model_set_get(k->models, j->model, &td) : NULL;
     bset *b = m ? model_run(m, t, &td) : NULL;
     run_options ro;
     parse_options(j->options, &ro);
@@ -447,13 +426,9 @@ static bool run_one(campaign *c, const job *j, int64_t machine, cache *k, const 
 static int64_t count_runs(campaign *c, const char *where)
 {
     char *sql = xasprintf("SELECT count(*) FROM runs%s%s", where ? " WHERE " : "", where ? where : "");
-    sqlite3_stmt *st = NULL;
-    int64_t n = 0;
-    if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
+    int64_t n = cdb_scalar(c, sql);
     free(sql);
-    return n;
+    return n < 0 ? 0 : n;
 }
 
 /* Runs left running by a process of this host that is gone become pending. */
@@ -504,7 +479,7 @@ bool campaign_execute(campaign *c, const campaign_exec_opts *o, campaign_exec_st
     free(ins);
     if (worker < 0)
         return false;
-    cache k = {0};
+    cache k = {model_set_new(), NULL, NULL, 0, 0, 0};
     double start = now_s();
     int total = (int)count_runs(c, NULL);
     int done0 = (int)count_runs(c, "status = 'done'");

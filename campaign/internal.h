@@ -29,6 +29,10 @@ void cdb_rollback(campaign *c);
 int64_t cdb_upsert(campaign *c, const char *insert_sql, const char *select_sql, const char *const *vals, int nins,
                    int n, diag *d);
 void cdb_bind_text(sqlite3_stmt *st, int i, const char *s);
+/* Column I of the current row as text ("" for NULL). */
+const char *cdb_text(sqlite3_stmt *st, int i);
+/* One integer from a query, or -1 when it fails. */
+int64_t cdb_scalar(campaign *c, const char *sql);
 
 /* This machine as a row of `machines`, and this process's row of `workers`. */
 int64_t campaign_machine_id(campaign *c, diag *d);

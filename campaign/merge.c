@@ -8,16 +8,6 @@
 #include <string.h>
 #include "campaign/internal.h"
 
-static int64_t count(campaign *c, const char *sql)
-{
-    sqlite3_stmt *st = NULL;
-    int64_t n = -1;
-    if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return n;
-}
-
 static const char merge_sql[] =
     "INSERT OR IGNORE INTO main.tests (name, hash, arch, path, source)"
     "  SELECT name, hash, arch, path, source FROM src.tests;"
@@ -74,12 +64,12 @@ bool campaign_merge(campaign *c, const char *in_path, campaign_merge_stats *st, 
     sqlite3_finalize(a);
     if (!ok)
         return false;
-    int64_t src_done = count(c, "SELECT count(*) FROM src.runs WHERE status = 'done'");
-    int64_t src_rest = count(c, "SELECT count(*) FROM src.runs WHERE status != 'done'");
+    int64_t src_done = cdb_scalar(c, "SELECT count(*) FROM src.runs WHERE status = 'done'");
+    int64_t src_rest = cdb_scalar(c, "SELECT count(*) FROM src.runs WHERE status != 'done'");
     ok = cdb_begin(c, d);
     if (ok) {
         ok = cdb_exec(c, merge_sql, d);
-        int64_t added = ok ? count(c, "SELECT count(*) FROM merge_new") : 0;
+        int64_t added = ok ? cdb_scalar(c, "SELECT count(*) FROM merge_new") : 0;
         if (ok) {
             st->added = (int)added;
             st->already = (int)(src_done - added);

@@ -64,16 +64,6 @@ static void collect(const char *const *paths, int npaths, file_list *out)
 
 /* ---- the runs ----------------------------------------------------------- */
 
-static const char *arch_word(ir_arch a)
-{
-    switch (a) {
-    case IR_ARCH_X86: return "X86";
-    case IR_ARCH_X86_64: return "X86_64";
-    case IR_ARCH_C: return "C";
-    case IR_ARCH_JAVA: return "Java";
-    }
-    return "?";
-}
 
 /* Can TARGET run a test of ARCH?  x86 compiles C and Java through a
  * scheme, c11 takes every test, java only C and Java. */
@@ -96,7 +86,7 @@ static void run_key(const ir_test *t, const campaign_config *cf, const char *mod
 
 static int64_t test_id(campaign *c, const ir_test *t, const char *path, const char *source, diag *d)
 {
-    const char *vals[] = {t->name, t->hash, arch_word(t->arch), path, source};
+    const char *vals[] = {t->name, t->hash, ir_arch_name(t->arch), path, source};
     return cdb_upsert(c, "INSERT OR IGNORE INTO tests (name, hash, arch, path, source) VALUES (?1, ?2, ?3, ?4, ?5)",
                       "SELECT id FROM tests WHERE name = ?1 AND hash = ?2", vals, 5, 2, d);
 }

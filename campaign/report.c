@@ -9,30 +9,20 @@
 #include "campaign/internal.h"
 #include "harness/harness.h"
 
-static int64_t count(campaign *c, const char *sql)
-{
-    sqlite3_stmt *st = NULL;
-    int64_t n = 0;
-    if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return n;
-}
-
 bool campaign_summarize(campaign *c, campaign_summary *s, diag *d)
 {
     (void)d;
     memset(s, 0, sizeof *s);
-    s->tests = (int)count(c, "SELECT count(DISTINCT test_id) FROM runs");
-    s->runs = (int)count(c, "SELECT count(*) FROM runs");
-    s->done = (int)count(c, "SELECT count(*) FROM runs WHERE status = 'done'");
-    s->errors = (int)count(c, "SELECT count(*) FROM runs WHERE status = 'error'");
+    s->tests = (int)cdb_scalar(c, "SELECT count(DISTINCT test_id) FROM runs");
+    s->runs = (int)cdb_scalar(c, "SELECT count(*) FROM runs");
+    s->done = (int)cdb_scalar(c, "SELECT count(*) FROM runs WHERE status = 'done'");
+    s->errors = (int)cdb_scalar(c, "SELECT count(*) FROM runs WHERE status = 'error'");
     s->pending = s->runs - s->done - s->errors;
-    s->forbidden_runs = (int)count(c, "SELECT count(*) FROM runs WHERE status = 'done' AND forbidden_states > 0");
-    s->partial_runs = (int)count(c, "SELECT count(*) FROM runs WHERE status = 'done' AND verdict = 'partial'");
-    s->allowed = count(c, "SELECT coalesce(sum(allowed_states), 0) FROM runs WHERE status = 'done'");
-    s->seen_allowed = count(c, "SELECT coalesce(sum(seen_allowed), 0) FROM runs WHERE status = 'done'");
-    s->iterations = (uint64_t)count(c, "SELECT coalesce(sum(iterations), 0) FROM runs WHERE status = 'done'");
+    s->forbidden_runs = (int)cdb_scalar(c, "SELECT count(*) FROM runs WHERE status = 'done' AND forbidden_states > 0");
+    s->partial_runs = (int)cdb_scalar(c, "SELECT count(*) FROM runs WHERE status = 'done' AND verdict = 'partial'");
+    s->allowed = cdb_scalar(c, "SELECT coalesce(sum(allowed_states), 0) FROM runs WHERE status = 'done'");
+    s->seen_allowed = cdb_scalar(c, "SELECT coalesce(sum(seen_allowed), 0) FROM runs WHERE status = 'done'");
+    s->iterations = (uint64_t)cdb_scalar(c, "SELECT coalesce(sum(iterations), 0) FROM runs WHERE status = 'done'");
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(c->db, "SELECT coalesce(sum(seconds), 0) FROM runs WHERE status = 'done'", -1, &st,
                            NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
@@ -49,12 +39,6 @@ static const char runs_sql[] =
     " LEFT JOIN machines m ON m.id = r.machine_id"
     " ORDER BY t.name, t.hash, g.target, g.compiler, g.model, g.options";
 
-static const char *text(sqlite3_stmt *st, int i)
-{
-    const unsigned char *s = sqlite3_column_text(st, i);
-    return s ? (const char *)s : "";
-}
-
 bool campaign_report_json(campaign *c, strbuf *out, diag *d)
 {
     sqlite3_stmt *st = cdb_prepare(c, runs_sql, d);
@@ -64,17 +48,17 @@ bool campaign_report_json(campaign *c, strbuf *out, diag *d)
     json_init(&j, out);
     harness_json_begin(&j, "campaign");
     while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *status = text(st, 8), *result = text(st, 11);
+        const char *status = cdb_text(st, 8), *result = cdb_text(st, 11);
         strbuf block = {0};
         json b;
         json_init(&b, &block);
         json_object(&b);
-        json_kv_string(&b, "target", text(st, 4));
-        json_kv_string(&b, "compiler", text(st, 5));
-        json_kv_string(&b, "model", text(st, 6));
-        json_kv_string(&b, "options", text(st, 7));
+        json_kv_string(&b, "target", cdb_text(st, 4));
+        json_kv_string(&b, "compiler", cdb_text(st, 5));
+        json_kv_string(&b, "model", cdb_text(st, 6));
+        json_kv_string(&b, "options", cdb_text(st, 7));
         json_kv_string(&b, "status", status);
-        json_kv_string(&b, "host", sqlite3_column_type(st, 12) == SQLITE_NULL ? NULL : text(st, 12));
+        json_kv_string(&b, "host", sqlite3_column_type(st, 12) == SQLITE_NULL ? NULL : cdb_text(st, 12));
         json_end_object(&b);
         size_t len = strlen(result);
         if (!strcmp(status, "done") && len > 2 && result[0] == '{' && result[len - 1] == '}') {
@@ -84,11 +68,11 @@ bool campaign_report_json(campaign *c, strbuf *out, diag *d)
             free(r);
         } else {
             json_object(&j);
-            json_kv_string(&j, "test", text(st, 0));
-            json_kv_string(&j, "file", text(st, 2));
-            json_kv_string(&j, "arch", text(st, 1));
-            json_kv_string(&j, "hash", text(st, 3));
-            json_kv_string(&j, "error", !strcmp(status, "error") ? text(st, 10) : "not run yet");
+            json_kv_string(&j, "test", cdb_text(st, 0));
+            json_kv_string(&j, "file", cdb_text(st, 2));
+            json_kv_string(&j, "arch", cdb_text(st, 1));
+            json_kv_string(&j, "hash", cdb_text(st, 3));
+            json_kv_string(&j, "error", !strcmp(status, "error") ? cdb_text(st, 10) : "not run yet");
             json_key(&j, "campaign");
             json_raw(&j, block.s);
             json_end_object(&j);
@@ -108,8 +92,8 @@ bool campaign_report_junit(campaign *c, const char *path, diag *d)
         return false;
     harness_report *rep = harness_report_new("litmusc campaign");
     while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *status = text(st, 8), *verdict = text(st, 9);
-        char *cls = xasprintf("litmusc.campaign.%s.%s.%s", text(st, 4), text(st, 5), text(st, 6));
+        const char *status = cdb_text(st, 8), *verdict = cdb_text(st, 9);
+        char *cls = xasprintf("litmusc.campaign.%s.%s.%s", cdb_text(st, 4), cdb_text(st, 5), cdb_text(st, 6));
         for (char *p = cls; *p; p++)
             if (*p == ' ')
                 *p = '_';
@@ -120,18 +104,18 @@ bool campaign_report_junit(campaign *c, const char *path, diag *d)
             msg = xasprintf("%d forbidden state(s) observed", sqlite3_column_int(st, 14));
         } else if (!strcmp(status, "done") && !strcmp(verdict, "partial")) {
             res = HARNESS_ERROR;
-            msg = xasprintf("partial: %s", text(st, 10));
+            msg = xasprintf("partial: %s", cdb_text(st, 10));
         } else if (!strcmp(status, "done")) {
             res = HARNESS_PASS;
             msg = xstrdup("no forbidden state observed");
         } else if (!strcmp(status, "error")) {
             res = HARNESS_ERROR;
-            msg = xstrdup(text(st, 10));
+            msg = xstrdup(cdb_text(st, 10));
         } else {
             res = HARNESS_SKIPPED;
             msg = xasprintf("not run yet (%s)", status);
         }
-        harness_report_add(rep, text(st, 0), cls, res, msg, NULL, sqlite3_column_double(st, 13));
+        harness_report_add(rep, cdb_text(st, 0), cls, res, msg, NULL, sqlite3_column_double(st, 13));
         free(cls);
         free(msg);
     }
@@ -190,20 +174,20 @@ static bool load_sides(campaign *c, sides *out, diag *d)
         return false;
     }
     while (sqlite3_step(st) == SQLITE_ROW) {
-        char *key = xasprintf("%s|%s|%s|%s|%s", text(st, 0), text(st, 1), text(st, 2), text(st, 3), text(st, 4));
+        char *key = xasprintf("%s|%s|%s|%s|%s", cdb_text(st, 0), cdb_text(st, 1), cdb_text(st, 2), cdb_text(st, 3), cdb_text(st, 4));
         side *s = find_side(out, key);
         if (!s) {
             side n = {0};
             n.key = key;
-            n.label = xasprintf("%s on %s (%s%s%s)", text(st, 0), text(st, 2), text(st, 3), *text(st, 4) ? ", " : "",
-                                text(st, 4));
+            n.label = xasprintf("%s on %s (%s%s%s)", cdb_text(st, 0), cdb_text(st, 2), cdb_text(st, 3), *cdb_text(st, 4) ? ", " : "",
+                                cdb_text(st, 4));
             n.verdict = xstrdup("");
             VEC_PUSH(out->v, out->n, out->cap, n);
             s = &out->v[out->n - 1];
         } else
             free(key);
-        const char *status = text(st, 5);
-        const char *v = !strcmp(status, "done") ? text(st, 6) : !strcmp(status, "error") ? "error" : "";
+        const char *status = cdb_text(st, 5);
+        const char *v = !strcmp(status, "done") ? cdb_text(st, 6) : !strcmp(status, "error") ? "error" : "";
         if (verdict_rank(v) > verdict_rank(s->verdict)) {
             free(s->verdict);
             s->verdict = xstrdup(v);
@@ -215,7 +199,7 @@ static bool load_sides(campaign *c, sides *out, diag *d)
             sqlite3_reset(ss);
             sqlite3_bind_int64(ss, 1, sqlite3_column_int64(st, 9));
             while (sqlite3_step(ss) == SQLITE_ROW) {
-                const char *state = text(ss, 0);
+                const char *state = cdb_text(ss, 0);
                 bool have = false;
                 for (int k = 0; k < s->nstates && !have; k++)
                     have = !strcmp(s->states[k], state);

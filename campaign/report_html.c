@@ -47,12 +47,6 @@ static const char script[] =
     "var m=/^#sort-(\\d+)(-desc)?$/.exec(location.hash);"
     "if(m){var h=document.querySelectorAll('#runs th')[+m[1]];if(h){h.click();if(m[2])h.click();}}";
 
-static const char *text(sqlite3_stmt *st, int i)
-{
-    const unsigned char *s = sqlite3_column_text(st, i);
-    return s ? (const char *)s : "";
-}
-
 static void esc(strbuf *out, const char *s)
 {
     campaign_html_escape(out, s);
@@ -72,7 +66,7 @@ static void histogram(campaign *c, sqlite3_stmt *obs, sqlite3_stmt *model, int64
     sqlite3_reset(obs);
     sqlite3_bind_int64(obs, 1, run);
     while (sqlite3_step(obs) == SQLITE_ROW) {
-        bar b = {xstrdup(text(obs, 0)), sqlite3_column_int64(obs, 1), sqlite3_column_int(obs, 2) ? "allowed" : "forbidden"};
+        bar b = {xstrdup(cdb_text(obs, 0)), sqlite3_column_int64(obs, 1), sqlite3_column_int(obs, 2) ? "allowed" : "forbidden"};
         VEC_PUSH(bars, n, cap, b);
     }
     size_t observed = n;
@@ -80,7 +74,7 @@ static void histogram(campaign *c, sqlite3_stmt *obs, sqlite3_stmt *model, int64
     sqlite3_bind_int64(model, 1, test);
     cdb_bind_text(model, 2, mname);
     while (sqlite3_step(model) == SQLITE_ROW) {
-        const char *s = text(model, 0);
+        const char *s = cdb_text(model, 0);
         bool seen = false;
         for (size_t i = 0; i < observed && !seen; i++)
             seen = !strcmp(bars[i].state, s);
@@ -176,20 +170,20 @@ bool campaign_report_html(campaign *c, const char *path, diag *d)
               (long long)s.allowed, cover, (unsigned long long)s.iterations, s.seconds);
     while (sqlite3_step(st) == SQLITE_ROW) {
         int64_t rid = sqlite3_column_int64(st, 0), tid = sqlite3_column_int64(st, 1);
-        const char *status = text(st, 7), *verdict = text(st, 8);
+        const char *status = cdb_text(st, 7), *verdict = cdb_text(st, 8);
         bool done = !strcmp(status, "done");
         const char *cls = done ? verdict : status;
         int allowed = sqlite3_column_int(st, 12), seen = sqlite3_column_int(st, 13);
         sb_printf(&rows, "<tr class=\"%s\"><td><a href=\"#run-%lld\">", cls, (long long)rid);
-        esc(&rows, text(st, 2));
+        esc(&rows, cdb_text(st, 2));
         sb_add(&rows, "</a></td><td>");
-        esc(&rows, text(st, 21));
+        esc(&rows, cdb_text(st, 21));
         sb_add(&rows, "</td><td>");
-        esc(&rows, text(st, 3));
+        esc(&rows, cdb_text(st, 3));
         sb_add(&rows, "</td><td>");
-        esc(&rows, text(st, 4));
+        esc(&rows, cdb_text(st, 4));
         sb_add(&rows, "</td><td>");
-        esc(&rows, text(st, 5));
+        esc(&rows, cdb_text(st, 5));
         sb_printf(&rows, "</td><td>%s</td><td>%s</td>", status, done ? verdict : "");
         if (done)
             sb_printf(&rows, "<td class=\"num\">%lld</td><td class=\"num\">%lld</td><td class=\"num\">%d</td>"
@@ -201,41 +195,41 @@ bool campaign_report_html(campaign *c, const char *path, diag *d)
             sb_add(&rows, "<td class=\"num\"></td><td class=\"num\"></td><td class=\"num\"></td>"
                           "<td class=\"num\"></td><td class=\"num\"></td></tr>\n");
         sb_printf(&details, "<div class=\"run\" id=\"run-%lld\"><h3>", (long long)rid);
-        esc(&details, text(st, 21));
+        esc(&details, cdb_text(st, 21));
         sb_addc(&details, ' ');
-        esc(&details, text(st, 2));
+        esc(&details, cdb_text(st, 2));
         sb_add(&details, " on ");
-        esc(&details, text(st, 3));
+        esc(&details, cdb_text(st, 3));
         sb_add(&details, ", ");
-        esc(&details, text(st, 4));
+        esc(&details, cdb_text(st, 4));
         sb_add(&details, "</h3>\n<p>file ");
-        esc(&details, text(st, 20));
+        esc(&details, cdb_text(st, 20));
         sb_add(&details, "; model ");
-        esc(&details, text(st, 5));
+        esc(&details, cdb_text(st, 5));
         if (done) {
             sb_add(&details, ": ");
-            esc(&details, text(st, 16));
+            esc(&details, cdb_text(st, 16));
             sb_printf(&details, "; run: %s, %lld iterations, %lld witnesses", verdict,
                       (long long)sqlite3_column_int64(st, 9), (long long)sqlite3_column_int64(st, 10));
         } else {
             sb_printf(&details, "; %s", status);
-            if (*text(st, 15)) {
+            if (*cdb_text(st, 15)) {
                 sb_add(&details, ": ");
-                esc(&details, text(st, 15));
+                esc(&details, cdb_text(st, 15));
             }
         }
         sb_add(&details, "<br>options: ");
-        esc(&details, text(st, 6));
+        esc(&details, cdb_text(st, 6));
         if (sqlite3_column_type(st, 17) != SQLITE_NULL) {
             sb_add(&details, "; machine: ");
-            esc(&details, text(st, 17));
+            esc(&details, cdb_text(st, 17));
             sb_add(&details, ", ");
-            esc(&details, text(st, 18));
+            esc(&details, cdb_text(st, 18));
             sb_printf(&details, ", %d cores", sqlite3_column_int(st, 19));
         }
         sb_add(&details, "</p>\n");
         if (done)
-            histogram(c, obs, model, rid, tid, text(st, 5), &details);
+            histogram(c, obs, model, rid, tid, cdb_text(st, 5), &details);
         sb_add(&details, "</div>\n");
     }
     sb_add(&out, "<section><h2>Runs</h2><table id=\"runs\"><thead><tr><th>test</th><th>arch</th><th>target</th>"

@@ -394,12 +394,22 @@ static int cmd_diff(int argc, char **argv)
     return st;
 }
 
-/* The run options and files of a distributed campaign, for the shards. */
-static char **shard_args(int argc, char **argv)
+/* What each shard's `campaign run` gets: the campaign options the shards
+ * share (targets, compilers), then the run options and files. */
+static char **shard_args(const camp_opts *co, int argc, char **argv)
 {
-    char **v = xcalloc((size_t)argc + 1, sizeof *v);
+    char **v = xcalloc((size_t)argc + 2 * (size_t)co->nccs + 4, sizeof *v);
+    int k = 0;
+    if (co->targets) {
+        v[k++] = "--targets";
+        v[k++] = (char *)co->targets;
+    }
+    for (int i = 0; i < co->nccs; i++) {
+        v[k++] = "--cc";
+        v[k++] = (char *)co->ccs[i];
+    }
     for (int i = 1; i < argc; i++)
-        v[i - 1] = argv[i];
+        v[k++] = argv[i];
     return v;
 }
 
@@ -446,30 +456,11 @@ static int cmd_parallel(int argc, char **argv)
         return fail_usage("--shards '%s': expected a positive number", co.shards);
     if ((st = check_run_options(argc, argv)) >= 0)
         return st;
-    /* the shards get the campaign options they share */
-    char **args = shard_args(argc, argv);
-    strbuf extra = {0};
-    int nx = 0;
-    const char *xs[40];
-    if (co.targets) {
-        xs[nx++] = "--targets";
-        xs[nx++] = co.targets;
-    }
-    for (int i = 0; i < co.nccs; i++) {
-        xs[nx++] = "--cc";
-        xs[nx++] = co.ccs[i];
-    }
-    char **all = xcalloc((size_t)(argc + nx + 1), sizeof *all);
-    int k = 0;
-    for (int i = 0; i < nx; i++)
-        all[k++] = (char *)xs[i];
-    for (int i = 0; args[i]; i++)
-        all[k++] = args[i];
+    char **all = shard_args(&co, argc, argv);
     diag d = {0};
     campaign *c = campaign_open(co.db, true, &d);
     if (!c) {
         free(all);
-        free(args);
         return report_diag(&d);
     }
     char *self = self_path();
@@ -485,8 +476,6 @@ static int cmd_parallel(int argc, char **argv)
     campaign_close(c);
     free(self);
     free(all);
-    free(args);
-    sb_free(&extra);
     return st;
 }
 
@@ -506,23 +495,7 @@ static int cmd_slurm(int argc, char **argv)
         return fail_usage("--partition '%s': letters, digits, '_', '-' and ',' only", co.partition);
     if ((st = check_run_options(argc, argv)) >= 0)
         return st;
-    char **args = shard_args(argc, argv);
-    const char *xs[40];
-    int nx = 0;
-    if (co.targets) {
-        xs[nx++] = "--targets";
-        xs[nx++] = co.targets;
-    }
-    for (int i = 0; i < co.nccs; i++) {
-        xs[nx++] = "--cc";
-        xs[nx++] = co.ccs[i];
-    }
-    char **all = xcalloc((size_t)(argc + nx + 1), sizeof *all);
-    int k = 0;
-    for (int i = 0; i < nx; i++)
-        all[k++] = (char *)xs[i];
-    for (int i = 0; args[i]; i++)
-        all[k++] = args[i];
+    char **all = shard_args(&co, argc, argv);
     char *self = self_path();
     /* the shards' paths must mean the same on the compute nodes: absolute */
     char *db = co.db[0] == '/' ? xstrdup(co.db) : NULL;
@@ -548,7 +521,6 @@ static int cmd_slurm(int argc, char **argv)
     free(db);
     free(self);
     free(all);
-    free(args);
     return st < 0 ? EXIT_OK : st;
 }
 

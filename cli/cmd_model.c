@@ -14,10 +14,6 @@
 #include "model/model.h"
 #include "util/mem.h"
 
-typedef struct model_cache {
-    char *name;
-    model *m;
-} model_cache;
 
 static void usage(FILE *f)
 {
@@ -28,22 +24,6 @@ static void usage(FILE *f)
                "  --notes     after each herd block, comment lines naming a data race\n"
                "              and saying when the solver settled the state set\n"
                "  --no-prune  build every candidate, even those the model must reject\n");
-}
-
-static model *get_model(model_cache **cache, size_t *n, size_t *cap, const char *name,
-                        bool no_prune, diag *d)
-{
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp((*cache)[i].name, name) == 0)
-            return (*cache)[i].m;
-    model *m = model_load(name, d);
-    if (!m)
-        return NULL;
-    if (no_prune)
-        model_set_pruning(m, false);
-    model_cache c = {xstrdup(name), m};
-    VEC_PUSH(*cache, *n, *cap, c);
-    return m;
 }
 
 int cmd_model(int argc, char **argv)
@@ -76,8 +56,7 @@ int cmd_model(int argc, char **argv)
         free(files);
         return EXIT_USAGE;
     }
-    model_cache *cache = NULL;
-    size_t ncache = 0, ccache = 0;
+    model_set *models = model_set_new();
     int status = EXIT_OK;
     strbuf jbuf = {0};
     json js;
@@ -94,7 +73,9 @@ int cmd_model(int argc, char **argv)
             continue;
         }
         const char *name = model_arg ? model_arg : model_default_name(t->arch);
-        model *m = get_model(&cache, &ncache, &ccache, name, no_prune, &d);
+        model *m = model_set_get(models, name, &d);
+        if (m && no_prune)
+            model_set_pruning(m, false);
         if (!m) {
             int s = cli_report(&d);
             ir_test_free(t);
@@ -140,11 +121,7 @@ int cmd_model(int argc, char **argv)
         cli_json_flush(&jbuf);
     }
     sb_free(&jbuf);
-    for (size_t i = 0; i < ncache; i++) {
-        model_free(cache[i].m);
-        free(cache[i].name);
-    }
-    free(cache);
+    model_set_free(models);
     free(files);
     return status;
 }

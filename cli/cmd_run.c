@@ -50,37 +50,6 @@ static void usage(FILE *f)
             "or hung, interrupted)\n");
 }
 
-/* Models are loaded once per name: a corpus run uses one or two. */
-typedef struct model_cache {
-    char **names;
-    model **models;
-    size_t n, cap, ncap;
-} model_cache;
-
-static model *get_model(model_cache *mc, const char *name, diag *d)
-{
-    for (size_t i = 0; i < mc->n; i++)
-        if (!strcmp(mc->names[i], name))
-            return mc->models[i];
-    model *m = model_load(name, d);
-    if (!m)
-        return NULL;
-    size_t n = mc->n;
-    VEC_PUSH(mc->names, mc->n, mc->cap, xstrdup(name));
-    VEC_PUSH(mc->models, n, mc->ncap, m);
-    return m;
-}
-
-static void free_models(model_cache *mc)
-{
-    for (size_t i = 0; i < mc->n; i++) {
-        free(mc->names[i]);
-        model_free(mc->models[i]);
-    }
-    free(mc->names);
-    free(mc->models);
-}
-
 /* What the whole command returns: a forbidden observation wins, then an
  * environment failure, then bad input. */
 typedef struct outcome_counts {
@@ -90,7 +59,7 @@ typedef struct outcome_counts {
 
 typedef struct run_ctx {
     run_opts *o;
-    model_cache models;
+    model_set *models;
     char *cc_version;
     harness_filter *filter;
     harness_report *report;
@@ -231,7 +200,7 @@ static void run_file(run_ctx *cx, const char *path)
     cx->n.tests++;
     const char *target = target_of(cx->o, t);
     const char *mname = cx->o->model ? cx->o->model : model_default_name(t->arch);
-    model *m = get_model(&cx->models, mname, &d);
+    model *m = model_set_get(cx->models, mname, &d);
     bset *b = m ? model_run(m, t, &d) : NULL;
     if (!b) {
         report_error(cx, t->name, &d, HARNESS_ERROR);
@@ -261,6 +230,7 @@ int cmd_run(int argc, char **argv)
     }
     run_ctx cx = {0};
     cx.o = &o;
+    cx.models = model_set_new();
     json_init(&cx.json, &cx.json_buf);
     if (o.json)
         harness_json_begin(&cx.json, "run");
@@ -299,7 +269,7 @@ done:
     sb_free(&cx.json_buf);
     harness_filter_free(cx.filter);
     harness_report_free(cx.report);
-    free_models(&cx.models);
+    model_set_free(cx.models);
     free(cx.cc_version);
     for (size_t i = 0; i < o.nrun_args; i++)
         free(o.run_args[i]);

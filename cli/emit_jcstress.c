@@ -70,39 +70,8 @@ static int parse_args(int argc, char **argv, emit_args *a)
     return -1;
 }
 
-/* Models by name, loaded once each. */
-typedef struct models {
-    char **name;
-    model **m;
-    size_t n, cap, mcap;
-} models;
-
-static model *get_model(models *ms, const char *name, diag *d)
-{
-    for (size_t i = 0; i < ms->n; i++)
-        if (!strcmp(ms->name[i], name))
-            return ms->m[i];
-    model *m = model_load(name, d);
-    if (m) {
-        size_t n = ms->n;
-        VEC_PUSH(ms->name, ms->n, ms->cap, xstrdup(name));
-        VEC_PUSH(ms->m, n, ms->mcap, m);
-    }
-    return m;
-}
-
-static void free_models(models *ms)
-{
-    for (size_t i = 0; i < ms->n; i++) {
-        free(ms->name[i]);
-        model_free(ms->m[i]);
-    }
-    free(ms->name);
-    free(ms->m);
-}
-
 /* Load, model and generate one file; its class name joins TAKEN. */
-static bool emit_one(const emit_args *a, const char *path, models *ms, char ***taken, int *ntaken,
+static bool emit_one(const emit_args *a, const char *path, model_set *ms, char ***taken, int *ntaken,
                      javaout_set *set, diag *d)
 {
     ir_test *t = cli_load_test(path, d);
@@ -113,7 +82,7 @@ static bool emit_one(const emit_args *a, const char *path, models *ms, char ***t
         return false;
     }
     const char *mname = a->model ? a->model : model_default_name(t->arch);
-    model *m = get_model(ms, mname, d);
+    model *m = model_set_get(ms, mname, d);
     bset *b = m ? model_run(m, t, d) : NULL;
     bool ok = false;
     if (b) {
@@ -142,14 +111,14 @@ int emit_jcstress(int argc, char **argv)
         free(a.files);
         return st;
     }
-    models ms = {0};
+    model_set *ms = model_set_new();
     javaout_set set = {0};
     char **taken = NULL;
     int ntaken = 0;
     diag d = {0};
     st = EXIT_OK;
     for (int i = 0; i < a.nfiles && st == EXIT_OK; i++)
-        if (!emit_one(&a, a.files[i], &ms, &taken, &ntaken, &set, &d))
+        if (!emit_one(&a, a.files[i], ms, &taken, &ntaken, &set, &d))
             st = cli_report(&d);
     if (st == EXIT_OK)
         st = cli_emit_set(&set, !a.out);
@@ -157,7 +126,7 @@ int emit_jcstress(int argc, char **argv)
         free(taken[i]);
     free(taken);
     javaout_free(&set);
-    free_models(&ms);
+    model_set_free(ms);
     free(a.files);
     return st;
 }

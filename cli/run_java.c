@@ -38,21 +38,6 @@ typedef struct java_ctx {
     strbuf jbuf;
 } java_ctx;
 
-static model *get_model(model ***ms, char ***names, int *n, const char *name, diag *d)
-{
-    for (int i = 0; i < *n; i++)
-        if (!strcmp((*names)[i], name))
-            return (*ms)[i];
-    model *m = model_load(name, d);
-    if (m) {
-        *ms = xrealloc(*ms, (size_t)(*n + 1) * sizeof **ms);
-        *names = xrealloc(*names, (size_t)(*n + 1) * sizeof **names);
-        (*ms)[*n] = m;
-        (*names)[(*n)++] = xstrdup(name);
-    }
-    return m;
-}
-
 static void report_diag(harness_report *rep, const char *name, const diag *d, counts *k)
 {
     cli_report(d);
@@ -140,9 +125,8 @@ int run_java(const run_opts *o, char **files, int nfiles)
     /* load and model every test; those that fail are reported and left out */
     cx.ts = xcalloc((size_t)nfiles + 1, sizeof *cx.ts);
     const ir_test **tests = xcalloc((size_t)nfiles + 1, sizeof *tests);
-    model **ms = NULL;
-    char **mnames = NULL;
-    int nm = 0, n = 0, matched = 0;
+    model_set *ms = model_set_new();
+    int n = 0, matched = 0;
     for (int i = 0; i < nfiles && !harness_interrupted(); i++) {
         d = (diag){0};
         ir_test *t = cli_load_test(files[i], &d);
@@ -156,7 +140,7 @@ int run_java(const run_opts *o, char **files, int nfiles)
         }
         matched++;
         const char *mname = o->model ? o->model : model_default_name(t->arch);
-        model *m = get_model(&ms, &mnames, &nm, mname, &d);
+        model *m = model_set_get(ms, mname, &d);
         bset *b = m ? model_run(m, t, &d) : NULL;
         if (!b) {
             report_diag(cx.rep, t->name, &d, &cx.k);
@@ -197,12 +181,7 @@ int run_java(const run_opts *o, char **files, int nfiles)
     }
     free(cx.ts);
     free(tests);
-    for (int i = 0; i < nm; i++) {
-        model_free(ms[i]);
-        free(mnames[i]);
-    }
-    free(ms);
-    free(mnames);
+    model_set_free(ms);
     free(javac_version);
     harness_filter_free(flt);
     harness_report_free(cx.rep);

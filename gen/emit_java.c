@@ -60,19 +60,9 @@ bool gen_emit_java(const gen_cycle *c, const gen_header *h, strbuf *out, diag *d
     int nfin = 0;
     if (!gen_memory_finals(c, fin, &nfin, d))
         return false;
-    /* locations in name order */
     int order[GEN_MAX_EDGES];
     char names[GEN_MAX_EDGES][8];
-    for (int l = 0; l < c->nlocs; l++) {
-        order[l] = l;
-        gen_loc_name(l, names[l], sizeof names[l]);
-    }
-    for (int i = 1; i < c->nlocs; i++)
-        for (int j = i; j > 0 && strcmp(names[order[j - 1]], names[order[j]]) > 0; j--) {
-            int t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
+    gen_locs_by_name(c, order, names);
     strbuf body = {0};
     for (int p = 0; p < c->nprocs; p++) {
         sb_printf(&body, "\nThread%d {\n", p);

@@ -208,21 +208,25 @@ bool gen_show_read(const gen_cycle *c, int i)
     return valid_edge(&c->e[PREV(i)]) || valid_edge(&c->e[i]);
 }
 
-bool gen_memory_finals(const gen_cycle *c, gen_final *out, int *nout, diag *d)
+void gen_locs_by_name(const gen_cycle *c, int *order, char (*names)[8])
 {
-    int order[GEN_MAX_EDGES];
-    char names[GEN_MAX_EDGES][8];
     for (int l = 0; l < c->nlocs; l++) {
         order[l] = l;
-        gen_loc_name(l, names[l], sizeof names[l]);
+        gen_loc_name(l, names[l], 8);
     }
-    /* by location name, as diy7 sorts them */
     for (int i = 1; i < c->nlocs; i++)
         for (int j = i; j > 0 && strcmp(names[order[j - 1]], names[order[j]]) > 0; j--) {
             int t = order[j];
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
+}
+
+bool gen_memory_finals(const gen_cycle *c, gen_final *out, int *nout, diag *d)
+{
+    int order[GEN_MAX_EDGES];
+    char names[GEN_MAX_EDGES][8];
+    gen_locs_by_name(c, order, names);
     *nout = 0;
     for (int k = 0; k < c->nlocs; k++) {
         int loc = order[k], writes = 0, last = 0;

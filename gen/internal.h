@@ -115,6 +115,9 @@ void gen_test_name(const gen_cycle *c, strbuf *out);
 bool gen_place(gen_cycle *c, diag *d);
 /* Location name: x y z a b ... w x00 x01 ... */
 void gen_loc_name(int loc, char *buf, size_t size);
+/* The locations in name order (diy7's order for conditions and inits),
+ * with their names. */
+void gen_locs_by_name(const gen_cycle *c, int *order, char (*names)[8]);
 
 /* One final-state term of the condition. */
 typedef struct gen_final {

@@ -41,16 +41,6 @@ static void values(json *j, const ir_test *t, const ir_val *vals, int n)
     json_end_array(j);
 }
 
-static const char *arch_word(ir_arch a)
-{
-    switch (a) {
-    case IR_ARCH_X86: return "X86";
-    case IR_ARCH_X86_64: return "X86_64";
-    case IR_ARCH_C: return "C";
-    case IR_ARCH_JAVA: return "Java";
-    }
-    return "?";
-}
 
 /* herd's Ok/No/Undef and Never/Sometimes/Always, in lower case. */
 static const char *lower_word(const char *w)
@@ -68,7 +58,7 @@ static void test_fields(json *j, const ir_test *t, const char *file, const bset 
 {
     json_kv_string(j, "test", t->name);
     json_kv_string(j, "file", file);
-    json_kv_string(j, "arch", arch_word(t->arch));
+    json_kv_string(j, "arch", ir_arch_name(t->arch));
     json_kv_string(j, "hash", t->hash ? t->hash : "");
     char *cond = ir_format_cond(t);
     json_kv_string(j, "condition", cond);

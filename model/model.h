@@ -13,6 +13,13 @@ typedef struct model model;
  * beside the file, then among the built-in files).  NULL + diag on error. */
 model *model_load(const char *name_or_path, diag *d);
 void model_free(model *m);
+
+/* Models loaded once per name (a batch of tests uses one or two). */
+typedef struct model_set model_set;
+model_set *model_set_new(void);
+/* The model NAME (loaded on first use); NULL + diag as model_load. */
+model *model_set_get(model_set *s, const char *name, diag *d);
+void model_set_free(model_set *s);
 const char *model_name(const model *m);          /* base name, e.g. "rc11" */
 /* Whether enumeration skips candidates the model is known to reject
  * (per-location coherence, RMW atomicity); on by default for the built-in
