@@ -62,25 +62,18 @@ typedef struct run_ctx {
     model_set *models;
     char *cc_version;
     harness_filter *filter;
-    harness_report *report;
+    run_printer out;
     harness_runinfo machine;
     outcome_counts n;
-    strbuf json_buf;        /* --json: the writer's output, flushed after each result */
-    json json;
 } run_ctx;
 
-static void report_error(run_ctx *cx, const char *name, const diag *d, harness_result res)
+static void report_error(run_ctx *cx, const char *name, const diag *d)
 {
-    cli_report(d);
+    run_printer_error(&cx->out, name, d);
     if (d->status == EXIT_USAGE)
         cx->n.input_errors++;
     else
         cx->n.env_errors++;
-    if (cx->report) {
-        char msg[DIAG_MSG_MAX + 300];
-        diag_format(d, msg, sizeof msg);
-        harness_report_add(cx->report, name, "litmusc", res, msg, NULL, 0);
-    }
 }
 
 static const char *target_of(const run_opts *o, const ir_test *t)
@@ -90,45 +83,13 @@ static const char *target_of(const run_opts *o, const ir_test *t)
     return t->arch == IR_ARCH_X86 || t->arch == IR_ARCH_X86_64 ? "x86" : "c11";
 }
 
-/* Print the log and the verdict (or the JSON object) of one finished run. */
-static void print_result(run_ctx *cx, const ir_test *t, const bset *b, const harness_run_result *r,
-                         const harness_verdict *v, const harness_runinfo *ri)
-{
-    strbuf out = {0};
-    if (cx->o->json) {
-        harness_json_run(&cx->json, t, t->file, b, r->hist, v, ri);
-        cli_json_flush(&cx->json_buf);
-    } else {
-        harness_format_log(&out, t, r->hist);
-        harness_format_verdict(&out, t, b, r->hist, v, ri);
-        fputs(out.s, stdout);
-    }
-    fflush(stdout);
-    if (cx->report) {
-        strbuf detail = {0};
-        harness_format_log(&detail, t, r->hist);
-        harness_format_verdict(&detail, t, b, r->hist, v, ri);
-        char *msg = v->nforbidden ? xasprintf("%d forbidden state(s) observed %llu time(s)", v->nforbidden,
-                                              (unsigned long long)v->forbidden_count)
-                    : r->status  ? xstrdup(r->status)
-                                 : xstrdup("no forbidden state observed");
-        harness_result res = v->nforbidden ? HARNESS_FAIL : r->status ? HARNESS_ERROR : HARNESS_PASS;
-        char *cls = xasprintf("litmusc.%s.%s", ri->target, ri->model);
-        harness_report_add(cx->report, t->name, cls, res, msg, detail.s, r->build_s + r->run_s);
-        free(cls);
-        free(msg);
-        sb_free(&detail);
-    }
-    sb_free(&out);
-}
-
 static void run_native(run_ctx *cx, const ir_test *t, const char *target, const model *m, const bset *b)
 {
     diag d = {0};
     if (!cx->cc_version) {
         cx->cc_version = harness_cc_version(cx->o->cc, &d);
         if (!cx->cc_version) {
-            report_error(cx, t->name, &d, HARNESS_ERROR);
+            report_error(cx, t->name, &d);
             cx->n.stop = true;  /* every other test would fail the same way */
             return;
         }
@@ -145,7 +106,7 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     no.timeout_s = cx->o->timeout_s;
     harness_run_result r;
     if (!harness_run_native(t, &no, &r, &d)) {
-        report_error(cx, t->name, &d, HARNESS_ERROR);
+        report_error(cx, t->name, &d);
         if (r.interrupted)
             cx->n.stop = true;
         harness_run_result_free(&r);
@@ -153,7 +114,7 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     }
     harness_verdict v;
     if (!harness_compare(t, b, r.hist, &v, &d)) {
-        report_error(cx, t->name, &d, HARNESS_ERROR);
+        report_error(cx, t->name, &d);
         harness_run_result_free(&r);
         return;
     }
@@ -166,7 +127,7 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     ri.timed_out = r.timed_out;
     char *build = r.cached ? xstrdup("cached") : xasprintf("built in %.2f s", r.build_s);
     ri.build = build;
-    print_result(cx, t, b, &r, &v, &ri);
+    run_printer_result(&cx->out, t, t->file, b, r.hist, &v, &ri, r.build_s + r.run_s);
     if (v.nforbidden)
         cx->n.forbidden++;
     if (r.timed_out) {
@@ -189,7 +150,7 @@ static void run_file(run_ctx *cx, const char *path)
     diag d = {0};
     ir_test *t = cli_load_test(path, &d);
     if (!t) {
-        report_error(cx, path, &d, HARNESS_ERROR);
+        report_error(cx, path, &d);
         return;
     }
     if (cx->filter && !harness_filter_match(cx->filter, t->name)) {
@@ -203,7 +164,7 @@ static void run_file(run_ctx *cx, const char *path)
     model *m = model_set_get(cx->models, mname, &d);
     bset *b = m ? model_run(m, t, &d) : NULL;
     if (!b) {
-        report_error(cx, t->name, &d, HARNESS_ERROR);
+        report_error(cx, t->name, &d);
         if (!m)
             cx->n.stop = true;  /* the same model would fail for every test */
         ir_test_free(t);
@@ -231,28 +192,19 @@ int cmd_run(int argc, char **argv)
     run_ctx cx = {0};
     cx.o = &o;
     cx.models = model_set_new();
-    json_init(&cx.json, &cx.json_buf);
-    if (o.json)
-        harness_json_begin(&cx.json, "run");
     diag d = {0};
     if (o.filter && !(cx.filter = harness_filter_new(o.filter, &d))) {
         cli_report(&d);
         st = EXIT_USAGE;
         goto done;
     }
-    if (o.xml)
-        cx.report = harness_report_new("litmusc run");
+    run_printer_begin(&cx.out, o.json, o.xml);
     harness_machine(&cx.machine);
     harness_signals_install();
     for (int i = optind; i < argc && !cx.n.stop && !harness_interrupted(); i++)
         run_file(&cx, argv[i]);
-    if (o.json) {
-        harness_json_end(&cx.json);
-        sb_addc(&cx.json_buf, '\n');
-        cli_json_flush(&cx.json_buf);
-    }
-    fflush(stdout);
-    if (cx.report && !harness_report_write(cx.report, o.xml, &d)) {
+    d = (diag){0};
+    if (!run_printer_end(&cx.out, o.xml, &d)) {
         cli_report(&d);
         cx.n.env_errors++;
     }
@@ -266,9 +218,7 @@ int cmd_run(int argc, char **argv)
          : cx.filter && cx.n.tests == 0 ? EXIT_USAGE
                                         : EXIT_OK;
 done:
-    sb_free(&cx.json_buf);
     harness_filter_free(cx.filter);
-    harness_report_free(cx.report);
     model_set_free(cx.models);
     free(cx.cc_version);
     for (size_t i = 0; i < o.nrun_args; i++)

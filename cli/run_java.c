@@ -32,24 +32,17 @@ typedef struct jtest {
 typedef struct java_ctx {
     const run_opts *o;
     jtest *ts;              /* the tests handed to the harness, in its order */
-    harness_report *rep;
+    run_printer out;
     counts k;
-    json js;
-    strbuf jbuf;
 } java_ctx;
 
-static void report_diag(harness_report *rep, const char *name, const diag *d, counts *k)
+static void report_diag(java_ctx *cx, const char *name, const diag *d)
 {
-    cli_report(d);
+    run_printer_error(&cx->out, name, d);
     if (d->status == EXIT_USAGE)
-        k->input++;
+        cx->k.input++;
     else
-        k->env++;
-    if (rep) {
-        char msg[DIAG_MSG_MAX + 300];
-        diag_format(d, msg, sizeof msg);
-        harness_report_add(rep, name, "litmusc", HARNESS_ERROR, msg, NULL, 0);
-    }
+        cx->k.env++;
 }
 
 /* The harness's callback: one test's result, printed as it comes. */
@@ -58,46 +51,21 @@ static void print_one(void *vctx, int i, const harness_hist *h, harness_runinfo 
     java_ctx *cx = vctx;
     jtest *jt = &cx->ts[i];
     if (!h) {
-        report_diag(cx->rep, jt->t->name, rd, &cx->k);
+        report_diag(cx, jt->t->name, rd);
         return;
     }
     ri->model = model_name(jt->m);
     diag d = {0};
     harness_verdict v;
     if (!harness_compare(jt->t, jt->b, h, &v, &d)) {
-        report_diag(cx->rep, jt->t->name, &d, &cx->k);
+        report_diag(cx, jt->t->name, &d);
         return;
     }
-    strbuf out = {0};
-    if (cx->o->json) {
-        harness_json_run(&cx->js, jt->t, jt->path, jt->b, h, &v, ri);
-        cli_json_flush(&cx->jbuf);
-    } else {
-        harness_format_log(&out, jt->t, h);
-        harness_format_verdict(&out, jt->t, jt->b, h, &v, ri);
-        fputs(out.s, stdout);
-    }
-    fflush(stdout);
-    if (cx->rep) {
-        strbuf detail = {0};
-        harness_format_log(&detail, jt->t, h);
-        harness_format_verdict(&detail, jt->t, jt->b, h, &v, ri);
-        char *msg = v.nforbidden ? xasprintf("%d forbidden state(s) observed %llu time(s)", v.nforbidden,
-                                             (unsigned long long)v.forbidden_count)
-                    : ri->status ? xstrdup(ri->status)
-                                 : xstrdup("no forbidden state observed");
-        harness_result res = v.nforbidden ? HARNESS_FAIL : ri->status ? HARNESS_ERROR : HARNESS_PASS;
-        char *cls = xasprintf("litmusc.java.%s", ri->model);
-        harness_report_add(cx->rep, jt->t->name, cls, res, msg, detail.s, h->elapsed);
-        free(cls);
-        free(msg);
-        sb_free(&detail);
-    }
+    run_printer_result(&cx->out, jt->t, jt->path, jt->b, h, &v, ri, h->elapsed);
     if (v.nforbidden)
         cx->k.forbidden++;
     if (h->interrupted && ri->status)
         cx->k.env++;
-    sb_free(&out);
     harness_verdict_free(&v);
 }
 
@@ -118,10 +86,7 @@ int run_java(const run_opts *o, char **files, int nfiles)
     }
     harness_signals_install();
     java_ctx cx = {.o = o};
-    cx.rep = o->xml ? harness_report_new("litmusc run") : NULL;
-    json_init(&cx.js, &cx.jbuf);
-    if (o->json)
-        harness_json_begin(&cx.js, "run");
+    run_printer_begin(&cx.out, o->json, o->xml);
     /* load and model every test; those that fail are reported and left out */
     cx.ts = xcalloc((size_t)nfiles + 1, sizeof *cx.ts);
     const ir_test **tests = xcalloc((size_t)nfiles + 1, sizeof *tests);
@@ -131,7 +96,7 @@ int run_java(const run_opts *o, char **files, int nfiles)
         d = (diag){0};
         ir_test *t = cli_load_test(files[i], &d);
         if (!t) {
-            report_diag(cx.rep, files[i], &d, &cx.k);
+            report_diag(&cx, files[i], &d);
             continue;
         }
         if (flt && !harness_filter_match(flt, t->name)) {
@@ -143,7 +108,7 @@ int run_java(const run_opts *o, char **files, int nfiles)
         model *m = model_set_get(ms, mname, &d);
         bset *b = m ? model_run(m, t, &d) : NULL;
         if (!b) {
-            report_diag(cx.rep, t->name, &d, &cx.k);
+            report_diag(&cx, t->name, &d);
             ir_test_free(t);
             continue;
         }
@@ -153,16 +118,9 @@ int run_java(const run_opts *o, char **files, int nfiles)
     harness_java_opts jo = {o->size, o->runs, o->time, o->timeout_s, o->cache_dir, javac_version};
     d = (diag){0};
     if (n && !harness_interrupted() && !harness_run_java(tests, n, &jo, print_one, &cx, &d))
-        report_diag(cx.rep, "java", &d, &cx.k);
-    if (o->json) {
-        harness_json_end(&cx.js);
-        sb_addc(&cx.jbuf, '\n');
-        cli_json_flush(&cx.jbuf);
-    }
-    sb_free(&cx.jbuf);
-    fflush(stdout);
+        report_diag(&cx, "java", &d);
     d = (diag){0};
-    if (cx.rep && !harness_report_write(cx.rep, o->xml, &d)) {
+    if (!run_printer_end(&cx.out, o->xml, &d)) {
         cli_report(&d);
         cx.k.env++;
     }
@@ -184,6 +142,5 @@ int run_java(const run_opts *o, char **files, int nfiles)
     model_set_free(ms);
     free(javac_version);
     harness_filter_free(flt);
-    harness_report_free(cx.rep);
     return st;
 }

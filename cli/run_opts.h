@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "harness/harness.h"
 
 typedef struct run_opts {
     const char *target;     /* NULL: x86 for X86 tests, c11 otherwise */
@@ -35,6 +36,23 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
 /* The runner options (and the limit with WITH_TIMEOUT) as one canonical
  * string, flags sorted: "--sync loose -r 10 -s 1000 --timeout 120". */
 char *run_opts_canonical(const run_opts *o, bool with_timeout);
+
+/* Printing finished runs, the same for every target (cli/run_print.c). */
+typedef struct run_printer {
+    bool json;
+    json js;                /* --json: the writer, flushed after each result */
+    strbuf jbuf;
+    harness_report *rep;    /* --xml, or NULL */
+} run_printer;
+
+void run_printer_begin(run_printer *p, bool json, const char *xml);
+/* The log and verdict (or the JSON result) on stdout, and the testcase. */
+void run_printer_result(run_printer *p, const ir_test *t, const char *file, const bset *b, const harness_hist *h,
+                        const harness_verdict *v, const harness_runinfo *ri, double seconds);
+/* A test that produced no result: the message on stderr, an error testcase. */
+void run_printer_error(run_printer *p, const char *name, const diag *d);
+/* Close the JSON and write the XML report; false + D when it cannot be written. */
+bool run_printer_end(run_printer *p, const char *xml, diag *d);
 
 /* `run --target java` on FILES[0..NFILES). */
 int run_java(const run_opts *o, char **files, int nfiles);

@@ -242,31 +242,6 @@ const char *fe_binop_name(fe_binop op, fe_arch arch)
     return "?";
 }
 
-const fe_thread *fe_find_thread(const fe_test *t, int id)
-{
-    for (int i = 0; i < t->nthreads; i++)
-        if (t->threads[i].id == id)
-            return &t->threads[i];
-    return NULL;
-}
-
-const fe_init *fe_find_init_mem(const fe_test *t, const char *name)
-{
-    for (int i = 0; i < t->ninit; i++)
-        if (t->init[i].loc.kind == FE_LOC_MEM && !strcmp(t->init[i].loc.name, name))
-            return &t->init[i];
-    return NULL;
-}
-
-const fe_init *fe_find_init_reg(const fe_test *t, int thread, const char *name)
-{
-    for (int i = 0; i < t->ninit; i++)
-        if (t->init[i].loc.kind == FE_LOC_REG && t->init[i].loc.thread == thread &&
-            !strcmp(t->init[i].loc.name, name))
-            return &t->init[i];
-    return NULL;
-}
-
 /* ---- x86 registers ------------------------------------------------------------ */
 static const char *const x86_regs[] = {
     "EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP", "ZF", "SF", "CF", NULL

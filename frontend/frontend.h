@@ -25,7 +25,6 @@ void fe_test_free(fe_test *t);
 /* The test in canonical herd syntax (malloc'd).  Parsing the result gives
  * a test fe_test_equal to T. */
 char *fe_print(const fe_test *t);
-void fe_print_file(FILE *out, const fe_test *t);
 
 /* Structural equality, ignoring positions, the file name and spellings
  * that carry no meaning (x vs [x], == vs =, `final` vs `exists`).  When
@@ -52,11 +51,5 @@ const char *fe_c_call_name(fe_c_call c, bool explicit_form);  /* "atomic_load_ex
 const char *fe_jmethod_name(fe_jmethod m, fe_jmode mode);
 const char *fe_binop_name(fe_binop op, fe_arch arch);   /* "+" ... ("&&" for Java AND) */
 
-/* Lookups used by the lowering. */
-const fe_thread *fe_find_thread(const fe_test *t, int id);
-/* The init item for memory location NAME, or NULL. */
-const fe_init *fe_find_init_mem(const fe_test *t, const char *name);
-/* The init item for register NAME of thread THREAD, or NULL. */
-const fe_init *fe_find_init_reg(const fe_test *t, int thread, const char *name);
 
 #endif

@@ -500,9 +500,3 @@ char *fe_print(const fe_test *t)
     return sb_take(&b);
 }
 
-void fe_print_file(FILE *out, const fe_test *t)
-{
-    char *s = fe_print(t);
-    fputs(s, out);
-    free(s);
-}

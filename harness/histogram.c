@@ -258,9 +258,9 @@ harness_hist *harness_parse_histogram(const char *text, size_t len, int nobs,
             goto bad;
         }
         if (!header) {
-            if ((size_t)(c.end - ls) != strlen("litmusc-histogram 1") ||
-                memcmp(ls, "litmusc-histogram 1", strlen("litmusc-histogram 1"))) {
-                fail_at(&c, 1, "expected the header 'litmusc-histogram 1'", NULL);
+            if ((size_t)(c.end - ls) != strlen(NATIVE_PROTOCOL_MAGIC) ||
+                memcmp(ls, NATIVE_PROTOCOL_MAGIC, strlen(NATIVE_PROTOCOL_MAGIC))) {
+                fail_at(&c, 1, "expected the header '" NATIVE_PROTOCOL_MAGIC "'", NULL);
                 goto bad;
             }
             header = true;

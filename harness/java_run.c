@@ -220,7 +220,7 @@ static bool prepare(jtest *jt, const ir_test *t, const harness_build *hb, const 
 /* Where each test's protocol block starts in the runner's output. */
 static const char *block_start(const char *s, const char *end)
 {
-    static const char magic[] = "litmusc-histogram 1\n";
+    static const char magic[] = NATIVE_PROTOCOL_MAGIC "\n";
     for (const char *p = s; p && p < end; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
         if ((size_t)(end - p) >= sizeof magic - 1 && !strncmp(p, magic, sizeof magic - 1))
             return p;

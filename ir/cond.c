@@ -275,13 +275,6 @@ char *ir_format_cond(const ir_test *t)
     return sb_take(&b);
 }
 
-char *ir_format_prop(const ir_test *t, const ir_cond *c)
-{
-    strbuf b = {0};
-    add_prop(&b, t, c, CTX_TOP);
-    return sb_take(&b);
-}
-
 char *ir_format_state(const ir_test *t, const ir_obs *obs, const ir_val *vals, int n)
 {
     strbuf b = {0};

@@ -289,8 +289,6 @@ ir_obs *ir_filter_observables(const ir_test *t, int *n);
 char *ir_format_obs(const ir_test *t, const ir_obs *o);
 /* "exists", "~exists", "forall". */
 const char *ir_quant_name(ir_quant q);
-/* A proposition alone in herd's normal form (e.g. a filter). malloc'd. */
-char *ir_format_prop(const ir_test *t, const ir_cond *c);
 /* The access modes the verifier accepts for each arch (ir/verify.c). */
 bool ir_mode_legal(ir_arch arch, ir_op op, ir_mode m);
 

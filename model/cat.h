@@ -46,8 +46,6 @@ void cat_free(cat_model *m);
 
 /* Base name without directory and ".cat", e.g. "rc11". */
 const char *cat_model_name(const cat_model *m);
-/* The title on the model's first line (e.g. "X86 TSO"), or "". */
-const char *cat_model_title(const cat_model *m);
 /* Whether the model binds co with `with co from ...` (see above). */
 bool cat_model_generates_co(const cat_model *m);
 

@@ -58,11 +58,6 @@ void model_set_pruning(model *m, bool on)
     m->prune = on && cat_model_generates_co(m->cat);
 }
 
-bool model_pruning(const model *m)
-{
-    return m->prune;
-}
-
 const char *model_default_name(ir_arch arch)
 {
     switch (arch) {

@@ -26,7 +26,6 @@ const char *model_name(const model *m);          /* base name, e.g. "rc11" */
  * sc, x86tso and rc11, and off when LITMUSC_NO_PRUNE is set.  Counts are
  * the same either way; only the time differs. */
 void model_set_pruning(model *m, bool on);
-bool model_pruning(const model *m);
 /* herd's default model for an arch: x86tso for X86, rc11 for C, jam21 for Java. */
 const char *model_default_name(ir_arch arch);
 

@@ -10,15 +10,6 @@ void vp_free(vpool *p)
     p->n = p->cap = 0;
 }
 
-void vp_copy(vpool *dst, const vpool *src)
-{
-    dst->n = src->n;
-    dst->cap = src->n ? src->n : 1;
-    dst->e = xmalloc((size_t)dst->cap * sizeof *dst->e);
-    for (int i = 0; i < src->n; i++)
-        dst->e[i] = src->e[i];
-}
-
 static int push(vpool *p, vexpr x)
 {
     int n = p->n;

@@ -26,7 +26,6 @@ typedef struct vpool {
 } vpool;
 
 void vp_free(vpool *p);
-void vp_copy(vpool *dst, const vpool *src);
 int vx_const(vpool *p, ir_val c);
 int vx_read(vpool *p, int slot);
 /* a OP b, folded when both are constants.  Division by zero folds to the

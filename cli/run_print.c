@@ -1,0 +1,73 @@
+/* One finished run printed the same way for every target (run_opts.h):
+ * the litmus7 log and the verdict, or the JSON result, and with --xml its
+ * JUnit testcase. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "cli/cli.h"
+#include "cli/run_opts.h"
+
+void run_printer_begin(run_printer *p, bool json, const char *xml)
+{
+    p->json = json;
+    p->jbuf = (strbuf){0};
+    json_init(&p->js, &p->jbuf);
+    p->rep = xml ? harness_report_new("litmusc run") : NULL;
+    if (json)
+        harness_json_begin(&p->js, "run");
+}
+
+void run_printer_result(run_printer *p, const ir_test *t, const char *file, const bset *b, const harness_hist *h,
+                        const harness_verdict *v, const harness_runinfo *ri, double seconds)
+{
+    if (p->json) {
+        harness_json_run(&p->js, t, file, b, h, v, ri);
+        cli_json_flush(&p->jbuf);
+    } else {
+        strbuf out = {0};
+        harness_format_log(&out, t, h);
+        harness_format_verdict(&out, t, b, h, v, ri);
+        fputs(out.s, stdout);
+        sb_free(&out);
+    }
+    fflush(stdout);
+    if (!p->rep)
+        return;
+    strbuf detail = {0};
+    harness_format_log(&detail, t, h);
+    harness_format_verdict(&detail, t, b, h, v, ri);
+    char *msg = v->nforbidden ? xasprintf("%d forbidden state(s) observed %llu time(s)", v->nforbidden,
+                                          (unsigned long long)v->forbidden_count)
+                : ri->status  ? xstrdup(ri->status)
+                              : xstrdup("no forbidden state observed");
+    harness_result res = v->nforbidden ? HARNESS_FAIL : ri->status ? HARNESS_ERROR : HARNESS_PASS;
+    char *cls = xasprintf("litmusc.%s.%s", ri->target, ri->model);
+    harness_report_add(p->rep, t->name, cls, res, msg, detail.s, seconds);
+    free(cls);
+    free(msg);
+    sb_free(&detail);
+}
+
+void run_printer_error(run_printer *p, const char *name, const diag *d)
+{
+    cli_report(d);
+    if (p->rep) {
+        char msg[DIAG_MSG_MAX + 300];
+        diag_format(d, msg, sizeof msg);
+        harness_report_add(p->rep, name, "litmusc", HARNESS_ERROR, msg, NULL, 0);
+    }
+}
+
+bool run_printer_end(run_printer *p, const char *xml, diag *d)
+{
+    if (p->json) {
+        harness_json_end(&p->js);
+        sb_addc(&p->jbuf, '\n');
+        cli_json_flush(&p->jbuf);
+    }
+    fflush(stdout);
+    sb_free(&p->jbuf);
+    bool ok = !p->rep || harness_report_write(p->rep, xml, d);
+    harness_report_free(p->rep);
+    p->rep = NULL;
+    return ok;
+}
