@@ -180,7 +180,7 @@ bool campaign_plan(campaign *c, const char *const *paths, int npaths, const camp
         bool opened;
         diag fd = {0};
         if (!file_read_all(files.v[i], &text, &opened)) {
-            diag_error(&fd, files.v[i], 0, 0, opened ? "cannot read: %s" : "cannot open: %s", strerror(errno));
+            diag_error(&fd, files.v[i], 0, 0, opened ? "cannot read: %s" : "cannot open: %s", file_error(errno));
             if (bad)
                 bad(bad_ctx, &fd);
             continue;

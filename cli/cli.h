@@ -33,7 +33,10 @@ int emit_x86_native(int argc, char **argv);
 struct javaout_set;
 int cli_emit_set(struct javaout_set *set, bool to_stdout);
 
-/* Print "file:line:col: error: msg" to stderr; returns d->status (2 or 3). */
+/* "litmusc CMD", the prefix of every message (set by main). */
+extern const char *cli_command;
+/* Print "litmusc CMD: file:line:col: error: msg" to stderr; returns
+ * d->status (2 or 3). */
 int cli_report(const diag *d);
 /* Write what a JSON writer put in B to stdout and empty B (the writer
  * keeps its place, so results stream out as they come). */

@@ -34,8 +34,10 @@ static char *slurp(const char *path, diag *d)
     strbuf b = {0};
     bool opened;
     if (!file_read_all(path, &b, &opened)) {
-        if (opened)
-            diag_error(d, path, 0, 0, "read error");
+        if (errno == EFBIG)
+            diag_error(d, path, 0, 0, "%s", file_error(errno));
+        else if (opened)
+            diag_error(d, path, 0, 0, "read error: %s", strerror(errno));
         else
             diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
         return NULL;

@@ -45,8 +45,12 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
-        if (!strcmp(argv[1], subcommands[i].name))
+        if (!strcmp(argv[1], subcommands[i].name)) {
+            static char prefix[64];
+            snprintf(prefix, sizeof prefix, "litmusc %s", subcommands[i].name);
+            cli_command = prefix;
             return subcommands[i].run(argc - 1, argv + 1);
+        }
     fprintf(stderr, "litmusc: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;

@@ -228,7 +228,10 @@ fe_test *fe_parse_file(const char *path, diag *d)
     strbuf b = {0};
     bool opened;
     if (!file_read_all(path, &b, &opened)) {
-        diag_error(d, path, 0, 0, opened ? "cannot read: %s" : "cannot open: %s", strerror(errno));
+        if (errno == EFBIG)
+            diag_error(d, path, 0, 0, "%s", file_error(errno));
+        else
+            diag_error(d, path, 0, 0, opened ? "cannot read: %s" : "cannot open: %s", strerror(errno));
         return NULL;
     }
     fe_test *t = fe_parse(b.s ? b.s : "", b.len, path, d);

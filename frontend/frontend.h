@@ -12,6 +12,9 @@
 #include "frontend/ast.h"
 #include "util/diag.h"
 
+/* The longest test name accepted: names become file and class names. */
+enum { FE_NAME_MAX = 200 };
+
 /* Parse LEN bytes of TEXT.  FILE names the source in diagnostics and in
  * t->file (and a `--` test name stands for its base name).  Returns NULL
  * and fills D on error. */

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include "frontend/frontend.h"
 #include "frontend/internal.h"
 #include "util/mem.h"
 
@@ -109,6 +110,11 @@ static bool parse_header(cursor *c, split *sp)
                               "character '%c' is not allowed in a test name (letters, digits and _ / . - + [ ] :)",
                               *n);
         }
+    /* names become file and class names (NAME.java, NAME.litmus): keep
+     * them well inside the 255 bytes a file name may have */
+    if (q - c->p > FE_NAME_MAX)
+        return diag_error(c->d, c->file, c->line, c->col, "test name too long (%d characters, at most %d)",
+                          (int)(q - c->p), FE_NAME_MAX);
     if (q - c->p == 2 && c->p[0] == '-' && c->p[1] == '-')
         sp->name = basename_no_ext(c->file);
     else

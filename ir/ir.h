@@ -280,6 +280,11 @@ void ir_add_info(ir_test *t, const char *key, const char *value);
 void ir_add_location(ir_test *t, ir_obs o);
 /* Two observables name the same register or location. */
 bool ir_obs_equal(const ir_obs *a, const ir_obs *b);
+/* Where thread TH's first instruction is in the source, and the first
+ * instruction that accesses location LOC: for messages about the whole
+ * test that should still point somewhere.  False when there is none. */
+bool ir_thread_pos(const ir_test *t, int th, int *line, int *col);
+bool ir_loc_pos(const ir_test *t, int loc, int *line, int *col);
 /* herd's order of observables in a state line (<0, 0, >0), see ir_observables. */
 int ir_obs_compare(const ir_test *t, const ir_obs *a, const ir_obs *b);
 /* The observables the filter needs that ir_observables does not list (a

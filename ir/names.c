@@ -106,3 +106,36 @@ bool ir_binop_eval(ir_binop op, ir_val a, ir_val b, ir_val *out)
     *out = r;
     return true;
 }
+
+bool ir_thread_pos(const ir_test *t, int th, int *line, int *col)
+{
+    if (th < 0 || th >= t->nthreads)
+        return false;
+    const ir_thread *tr = &t->threads[th];
+    for (int b = 0; b < tr->nblocks; b++)
+        for (int i = 0; i < tr->blocks[b].ninstrs; i++)
+            if (tr->blocks[b].instrs[i].line > 0) {
+                *line = tr->blocks[b].instrs[i].line;
+                *col = tr->blocks[b].instrs[i].col;
+                return true;
+            }
+    return false;
+}
+
+bool ir_loc_pos(const ir_test *t, int loc, int *line, int *col)
+{
+    for (int th = 0; th < t->nthreads; th++) {
+        const ir_thread *tr = &t->threads[th];
+        for (int b = 0; b < tr->nblocks; b++)
+            for (int i = 0; i < tr->blocks[b].ninstrs; i++) {
+                const ir_instr *in = &tr->blocks[b].instrs[i];
+                if (in->line > 0 && in->addr.kind == IR_OPND_IMM && IR_IS_ADDR(in->addr.imm) &&
+                    IR_ADDR_LOC(in->addr.imm) == loc) {
+                    *line = in->line;
+                    *col = in->col;
+                    return true;
+                }
+            }
+    }
+    return false;
+}

@@ -663,12 +663,18 @@ static bool build_events(enumr *e)
 {
     exec *x = &e->x;
     const ir_test *t = e->t;
-    int n = t->nlocs;
-    for (int th = 0; th < e->nth; th++)
+    int n = t->nlocs, over = -1;
+    for (int th = 0; th < e->nth; th++) {
         n += e->cur[th]->nev;
+        if (n > EXEC_MAX && over < 0)
+            over = th;
+    }
     if (n > EXEC_MAX) {
-        diag_error(e->d, t->file ? t->file : "", 0, 0,
-                   "the test has %d events; at most %d are supported", n, EXEC_MAX);
+        int line = 0, col = 0;
+        ir_thread_pos(t, over, &line, &col);
+        diag_error(e->d, t->file ? t->file : "", line, col,
+                   "the test has %d events; at most %d are supported (thread %s brings it past the limit)", n,
+                   EXEC_MAX, t->threads[over].name);
         return efail(e);
     }
     memset(x, 0, sizeof *x);

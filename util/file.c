@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/file.h"
@@ -14,8 +15,16 @@ bool file_read_all(const char *path, strbuf *out, bool *opened)
         return false;
     char buf[65536];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (out->len + n > (size_t)FILE_READ_MAX_MB << 20) {
+            /* /dev/zero, or a file no test could be: stop before memory runs out */
+            fclose(f);
+            sb_free(out);
+            errno = EFBIG;
+            return false;
+        }
         sb_addn(out, buf, n);
+    }
     int bad = ferror(f);
     int why = errno;
     fclose(f);
@@ -25,6 +34,16 @@ bool file_read_all(const char *path, strbuf *out, bool *opened)
         return false;
     }
     return true;
+}
+
+const char *file_error(int err)
+{
+    static char msg[64];
+    if (err == EFBIG) {
+        snprintf(msg, sizeof msg, "input larger than %d MB", FILE_READ_MAX_MB);
+        return msg;
+    }
+    return strerror(err);
 }
 
 bool file_write_atomic(const char *path, const char *data, size_t len)

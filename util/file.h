@@ -6,9 +6,14 @@
 #include "util/mem.h"
 
 /* Appends the whole of PATH to OUT.  False when it cannot be opened
- * (*OPENED false) or read (*OPENED true), with errno saying why; OUT is
- * then freed.  Binary-safe: OUT->len counts NUL bytes too. */
+ * (*OPENED false) or read (*OPENED true), with errno saying why (EFBIG:
+ * more than FILE_READ_MAX_MB, e.g. /dev/zero); OUT is then freed.
+ * Binary-safe: OUT->len counts NUL bytes too. */
+enum { FILE_READ_MAX_MB = 256 };
 bool file_read_all(const char *path, strbuf *out, bool *opened);
+/* The message for a failed read's errno: strerror, or "input larger than
+ * 256 MB" for EFBIG. */
+const char *file_error(int err);
 
 /* Writes LEN bytes to PATH through a temporary file beside it, renamed
  * into place, so a failure never leaves a partial file.  False with

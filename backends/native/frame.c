@@ -196,9 +196,13 @@ char *nat_program(const ir_test *t, const ir_test *cells, const char *target,
         cells = t;
     if (t->nthreads < 1)
         return diag_error(d, t->file ? t->file : t->name, 0, 0, "the test has no threads"), NULL;
-    if (t->nthreads > 32)
-        return diag_error(d, t->file ? t->file : t->name, 0, 0,
-                          "%d threads: native harnesses support at most 32", t->nthreads), NULL;
+    if (t->nthreads > 32) {
+        int line = 0, col = 0;
+        ir_thread_pos(t, 32, &line, &col);
+        return diag_error(d, t->file ? t->file : t->name, line, col,
+                          "%d threads: native harnesses support at most 32 (%s is the 33rd)", t->nthreads,
+                          t->threads[32].name), NULL;
+    }
     nat_frame f;
     frame_init(&f, t);
     f.cells = cells;

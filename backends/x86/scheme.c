@@ -2,6 +2,7 @@
  * (backends/schemes/README.md) and the look-up of shipped schemes, which
  * are compiled into the program (util/embed.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,7 +383,7 @@ static char *read_file(const char *path, diag *d)
     strbuf b = {0};
     bool opened;
     if (!file_read_all(path, &b, &opened)) {
-        diag_error(d, path, 0, 0, opened ? "cannot read scheme file" : "cannot open scheme file");
+        diag_error(d, path, 0, 0, "%s scheme file: %s", opened ? "cannot read" : "cannot open", file_error(errno));
         return NULL;
     }
     if (memchr(b.s ? b.s : "", 0, b.len)) {

@@ -543,7 +543,13 @@ x86_prog *x86_select(ir_test *target, const ir_test *source, const char *scheme,
     p->herd_ok = true;
     for (int i = 0; i < target->nlocs; i++)
         if (!x86_loc_name_ok(target->locs[i].name)) {
-            diag_error(d, p->source->file, 0, 0,
+            int line = 0, col = 0;
+            int src_loc = -1;
+            for (int k = 0; k < p->source->nlocs; k++)
+                if (!strcmp(p->source->locs[k].name, target->locs[i].name))
+                    src_loc = k;
+            ir_loc_pos(p->source, src_loc, &line, &col);
+            diag_error(d, p->source->file, line, col,
                        "location name '%s' cannot appear in x86 code (not an identifier, or an x86 keyword)",
                        target->locs[i].name);
             x86_prog_free(p);

@@ -34,11 +34,11 @@ check() {
     if [ "$lines" -ne 1 ]; then
         echo "FAIL $base: $lines lines on stderr, expected 1:"; sed 's/^/    /' "$tmp/err" | head -5; fail=1; return
     fi
-    if ! grep -Eq "^$base(:[0-9]+:[0-9]+)?: error: " "$tmp/err"; then
+    if ! grep -Eq "^litmusc parse: $base(:[0-9]+:[0-9]+)?: error: " "$tmp/err"; then
         echo "FAIL $base: not a file:line:col: error: line: $(head -c 300 "$tmp/err")"; fail=1; return
     fi
-    if [ -n "$want" ] && [ "$(cat "$tmp/err")" != "$want" ]; then
-        echo "FAIL $base:"; echo "    got:  $(cat "$tmp/err")"; echo "    want: $want"; fail=1
+    if [ -n "$want" ] && [ "$(cat "$tmp/err")" != "litmusc parse: $want" ]; then
+        echo "FAIL $base:"; echo "    got:  $(cat "$tmp/err")"; echo "    want: litmusc parse: $want"; fail=1
     fi
 }
 
@@ -111,6 +111,36 @@ check "$tmp/deep_blocks.litmus" "deep_blocks.litmus:4:201: error: statements nes
 "$L" parse --check "$tmp/big_cond.litmus" > /dev/null 2>&1 || { echo "FAIL: a 9000-atom condition should parse"; fail=1; }
 { printf 'C T\n{ }\nP0 (atomic_int* x) { int r0 = 1'; awk 'BEGIN{for(i=0;i<9000;i++) printf " + 1"}'; printf '; }\nexists (0:r0=1)\n'; } > "$tmp/big_expr.litmus"
 "$L" parse --check "$tmp/big_expr.litmus" > /dev/null 2>&1 || { echo "FAIL: a 9000-term expression should parse"; fail=1; }
+
+# input without end: refused at a size, quickly, by every reader
+for cmd in parse model ir; do
+    "$L" $cmd /dev/zero > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    n=$((n + 1))
+    [ "$rc" -eq 2 ] && [ "$(cat "$tmp/err")" = "litmusc $cmd: /dev/zero: error: input larger than 256 MB" ] ||
+        { echo "FAIL $cmd /dev/zero: exit $rc: $(cat "$tmp/err")"; fail=1; }
+done
+# whole-test limits point at the thread or instruction that crosses them
+limit() {  # file command... expected-line
+    f=$1 want=$2
+    shift 2
+    n=$((n + 1))
+    (cd "$tmp" && "$L" "$@" "$f" > "$tmp/out" 2> "$tmp/err")
+    rc=$?
+    [ "$rc" -eq 2 ] && grep -qF -- "$want" "$tmp/err" && [ "$(grep -c '' "$tmp/err")" -eq 1 ] ||
+        { echo "FAIL $f ($*): exit $rc: $(cat "$tmp/err"), want $want"; fail=1; }
+    [ -e "$tmp/out.c" ] && { echo "FAIL $f: left $tmp/out.c"; fail=1; rm -f "$tmp/out.c"; }
+}
+awk 'BEGIN { printf "X86 T33\n{ }\n"; for (i = 0; i < 33; i++) printf "%s P%d ", i ? "|" : "", i; printf ";\n";
+             for (i = 0; i < 33; i++) printf "%s MOV [x],$1 ", i ? "|" : ""; printf ";\nexists ([x]=1)\n" }' > "$tmp/t33.litmus"
+limit t33.litmus "litmusc emit: t33.litmus:4:418: error: 33 threads: native harnesses support at most 32 (P32 is the 33rd)" \
+    emit --target c11 -o out.c
+awk 'BEGIN { printf "X86 E70\n{ }\n P0 ;\n"; for (i = 1; i <= 70; i++) printf " MOV [x],$%d ;\n", i; printf "exists ([x]=1)\n" }' \
+    > "$tmp/e70.litmus"
+limit e70.litmus "litmusc model: e70.litmus:4:2: error: the test has 71 events; at most 64 are supported (thread P0 brings it past the limit)" model
+awk 'BEGIN { l = sprintf("%300s", ""); gsub(/ /, "x", l); printf "X86 LL\n{ }\n P0 ;\n MOV [%s],$1 ;\nexists ([%s]=1)\n", l, l }' \
+    > "$tmp/longloc.litmus"
+limit longloc.litmus "litmusc emit: longloc.litmus:4:2: error: location name 'xxxx" emit --target x86 -o out.c
 
 # a file that cannot be read
 check "$tmp/does_not_exist.litmus" "does_not_exist.litmus: error: cannot open: No such file or directory"

@@ -37,7 +37,7 @@ emit_one() {
         return
     fi
     [ -e "$3" ] && fail "$1 $2: failed but left $3 behind"
-    if herd_refused "$2" && grep -Eq '^[^:]+:[0-9]+:[0-9]+: error: ' "$tmp/err"; then
+    if herd_refused "$2" && grep -Eq '^litmusc emit: [^:]+:[0-9]+:[0-9]+: error: ' "$tmp/err"; then
         refused=$((refused + 1))
     else
         fail "$1 $2: $(head -3 "$tmp/err")"

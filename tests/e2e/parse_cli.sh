@@ -74,7 +74,7 @@ printf 'X86 broken\n{ }\n P0 ;\n FROB [x] ;\nexists (x=1)\n' > "$tmp/broken.litm
 (cd "$tmp" && "$L" parse sb.litmus broken.litmus mp.litmus > both.out 2> both.err)
 [ $? -eq 2 ] || bad "a bad file among good ones should exit 2"
 [ "$(grep -c '' "$tmp/both.err")" -eq 1 ] || bad "expected one error line: $(cat "$tmp/both.err")"
-grep -q '^broken.litmus:4:2: error: unknown instruction' "$tmp/both.err" || bad "wrong error: $(cat "$tmp/both.err")"
+grep -q '^litmusc parse: broken.litmus:4:2: error: unknown instruction' "$tmp/both.err" || bad "wrong error: $(cat "$tmp/both.err")"
 { cat "$tmp/sb.want"; echo; cat "$tmp/mp.want"; } > "$tmp/both.want"
 cmp -s "$tmp/both.out" "$tmp/both.want" || bad "two good files print differently together"
 

@@ -24,10 +24,10 @@ expect() {
 }
 
 printf 'scheme bad\nsource c\nload * = MOV\nstore rlx,sq = MOV\n' >"$tmp/bad.scheme"
-expect 2 "^$tmp/bad.scheme:4:11: error: unknown access mode 'sq'" \
+expect 2 "^litmusc [a-z-]*: $tmp/bad.scheme:4:11: error: unknown access mode 'sq'" \
     "$L" check-scheme --scheme "$tmp/bad.scheme" "$ex/c/SB+sc.litmus"
 printf 'scheme bad\nsource c\nstore sc = MOV; MFENSE\n' >"$tmp/bad2.scheme"
-expect 2 "^$tmp/bad2.scheme:3:17: error: unknown instruction 'MFENSE'" \
+expect 2 "^litmusc [a-z-]*: $tmp/bad2.scheme:3:17: error: unknown instruction 'MFENSE'" \
     "$L" emit --target x86-litmus --scheme "$tmp/bad2.scheme" "$ex/c/SB+sc.litmus" -o "$tmp/o.litmus"
 [ -e "$tmp/o.litmus" ] && { echo "FAIL: output left behind after a scheme error"; fails=$((fails + 1)); }
 expect 2 "unknown scheme 'nope'" "$L" check-scheme --scheme nope "$ex/c/SB+sc.litmus"
@@ -47,13 +47,13 @@ expect 2 "needs a compilation scheme" "$L" emit --target x86-litmus "$ex/c/SB+sc
 # A broken litmus file among good ones: nothing is written into the folder.
 printf 'C broken\n{ }\nP0 (atomic_int* x) { atomic_store_explicit(x, 1, memory_order_seq_cst) }\nexists (0:r0=0)\n' >"$tmp/broken.litmus"
 mkdir "$tmp/outdir"
-expect 2 "^$tmp/broken.litmus:[0-9]*:[0-9]*: error: " \
+expect 2 "^litmusc [a-z-]*: $tmp/broken.litmus:[0-9]*:[0-9]*: error: " \
     "$L" emit --target x86-litmus --scheme c11-x86-xchg "$ex/c/SB+sc.litmus" "$tmp/broken.litmus" -o "$tmp/outdir"
 if [ -n "$(ls "$tmp/outdir")" ]; then
     echo "FAIL: partial output in the folder: $(ls "$tmp/outdir")"
     fails=$((fails + 1))
 fi
-expect 2 "^$tmp/broken.litmus:[0-9]*:[0-9]*: error: " \
+expect 2 "^litmusc [a-z-]*: $tmp/broken.litmus:[0-9]*:[0-9]*: error: " \
     "$L" check-scheme --scheme c11-x86-xchg "$tmp/broken.litmus"
 
 # Usage errors.
