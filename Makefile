@@ -4,7 +4,8 @@
 #   make check           deps, build, unit tests, end-to-end tests
 #   make check SANITIZE=1  the same under ASan+UBSan (bin/litmusc-san)
 #   make demo            the whole flow on examples/
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   the program, litmusc(1), bash completion
+#   make uninstall PREFIX=/usr/local DESTDIR=
 #   make fuzz            libFuzzer target for the frontend and lowering (clang)
 #   make corpus HERD7=herd7 JAM21=jam21.cat   regenerate tests/corpus (gen + herd7 verdicts)
 #   make slurm-check     install slurm-wlm and munge (root), run the Slurm campaign test
@@ -57,7 +58,7 @@ LINK_LIBS = $(BUILD)/libcampaign.a $(BUILD)/libharness.a $(BUILD)/libbackends.a 
 EMBED_FILES = $(sort $(wildcard model/cat/*.cat runtime/*.c runtime/*.h \
                 backends/schemes/*.scheme backends/java/*.java))
 
-.PHONY: all check unit e2e demo install clean fuzz deps bench corpus slurm-check
+.PHONY: all check unit e2e demo install uninstall clean fuzz deps bench corpus slurm-check
 all: $(BIN)
 
 deps:
@@ -137,8 +138,15 @@ fuzz: deps
 	  -dict=tests/fuzz/litmus.dict $(FUZZ_BUILD)/corpus tests/fuzz/seeds
 
 install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/litmusc
+	install -m 644 doc/litmusc.1 $(DESTDIR)$(PREFIX)/share/man/man1/litmusc.1
+	install -m 644 doc/litmusc.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/litmusc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/litmusc $(DESTDIR)$(PREFIX)/share/man/man1/litmusc.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/litmusc
 
 clean:
 	rm -rf build bin

@@ -17,6 +17,7 @@ static const subcommand subcommands[] = {
     {"emit", cmd_emit, "generate code: x86-litmus, jcstress, java, c11, x86"},
     {"run", cmd_run, "build and run native or Java stress harnesses, compare with the model"},
     {"check-scheme", cmd_check_scheme, "check a compilation scheme to x86 against the source model"},
+    {"models", cmd_models, "list the built-in memory models, or print one's cat file"},
     {"campaign", cmd_campaign, "many runs into one SQLite database: resume, shard, merge, report, diff"},
 };
 
