@@ -533,6 +533,12 @@ int cmd_campaign(int argc, char **argv)
     const char *sub = argv[1];
     argc--;
     argv++;
+    /* One text documents every subcommand, so 'campaign SUB --help' shows it. */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return EXIT_OK;
+        }
     if (!strcmp(sub, "run"))
         return cmd_run_campaign(argc, argv);
     if (!strcmp(sub, "merge"))

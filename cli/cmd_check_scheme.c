@@ -21,7 +21,9 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc check-scheme --scheme NAME|PATH [--source-model M] [--target-model M]\n"
-               "                            [--herd PATH] [--reparse] [-q] FILE...\n"
+               "                            [--herd PATH] [--reparse] [-q] FILE...\n\n"
+               "Compile each C or Java test to x86 through the scheme and check that every\n"
+               "final state the x86 program allows is one the source model allows.\n\n"
                "  --scheme S        compilation scheme (shipped:");
     for (const char *const *n = x86_scheme_builtins(); *n; n++)
         fprintf(f, " %s", *n);
@@ -31,7 +33,12 @@ static void usage(FILE *f)
                "  --herd PATH       compute the x86 side with this herd7 instead of in-process\n"
                "  --reparse         also read the printed x86 test back through the X86 frontend\n"
                "                    and check that it has the same behaviour as the in-process one\n"
-               "  -q                print failures and the summary only\n");
+               "  -q                print failures and the summary only\n"
+               "  -h, --help        this text\n\n"
+               "exit status: 0 the scheme is sound on every test, 1 a test shows a state\n"
+               "the source model forbids (printed with a witness), 2 bad input or usage,\n"
+               "3 internal or environment failure (herd7 missing or failing)\n\n"
+               "example: litmusc check-scheme --scheme java-x86-hotspot tests/corpus/java/classic/*.litmus\n");
 }
 
 /* "0:r0=0 /\ 1:r0=0" */

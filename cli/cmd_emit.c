@@ -22,7 +22,13 @@ static void usage(FILE *f)
     fprintf(f, "usage: litmusc emit --target TARGET [OPTIONS] FILE... [-o OUT]\n\ntargets:\n");
     for (size_t i = 0; i < sizeof targets / sizeof *targets; i++)
         fprintf(f, "  %-11s %s\n", targets[i].name, targets[i].summary);
-    fprintf(f, "\n'litmusc emit --target TARGET --help' describes a target's options.\n");
+    fprintf(f, "\nGenerate code that runs or restates each litmus test FILE.\n\n"
+               "  --target T  what to generate (one of the targets above)\n"
+               "  -o OUT      output file or folder (the target's help says which)\n"
+               "  -h, --help  this text; with --target, the target's options\n\n"
+               "exit status: 0 written, 2 bad input or usage (file:line:col: error: ...),\n"
+               "3 internal failure\n\n"
+               "example: litmusc emit --target c11 SB.litmus -o sb/\n");
 }
 
 int cmd_emit(int argc, char **argv)

@@ -25,7 +25,8 @@ static void usage(FILE *f)
             "            order, one line per test (\"0:EAX 1:EAX [x]\")\n"
             "  --help    this text\n"
             "\n"
-            "exit status: 0 ok, 2 bad input or usage, 3 internal failure\n");
+            "exit status: 0 ok, 2 bad input or usage, 3 internal failure\n\n"
+            "example: litmusc ir SB.litmus > SB.ir && litmusc ir --read --check SB.ir\n");
 }
 
 /* The whole of PATH as a NUL-terminated string; NULL + diag on error. */

@@ -17,13 +17,19 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: litmusc model [--model NAME|FILE.cat] [--json] [--notes] FILE...\n"
+    fprintf(f, "usage: litmusc model [--model NAME|FILE.cat] [--json] [--notes] FILE...\n\n"
+               "Compute each test's allowed final states under a memory model and print\n"
+               "them as herd7 does (States, Ok/No, Witnesses, Observation, Hash).\n\n"
                "  --model M   model by name (sc, x86tso, rc11, jam21) or a .cat file;\n"
                "              default: x86tso for X86, rc11 for C, jam21 for Java\n"
                "  --json      the results as one JSON object (schema litmusc/1, see the README)\n"
                "  --notes     after each herd block, comment lines naming a data race\n"
                "              and saying when the solver settled the state set\n"
-               "  --no-prune  build every candidate, even those the model must reject\n");
+               "  --no-prune  build every candidate, even those the model must reject\n"
+               "  -h, --help  this text\n\n"
+               "exit status: 0 ok, 2 bad input or usage (file:line:col: error: ...),\n"
+               "3 internal failure or a limit crossed\n\n"
+               "example: litmusc model --model x86tso SB.litmus\n");
 }
 
 int cmd_model(int argc, char **argv)

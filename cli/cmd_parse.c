@@ -24,7 +24,8 @@ static void usage(FILE *f)
             "  --help    this text\n"
             "\n"
             "exit status: 0 all parsed, 2 a file is malformed or unreadable (the error\n"
-            "is printed as file:line:col: error: message), 3 internal failure\n");
+            "is printed as file:line:col: error: message), 3 internal failure\n\n"
+            "example: litmusc parse --check tests/corpus/x86/classic/*.litmus > /dev/null\n");
 }
 
 /* Print one test; returns an exit status. */

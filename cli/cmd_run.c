@@ -47,7 +47,8 @@ static void usage(FILE *f)
             "  --xml FILE             also write a JUnit XML report\n\n"
             "exit status: 0 nothing forbidden observed, 1 a forbidden state was observed,\n"
             "2 bad input or usage, 3 environment failure (no compiler, a runner crashed\n"
-            "or hung, interrupted)\n");
+            "or hung, interrupted)\n\n"
+            "example: litmusc run -s 1M -r 10 --affinity incr SB.litmus\n");
 }
 
 /* What the whole command returns: a forbidden observation wins, then an

@@ -30,7 +30,11 @@ static void usage(FILE *f, native_target target)
     else
         fprintf(f, "  --scheme NAME     compilation scheme for C and Java tests (default:\n"
                    "                    c11-x86-xchg for C, java-x86-hotspot for Java)\n");
-    fprintf(f, "  -h, --help        this text\n");
+    fprintf(f, "  -h, --help        this text\n\n"
+               "exit status: 0 written, 2 bad input or usage (file:line:col: error: ...),\n"
+               "3 internal failure; no partial output file is left behind\n\n"
+               "example: litmusc emit --target %s SB.litmus -o sb/ && cc " NATIVE_CFLAGS " -o sb/SB sb/*.c\n",
+            target == NATIVE_C11 ? "c11" : "x86");
 }
 
 static void usage_c11(FILE *f)

@@ -24,7 +24,10 @@ static void usage(FILE *f)
             "  -o DIR         output folder (without it, one test's class goes to stdout)\n"
             "  --package P    Java package of the test classes (default litmusc.generated)\n\n"
             "then: javac -d classes $(find DIR -name '*.java')\n"
-            "      java -cp classes " JAVARUN_MAIN " [-s N] [-r N] [--time SEC] P.NAME...\n");
+            "      java -cp classes " JAVARUN_MAIN " [-s N] [-r N] [--time SEC] P.NAME...\n\n"
+            "exit status: 0 written, 2 bad input or usage (file:line:col: error: ...),\n"
+            "3 internal failure\n\n"
+            "example: litmusc emit --target java SB.litmus MP.litmus -o java-src\n");
 }
 
 int emit_java(int argc, char **argv)

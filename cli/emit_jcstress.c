@@ -23,7 +23,10 @@ static void usage(FILE *f)
             "  -o DIR         output folder (without it, one test's source goes to stdout)\n"
             "  --package P    Java package (default litmusc.generated)\n"
             "  --model M      memory model name or .cat path (default: jam21 for Java,\n"
-            "                 rc11 for C)\n");
+            "                 rc11 for C)\n\n"
+            "exit status: 0 written, 2 bad input or usage (file:line:col: error: ...),\n"
+            "3 internal failure\n\n"
+            "example: litmusc emit --target jcstress SB.litmus -o jcstress-tests/src/main/java\n");
 }
 
 typedef struct emit_args {

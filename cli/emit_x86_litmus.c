@@ -13,6 +13,7 @@
 #include "backends/x86litmus/x86litmus.h"
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "util/file.h"
 #include "util/mem.h"
 
 static void usage(FILE *f)
@@ -25,7 +26,11 @@ static void usage(FILE *f)
                "               X86 tests need none (identity compilation)\n"
                "  -o OUT       output file (one test) or folder (several); default stdout\n"
                "  --map FILE   also write the register map (one test; with several,\n"
-               "               OUT/NAME.map is written beside each test)\n");
+               "               OUT/NAME.map is written beside each test)\n"
+               "  -h, --help   this text\n\n"
+               "exit status: 0 written, 2 bad input or usage (file:line:col: error: ...),\n"
+               "3 internal failure; no partial output file is left behind\n\n"
+               "example: litmusc emit --target x86-litmus --scheme java-x86-hotspot SB.litmus -o SB-x86.litmus\n");
 }
 
 /* File name of PATH without folders and without ".litmus". */
@@ -39,23 +44,13 @@ static char *stem(const char *path)
     return xstrndup(b, n);
 }
 
-/* Write TEXT to PATH through a temporary file renamed into place, so that a
- * failure leaves no partial file. */
+/* Writes TEXT to PATH whole or not at all (no partial file on failure). */
 static bool write_file(const char *path, const char *text, diag *d)
 {
-    char *tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    bool ok = f && fputs(text, f) >= 0;
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (ok && rename(tmp, path) != 0)
-        ok = false;
-    if (!ok) {
-        unlink(tmp);
-        diag_error(d, path, 0, 0, "cannot write output: %s", strerror(errno));
-    }
-    free(tmp);
-    return ok;
+    if (file_write_atomic(path, text, strlen(text)))
+        return true;
+    diag_error(d, path, 0, 0, "cannot write output: %s", strerror(errno));
+    return false;
 }
 
 typedef struct out_item { char *name, *litmus, *map; } out_item;
