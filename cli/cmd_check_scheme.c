@@ -5,23 +5,24 @@
  * state in source names and the x86 program that shows it; exit 1 on any
  * failure, 2 on bad input. */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "backends/x86/x86.h"
 #include "backends/x86litmus/x86litmus.h"
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "frontend/frontend.h"
+#include "harness/harness.h"
+#include "ir/lower.h"
 #include "model/model.h"
 #include "util/mem.h"
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc check-scheme --scheme NAME|PATH [--source-model M] [--target-model M]\n"
-               "                            [--herd PATH] [--reparse] [-q] FILE...\n\n"
+               "                            [--herd PATH [--timeout SEC]] [--reparse] [-q] FILE...\n\n"
                "Compile each C or Java test to x86 through the scheme and check that every\n"
                "final state the x86 program allows is one the source model allows.\n\n"
                "  --scheme S        compilation scheme (shipped:");
@@ -31,6 +32,7 @@ static void usage(FILE *f)
                "  --source-model M  model of the source (default: rc11 for C, jam21 for Java)\n"
                "  --target-model M  model of the compiled x86 program (default x86tso; a .cat path)\n"
                "  --herd PATH       compute the x86 side with this herd7 instead of in-process\n"
+               "  --timeout SEC     stop a herd7 run after SEC seconds (default 120)\n"
                "  --reparse         also read the printed x86 test back through the X86 frontend\n"
                "                    and check that it has the same behaviour as the in-process one\n"
                "  -q                print failures and the summary only\n"
@@ -60,57 +62,12 @@ static char *format_witness(const ir_test *t, const bset *b, const ir_val *vals)
     return sb_take(&s);
 }
 
-/* Run herd7 on TEXT (written to a temporary file); its stdout, or NULL +
- * diag. */
-static char *run_herd(const char *herd, const char *text, diag *d)
-{
-    char path[] = "/tmp/litmusc-check-XXXXXX.litmus";
-    int fd = mkstemps(path, 7);
-    if (fd < 0) {
-        diag_fail(d, "cannot create a temporary file: %s", strerror(errno));
-        return NULL;
-    }
-    size_t len = strlen(text);
-    bool ok = write(fd, text, len) == (ssize_t)len;
-    close(fd);
-    int pipefd[2];
-    if (!ok || pipe(pipefd) != 0) {
-        unlink(path);
-        diag_fail(d, "cannot prepare the herd7 run");
-        return NULL;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(pipefd[1], 1);
-        close(pipefd[0]);
-        close(pipefd[1]);
-        execl(herd, herd, path, (char *)NULL);
-        _exit(127);
-    }
-    close(pipefd[1]);
-    strbuf out = {0};
-    char buf[4096];
-    ssize_t n;
-    while (pid > 0 && (n = read(pipefd[0], buf, sizeof buf)) > 0)
-        sb_addn(&out, buf, (size_t)n);
-    close(pipefd[0]);
-    int st = 0;
-    if (pid > 0)
-        waitpid(pid, &st, 0);
-    unlink(path);
-    if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        diag_fail(d, "herd7 (%s) failed%s", herd, pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 127 ? " to start" : "");
-        sb_free(&out);
-        return NULL;
-    }
-    return sb_take(&out);
-}
-
 typedef struct opts {
     const char *herd;
     const char *source_model;
     bool quiet;
     bool reparse;
+    double timeout_s;       /* for each herd7 run */
 } opts;
 
 /* Index of the observable of B that shows source observable O of test
@@ -185,20 +142,14 @@ static bset *project(const bset *bs, const bset *b, const ir_test *bt, const ir_
 static bool reparse_agrees(const char *text, const bset *bs, const bset *bt, const ir_test *src, const x86_prog *p,
                            const model *x86tso, diag *d)
 {
-    char path[] = "/tmp/litmusc-reparse-XXXXXX.litmus";
-    int fd = mkstemps(path, 7);
-    if (fd < 0)
-        return diag_fail(d, "cannot create a temporary file: %s", strerror(errno));
-    size_t len = strlen(text);
-    bool ok = write(fd, text, len) == (ssize_t)len;
-    close(fd);
-    ir_test *t2 = ok ? cli_load_test(path, d) : NULL;
-    unlink(path);
+    fe_test *ft = fe_parse(text, strlen(text), "<compiled x86>", d);
+    ir_test *t2 = ft ? ir_lower(ft, d) : NULL;
+    fe_test_free(ft);
     if (!t2)
-        return ok ? false : diag_fail(d, "cannot write a temporary file");
+        return false;
     bset *b2 = model_run(x86tso, t2, d);
     bset *r = b2 ? project(bs, b2, t2, src, p, true, d) : NULL;
-    ok = r != NULL;
+    bool ok = r != NULL;
     if (ok) {
         bool same = r->nstates == bt->nstates;
         for (int k = 0; same && k < r->nstates; k++)
@@ -239,7 +190,7 @@ static int check_one(const char *file, const x86_scheme *s, const opts *o, const
     }
     const char *how = model_name(x86tso);
     if (o->herd && p->herd_ok) {
-        char *out = run_herd(o->herd, text, &d);
+        char *out = harness_herd_run(o->herd, text, o->timeout_s, &d);
         bt = out ? x86litmus_read_herd(out, p, bs->obs, bs->nobs, &d) : NULL;
         free(out);
         how = "herd7";
@@ -302,11 +253,12 @@ done:
 int cmd_check_scheme(int argc, char **argv)
 {
     const char *scheme_arg = NULL, *target_model = "x86tso";
-    opts o = {0};
-    enum { O_SCHEME = 1, O_SOURCE_MODEL, O_HERD, O_TARGET_MODEL, O_QUIET, O_REPARSE };
+    opts o = {.timeout_s = 120};
+    enum { O_SCHEME = 1, O_SOURCE_MODEL, O_HERD, O_TARGET_MODEL, O_QUIET, O_REPARSE, O_TIMEOUT };
     static const cli_opt opts[] = {{"--scheme", O_SCHEME, true}, {"--source-model", O_SOURCE_MODEL, true},
                                    {"--herd", O_HERD, true}, {"--target-model", O_TARGET_MODEL, true},
-                                   {"-q", O_QUIET, false}, {"--reparse", O_REPARSE, false}, {0}};
+                                   {"-q", O_QUIET, false}, {"--reparse", O_REPARSE, false},
+                                   {"--timeout", O_TIMEOUT, true}, {0}};
     cli_args it;
     cli_args_init(&it, "litmusc check-scheme", argc, argv, usage);
     const char *v;
@@ -319,6 +271,17 @@ int cmd_check_scheme(int argc, char **argv)
         case O_TARGET_MODEL: target_model = v; break;
         case O_QUIET: o.quiet = true; break;
         case O_REPARSE: o.reparse = true; break;
+        case O_TIMEOUT: {
+            char *end;
+            errno = 0;
+            o.timeout_s = strtod(v, &end);
+            if (errno || end == v || *end || !(o.timeout_s > 0) || o.timeout_s > 86400 * 7) {
+                fprintf(stderr, "litmusc check-scheme: --timeout needs a positive number of seconds, not '%s'\n", v);
+                free(it.files);
+                return EXIT_USAGE;
+            }
+            break;
+        }
         }
     }
     if (id != CLI_END)

@@ -5,7 +5,6 @@
  * folder and renamed into place, so concurrent runs never see half a file. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,20 +137,6 @@ static bool write_file(const char *dir, const harness_file *f, diag *d)
     }
     free(path);
     return ok;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static void rm_tree(const char *dir)
-{
-    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The compiler command may carry words of its own: a wrapper ("ccache
@@ -348,7 +333,7 @@ bool harness_compile(const harness_build *b, const harness_file *files, int nfil
     if (ok && rename(out, final))
         ok = diag_fail(d, "cannot move the runner into %s: %s", dir, strerror(errno));
     if (have_tmp)
-        rm_tree(tmp);
+        file_remove_tree(tmp);
     free(out);
     free(tmp);
     free(dir);

@@ -161,6 +161,10 @@ void harness_child_free(harness_child *c);
 /* "exited with status 2", "was killed by signal 11 (Segmentation fault)" */
 void harness_child_describe(const harness_child *c, char *buf, size_t size);
 
+/* herd7 at path HERD on the test TEXT: its whole stdout, or NULL + diag
+ * (status 3) when it cannot start, fails, or runs past TIMEOUT_S. */
+char *harness_herd_run(const char *herd, const char *text, double timeout_s, diag *d);
+
 /* SIGINT and SIGTERM set a flag instead of killing litmusc, so a running
  * child can be stopped and its partial histogram still printed. */
 void harness_signals_install(void);

@@ -7,7 +7,6 @@
  * (SIGTERM: the test in progress still prints its partial histogram, then
  * SIGKILL). */
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "backends/java/javaout.h"
 #include "backends/java/javarun.h"
 #include "harness/harness.h"
+#include "util/file.h"
 
 /* One test of the run. */
 typedef struct jtest {
@@ -26,18 +26,6 @@ typedef struct jtest {
     char *classes;          /* its cache folder (a classpath root) */
     bool have;              /* already compiled */
 } jtest;
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static void rm_tree(const char *dir)
-{
-    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 static bool is_dir(const char *p)
 {
@@ -179,7 +167,7 @@ static bool build(jtest *ts, int n, const char *root, const harness_build *hb, c
     }
     if (ok && missing)
         ok = build_tests(ts, n, missing, tmp, *libdir, d);
-    rm_tree(tmp);
+    file_remove_tree(tmp);
     free(tmp);
     free(lib);
     return ok;

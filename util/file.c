@@ -1,5 +1,7 @@
-/* Reading a whole file, writing one atomically (file.h). */
+/* Files and folders for every stage (file.h): reading whole, writing
+ * atomically, making, removing and temporary folders. */
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,4 +99,30 @@ bool file_mkdirs(const char *dir, unsigned mode)
     if (!ok)
         errno = why;
     return ok;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+void file_remove_tree(const char *dir)
+{
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+char *file_temp_dir(const char *prefix)
+{
+    const char *base = getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/tmp";
+    char *path = xasprintf("%s/%s-XXXXXX", base, prefix);
+    if (mkdtemp(path))
+        return path;
+    int why = errno;
+    free(path);
+    errno = why;
+    return NULL;
 }

@@ -24,4 +24,12 @@ bool file_write_atomic(const char *path, const char *data, size_t len);
  * False with errno saying why (ENOTDIR when DIR exists but is no folder). */
 bool file_mkdirs(const char *dir, unsigned mode);
 
+/* Removes DIR and everything below it (rm -rf; links are not followed).
+ * Best effort: what cannot be removed stays. */
+void file_remove_tree(const char *dir);
+
+/* A new private folder (mode 0700) under $TMPDIR, else /tmp, named
+ * PREFIX-XXXXXX; NULL with errno saying why. */
+char *file_temp_dir(const char *prefix);
+
 #endif

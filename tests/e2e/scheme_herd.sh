@@ -41,9 +41,28 @@ st=$?
 # A herd that fails is an environment failure (3), not a verdict.
 printf '#!/bin/sh\necho "Fatal error" >&2\nexit 2\n' >"$tmp/badherd"
 chmod +x "$tmp/badherd"
-"$L" check-scheme --herd "$tmp/badherd" --scheme c11-x86-mfence "$ex/c/SB+sc.litmus" >/dev/null 2>&1
+out=$("$L" check-scheme --herd "$tmp/badherd" --scheme c11-x86-mfence "$ex/c/SB+sc.litmus" 2>&1)
 st=$?
 [ "$st" -eq 3 ] || fail "failing herd7: exit $st, want 3"
+printf '%s\n' "$out" | grep -q 'exited with status 2: Fatal error' || fail "failing herd7: its error is not passed on: $out"
+
+# The test text goes to a private folder under $TMPDIR, gone afterwards,
+# and a herd7 that hangs is stopped at --timeout.
+mkdir "$tmp/scratch"
+printf '#!/bin/sh\nls -d "$(dirname "$1")" > "%s/seen"\nsleep 30\n' "$tmp" >"$tmp/slowherd"
+chmod +x "$tmp/slowherd"
+start=$(date +%s)
+out=$(TMPDIR="$tmp/scratch" "$L" check-scheme --herd "$tmp/slowherd" --timeout 1 --scheme c11-x86-mfence "$ex/c/SB+sc.litmus" 2>&1)
+st=$?
+took=$(( $(date +%s) - start ))
+[ "$st" -eq 3 ] || fail "hanging herd7: exit $st, want 3: $out"
+printf '%s\n' "$out" | grep -q 'ran past the 1 s time limit' || fail "hanging herd7: no time-limit message: $out"
+[ "$took" -lt 20 ] || fail "hanging herd7 was not stopped at the time limit ($took s)"
+grep -q "^$tmp/scratch/litmusc-herd-" "$tmp/seen" 2>/dev/null || fail "the test was not under \$TMPDIR: $(cat "$tmp/seen" 2>&1)"
+[ -z "$(ls -A "$tmp/scratch")" ] || fail "the temporary folder was left behind: $(ls -A "$tmp/scratch")"
+"$L" check-scheme --herd "$tmp/herd7" --timeout nope --scheme c11-x86-mfence "$ex/c/SB+sc.litmus" >/dev/null 2>&1
+st=$?
+[ "$st" -eq 2 ] || fail "--timeout nope: exit $st, want 2"
 
 [ "$fails" -eq 0 ] && echo "scheme_herd: all checks passed"
 [ "$fails" -eq 0 ]
