@@ -39,6 +39,9 @@ extern const char *cli_command;
 /* Print "litmusc CMD: file:line:col: error: msg" to stderr; returns
  * d->status (2 or 3). */
 int cli_report(const diag *d);
+/* On a terminal, long steps (compiling, javac) show a progress line on
+ * stderr while they run (cli/steps.c). */
+void cli_show_steps(void);
 /* Write what a JSON writer put in B to stdout and empty B (the writer
  * keeps its place, so results stream out as they come). */
 void cli_json_flush(strbuf *b);

@@ -50,6 +50,7 @@ int main(int argc, char **argv)
             static char prefix[64];
             snprintf(prefix, sizeof prefix, "litmusc %s", subcommands[i].name);
             cli_command = prefix;
+            cli_show_steps();
             return subcommands[i].run(argc - 1, argv + 1);
         }
     fprintf(stderr, "litmusc: unknown command '%s'\n", argv[1]);

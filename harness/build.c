@@ -328,8 +328,11 @@ bool harness_compile(const harness_build *b, const harness_file *files, int nfil
     for (int i = 0; ok && i < nfiles; i++)
         ok = write_file(tmp, &files[i], d);
     char *out = xasprintf("%s/runner", tmp);
-    if (ok)
+    if (ok) {
+        harness_step_begin("compiling %s with %s", b->label ? b->label : "a runner", b->cc);
         ok = build_runner(b, dir, tmp, files, nfiles, out, d);
+        harness_step_end();
+    }
     if (ok && rename(out, final))
         ok = diag_fail(d, "cannot move the runner into %s: %s", dir, strerror(errno));
     if (have_tmp)

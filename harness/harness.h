@@ -172,6 +172,16 @@ bool harness_interrupted(void);
 /* The signal that set the flag (SIGINT or SIGTERM), 0 if none. */
 int harness_interrupt_signal(void);
 
+/* ---- long steps -------------------------------------------------------------- */
+/* A step that takes seconds (compiling a runner, javac) calls FN with what
+ * it does ("compiling the SB runner (cc -O2 ...)") before, and with NULL
+ * after, so that a command can show a progress line on a terminal.  One
+ * hook per process; NULL (the default) shows nothing. */
+typedef void (*harness_step_fn)(const char *step);
+void harness_on_step(harness_step_fn fn);
+void harness_step_begin(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void harness_step_end(void);
+
 /* ---- building native runners, with a cache ------------------------------------ */
 typedef struct harness_file {
     const char *path;       /* relative path inside the build folder, e.g. "runtime/hist.c" */
@@ -186,6 +196,7 @@ typedef struct harness_build {
     const char *const *flags;   /* compiler flags, NULL-terminated */
     const char *cache_dir;  /* NULL: harness_cache_dir(NULL) */
     double timeout_s;       /* limit for one compilation */
+    const char *label;      /* what is built, for the step line ("the SB runner"); may be NULL */
 } harness_build;
 
 /* The cache folder: OVERRIDE, else $LITMUSC_CACHE, else

@@ -51,7 +51,7 @@ static harness_file *library_files(int *n)
 }
 
 /* Run javac on the sources listed in ARGFILE into OUT; false + diag. */
-static bool javac(const char *classpath, const char *argfile, const char *out, diag *d)
+static bool javac(const char *what, const char *classpath, const char *argfile, const char *out, diag *d)
 {
     char *at = xasprintf("@%s", argfile);
     char *argv[16];
@@ -66,7 +66,9 @@ static bool javac(const char *classpath, const char *argfile, const char *out, d
     argv[a++] = at;
     argv[a] = NULL;
     harness_child c = {0};
+    harness_step_begin("javac: %s", what);
     bool ran = harness_child_run(argv, 900, 5, &c, d), ok = ran;
+    harness_step_end();
     if (ran && (c.exit_status != 0 || c.timed_out)) {
         char how[160];
         harness_child_describe(&c, how, sizeof how);
@@ -111,7 +113,7 @@ static bool build_tests(jtest *ts, int n, int missing, const char *tmp, const ch
             k++;
         }
     char *src = xasprintf("%s/tests", tmp), *out = xasprintf("%s/classes", tmp), *argfile = NULL;
-    bool ok = write_sources(src, f, missing, &argfile, d) && javaout_mkdirs(out, d) && javac(libdir, argfile, out, d);
+    bool ok = write_sources(src, f, missing, &argfile, d) && javaout_mkdirs(out, d) && javac(missing == 1 ? "1 test class" : "the test classes", libdir, argfile, out, d);
     for (int i = 0; ok && i < n; i++) {
         if (!ts[i].t || ts[i].have)
             continue;
@@ -158,7 +160,7 @@ static bool build(jtest *ts, int n, const char *root, const harness_build *hb, c
         ok = diag_fail(d, "cannot create a build folder in %s: %s", root, strerror(errno));
     if (ok && need_lib) {
         char *src = xasprintf("%s/lib", tmp), *out = xasprintf("%s/lib-classes", tmp), *argfile = NULL;
-        ok = write_sources(src, lib, nlib, &argfile, d) && javaout_mkdirs(out, d) && javac(NULL, argfile, out, d);
+        ok = write_sources(src, lib, nlib, &argfile, d) && javaout_mkdirs(out, d) && javac("the runner library", NULL, argfile, out, d);
         if (ok && rename(out, *libdir) != 0 && !is_dir(*libdir))
             ok = diag_fail(d, "cannot move %s to %s: %s", out, *libdir, strerror(errno));
         free(src);
@@ -301,7 +303,7 @@ bool harness_run_java(const ir_test *const *tests, int n, const harness_java_opt
 {
     char *cache = harness_cache_dir(o->cache_dir);
     char *root = xasprintf("%s/java", cache);
-    harness_build hb = {"javac", o->javac_version, javac_flags, root, 900};
+    harness_build hb = {"javac", o->javac_version, javac_flags, root, 900, NULL};
     int nlib;
     harness_file *lib = library_files(&nlib);
     jtest *ts = xcalloc((size_t)n + 1, sizeof *ts);

@@ -88,11 +88,13 @@ static bool build(const ir_test *t, const harness_native_opts *o, harness_run_re
     int nfiles;
     harness_file *files = collect_files(source, &nfiles);
     char **flags = split_words(NATIVE_CFLAGS);
+    char *label = xasprintf("the %s runner", t->name);
     harness_build b = {o->cc, o->cc_version, (const char *const *)flags, o->cache_dir,
-                       o->compile_timeout_s > 0 ? o->compile_timeout_s : 300};
+                       o->compile_timeout_s > 0 ? o->compile_timeout_s : 300, label};
     r->compiler = harness_compiler_line(o->cc, NATIVE_CFLAGS);
     bool ok = harness_compile(&b, files, nfiles, &r->exe, &r->cached, d);
     free_words(flags);
+    free(label);
     free(files);
     free(source);
     return ok;

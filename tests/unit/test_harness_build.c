@@ -73,7 +73,7 @@ static int teardown(void **state)
 static void key_follows_content(void **state)
 {
     (void)state;
-    harness_build b = {"cc", "cc (x) 1", FLAGS, cache, 60};
+    harness_build b = {"cc", "cc (x) 1", FLAGS, cache, 60, NULL};
     char k1[33], k2[33], k3[33], k4[33];
     harness_build_key(&b, files, 3, k1);
     harness_build_key(&b, files, 3, k2);
@@ -98,7 +98,7 @@ static void key_follows_content(void **state)
 static void builds_then_reuses(void **state)
 {
     (void)state;
-    harness_build b = {"cc", NULL, FLAGS, cache, 60};
+    harness_build b = {"cc", NULL, FLAGS, cache, 60, NULL};
     char *exe = NULL;
     bool cached = true;
     diag d = {0};
@@ -138,7 +138,7 @@ static void builds_then_reuses(void **state)
 static void compile_error_is_reported(void **state)
 {
     (void)state;
-    harness_build b = {"cc", NULL, FLAGS, cache, 60};
+    harness_build b = {"cc", NULL, FLAGS, cache, 60, NULL};
     harness_file bad[1] = {{"bad.c", "int main(void) { return nope; }\n", 32, true}};
     char *exe = NULL;
     bool cached;
@@ -155,7 +155,7 @@ static void compile_error_is_reported(void **state)
 static void missing_compiler_is_an_environment_error(void **state)
 {
     (void)state;
-    harness_build b = {"litmusc-no-such-cc", NULL, FLAGS, cache, 60};
+    harness_build b = {"litmusc-no-such-cc", NULL, FLAGS, cache, 60, NULL};
     char *exe = NULL;
     bool cached;
     diag d = {0};
@@ -175,7 +175,7 @@ static void missing_compiler_is_an_environment_error(void **state)
 static void paths_stay_inside(void **state)
 {
     (void)state;
-    harness_build b = {"cc", NULL, FLAGS, cache, 60};
+    harness_build b = {"cc", NULL, FLAGS, cache, 60, NULL};
     const char *bad_paths[] = {"../evil.c", "/tmp/evil.c", "a/../../evil.c", ""};
     for (size_t i = 0; i < sizeof bad_paths / sizeof *bad_paths; i++) {
         harness_file f[1] = {{bad_paths[i], "int x;\n", 7, true}};
