@@ -3,6 +3,7 @@
 /* The command line: one file per subcommand (cli/cmd_NAME.c), and for
  * `emit` and `run` one file per target.  Only this layer prints. */
 #include <stdbool.h>
+#include <stdio.h>
 #include "ir/ir.h"
 #include "util/diag.h"
 #include "util/mem.h"
@@ -28,6 +29,23 @@ int emit_jcstress(int argc, char **argv);
 int emit_java(int argc, char **argv);
 int emit_c11(int argc, char **argv);
 int emit_x86_native(int argc, char **argv);
+
+/* The options of the emit targets (cli/emit_opts.c); a target takes those
+ * whose bits it passes to emit_parse. */
+enum { EMIT_OUT = 1, EMIT_SCHEME = 2, EMIT_MAP = 4, EMIT_PACKAGE = 8, EMIT_MODEL = 16, EMIT_PLAIN = 32 };
+#define EMIT_DEFAULT_PACKAGE "litmusc.generated"
+typedef struct emit_opts {
+    const char *out, *scheme, *map, *package, *model, *plain;   /* NULL: not given */
+    const char **files;     /* the test files (malloc'd) */
+    int nfiles;
+} emit_opts;
+/* Parse an emit target's arguments: -1 to go on, else the exit status
+ * (after --help, or a usage error printed with the usage).  Refuses no
+ * files, several files without -o, a --plain other than volatile or
+ * relaxed, and a --package that is no Java package name (default
+ * EMIT_DEFAULT_PACKAGE where the target takes one). */
+int emit_parse(int argc, char **argv, unsigned accept, void (*usage)(FILE *f), emit_opts *o);
+void emit_opts_free(emit_opts *o);
 
 /* `emit` of Java sources: SET's one file to stdout (TO_STDOUT), else SET
  * written and its paths listed; returns the exit status. */

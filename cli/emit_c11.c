@@ -62,48 +62,19 @@ int emit_native_main(int argc, char **argv, native_target target)
     native_opts o;
     native_opts_init(&o);
     o.target = target;
-    const char *out = NULL;
-    enum { O_TARGET = 1, O_OUT, O_PLAIN, O_SCHEME };
     /* --plain belongs to the C11 target, --scheme to the x86 one. */
-    static const cli_opt c11_opts[] = {{"--target", O_TARGET, true}, {"-o", O_OUT, true},
-                                       {"--plain", O_PLAIN, true}, {0}};
-    static const cli_opt x86_opts[] = {{"--target", O_TARGET, true}, {"-o", O_OUT, true},
-                                       {"--scheme", O_SCHEME, true}, {0}};
-    cli_args it;
-    cli_args_init(&it, "litmusc emit", argc, argv, target == NATIVE_C11 ? usage_c11 : usage_x86);
-    const char *v;
-    int id;
-    while ((id = cli_next(&it, target == NATIVE_C11 ? c11_opts : x86_opts, &v)) > 0) {
-        switch (id) {
-        case O_TARGET: break;   /* cmd_emit chose this file by it */
-        case O_OUT: out = v; break;
-        case O_SCHEME: o.scheme = v; break;
-        case O_PLAIN:
-            if (strcmp(v, "volatile") && strcmp(v, "relaxed")) {
-                fprintf(stderr, "litmusc emit: --plain takes 'volatile' or 'relaxed', not '%s'\n", v);
-                return cli_stop(&it, CLI_BAD);
-            }
-            o.plain_as_relaxed = !strcmp(v, "relaxed");
-            break;
-        }
-    }
-    if (id != CLI_END)
-        return cli_stop(&it, id);
-    const char **files = it.files;
-    int nfiles = it.nfiles;
-    if (nfiles == 0) {
-        fprintf(stderr, "litmusc emit: no input files\n");
-        usage(stderr, target);
-        free(files);
-        return EXIT_USAGE;
-    }
+    emit_opts eo;
+    int parsed = emit_parse(argc, argv, EMIT_OUT | (target == NATIVE_C11 ? EMIT_PLAIN : EMIT_SCHEME),
+                            target == NATIVE_C11 ? usage_c11 : usage_x86, &eo);
+    if (parsed >= 0)
+        return parsed;
+    const char *out = eo.out;
+    o.scheme = eo.scheme;
+    o.plain_as_relaxed = eo.plain && !strcmp(eo.plain, "relaxed");
+    const char **files = eo.files;
+    int nfiles = eo.nfiles;
     size_t outlen = out ? strlen(out) : 0;
     bool folder = out && (nfiles > 1 || is_dir(out) || (outlen && out[outlen - 1] == '/'));
-    if (nfiles > 1 && !out) {
-        fprintf(stderr, "litmusc emit: several inputs need -o FOLDER\n");
-        free(files);
-        return EXIT_USAGE;
-    }
 
     /* Generate everything first: on any error, nothing is written. */
     emitted *em = xcalloc((size_t)nfiles, sizeof *em);
@@ -127,9 +98,9 @@ int emit_native_main(int argc, char **argv, native_target target)
     for (int i = 0; status == EXIT_OK && folder && i < nfiles; i++)
         for (int j = 0; j < i; j++)
             if (!strcmp(em[i].stem, em[j].stem)) {
-                fprintf(stderr, "%s: error: test name '%s' is also used by %s\n", files[i], em[i].stem,
-                        files[j]);
-                status = EXIT_USAGE;
+                diag d = {0};
+                diag_error(&d, files[i], 0, 0, "test name '%s' is also used by %s", em[i].stem, files[j]);
+                status = cli_report(&d);
                 break;
             }
     if (status == EXIT_OK) {

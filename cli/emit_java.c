@@ -32,35 +32,13 @@ static void usage(FILE *f)
 
 int emit_java(int argc, char **argv)
 {
-    const char *out = NULL, *package = "litmusc.generated";
-    enum { O_TARGET = 1, O_OUT, O_PACKAGE };
-    static const cli_opt opts[] = {{"--target", O_TARGET, true}, {"-o", O_OUT, true},
-                                   {"--package", O_PACKAGE, true}, {0}};
-    cli_args it;
-    cli_args_init(&it, "litmusc emit", argc, argv, usage);
-    const char *v;
-    int id;
-    while ((id = cli_next(&it, opts, &v)) > 0) {
-        switch (id) {
-        case O_TARGET: break;   /* cmd_emit chose this file by it */
-        case O_OUT: out = v; break;
-        case O_PACKAGE: package = v; break;
-        }
-    }
-    if (id != CLI_END)
-        return cli_stop(&it, id);
-    const char **files = it.files;
-    int nfiles = it.nfiles;
-    const char *problem = nfiles == 0 ? "no test files given"
-                          : !out && nfiles > 1 ? "-o DIR is needed for more than one test"
-                          : !javagen_valid_package(package) ? "not a valid Java package name"
-                                                            : NULL;
-    if (problem) {
-        bool pkg = nfiles && (out || nfiles == 1);
-        fprintf(stderr, "litmusc emit: %s%s%s\n", problem, pkg ? ": " : "", pkg ? package : "");
-        free(files);
-        return EXIT_USAGE;
-    }
+    emit_opts eo;
+    int parsed = emit_parse(argc, argv, EMIT_OUT | EMIT_PACKAGE, usage, &eo);
+    if (parsed >= 0)
+        return parsed;
+    const char *out = eo.out, *package = eo.package;
+    const char **files = eo.files;
+    int nfiles = eo.nfiles;
     javaout_set set = {0};
     char **taken = xcalloc((size_t)nfiles + 1, sizeof *taken);
     int st = EXIT_OK;

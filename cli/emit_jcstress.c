@@ -29,52 +29,8 @@ static void usage(FILE *f)
             "example: litmusc emit --target jcstress SB.litmus -o jcstress-tests/src/main/java\n");
 }
 
-typedef struct emit_args {
-    const char *out, *package, *model;
-    const char **files;
-    int nfiles;
-} emit_args;
-
-/* -1 to go on, else the exit status. */
-static int parse_args(int argc, char **argv, emit_args *a)
-{
-    a->package = "litmusc.generated";
-    enum { O_TARGET = 1, O_OUT, O_PACKAGE, O_MODEL };
-    static const cli_opt opts[] = {{"--target", O_TARGET, true}, {"-o", O_OUT, true},
-                                   {"--package", O_PACKAGE, true}, {"--model", O_MODEL, true}, {0}};
-    cli_args it;
-    cli_args_init(&it, "litmusc emit", argc, argv, usage);
-    const char *v;
-    int id;
-    while ((id = cli_next(&it, opts, &v)) > 0) {
-        switch (id) {
-        case O_TARGET: break;   /* cmd_emit chose this file by it */
-        case O_OUT: a->out = v; break;
-        case O_PACKAGE: a->package = v; break;
-        case O_MODEL: a->model = v; break;
-        }
-    }
-    if (id != CLI_END)
-        return cli_stop(&it, id);
-    a->files = it.files;
-    a->nfiles = it.nfiles;
-    if (a->nfiles == 0) {
-        fprintf(stderr, "litmusc emit: no test files given\n");
-        return EXIT_USAGE;
-    }
-    if (!a->out && a->nfiles > 1) {
-        fprintf(stderr, "litmusc emit: -o DIR is needed for more than one test\n");
-        return EXIT_USAGE;
-    }
-    if (!javagen_valid_package(a->package)) {
-        fprintf(stderr, "litmusc emit: '%s' is not a valid Java package name\n", a->package);
-        return EXIT_USAGE;
-    }
-    return -1;
-}
-
 /* Load, model and generate one file; its class name joins TAKEN. */
-static bool emit_one(const emit_args *a, const char *path, model_set *ms, char ***taken, int *ntaken,
+static bool emit_one(const emit_opts *a, const char *path, model_set *ms, char ***taken, int *ntaken,
                      javaout_set *set, diag *d)
 {
     ir_test *t = cli_load_test(path, d);
@@ -108,12 +64,10 @@ static bool emit_one(const emit_args *a, const char *path, model_set *ms, char *
 
 int emit_jcstress(int argc, char **argv)
 {
-    emit_args a = {0};
-    int st = parse_args(argc, argv, &a);
-    if (st >= 0) {
-        free(a.files);
+    emit_opts a;
+    int st = emit_parse(argc, argv, EMIT_OUT | EMIT_PACKAGE | EMIT_MODEL, usage, &a);
+    if (st >= 0)
         return st;
-    }
     model_set *ms = model_set_new();
     javaout_set set = {0};
     char **taken = NULL;
@@ -130,6 +84,6 @@ int emit_jcstress(int argc, char **argv)
     free(taken);
     javaout_free(&set);
     model_set_free(ms);
-    free(a.files);
+    emit_opts_free(&a);
     return st;
 }

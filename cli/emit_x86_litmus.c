@@ -57,37 +57,13 @@ typedef struct out_item { char *name, *litmus, *map; } out_item;
 
 int emit_x86_litmus(int argc, char **argv)
 {
-    const char *scheme_arg = NULL, *out = NULL, *map = NULL;
-    enum { O_TARGET = 1, O_SCHEME, O_OUT, O_MAP };
-    static const cli_opt opts[] = {{"--target", O_TARGET, true}, {"--scheme", O_SCHEME, true},
-                                   {"-o", O_OUT, true}, {"--map", O_MAP, true}, {0}};
-    cli_args it;
-    cli_args_init(&it, "litmusc emit", argc, argv, usage);
-    const char *v;
-    int id;
-    while ((id = cli_next(&it, opts, &v)) > 0) {
-        switch (id) {
-        case O_TARGET: break;   /* cmd_emit chose this file by it */
-        case O_SCHEME: scheme_arg = v; break;
-        case O_OUT: out = v; break;
-        case O_MAP: map = v; break;
-        }
-    }
-    if (id != CLI_END)
-        return cli_stop(&it, id);
-    const char **files = it.files;
-    int nfiles = it.nfiles;
-    if (nfiles == 0) {
-        fprintf(stderr, "litmusc emit: no input files\n");
-        usage(stderr);
-        free(files);
-        return EXIT_USAGE;
-    }
-    if (nfiles > 1 && !out) {
-        fprintf(stderr, "litmusc emit: several tests need -o FOLDER\n");
-        free(files);
-        return EXIT_USAGE;
-    }
+    emit_opts eo;
+    int parsed = emit_parse(argc, argv, EMIT_OUT | EMIT_SCHEME | EMIT_MAP, usage, &eo);
+    if (parsed >= 0)
+        return parsed;
+    const char *scheme_arg = eo.scheme, *out = eo.out, *map = eo.map;
+    const char **files = eo.files;
+    int nfiles = eo.nfiles;
     /* Two inputs with one file name would overwrite each other in OUT. */
     for (int i = 0; nfiles > 1 && i < nfiles; i++)
         for (int j = 0; j < i; j++) {

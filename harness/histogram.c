@@ -47,15 +47,23 @@ static bool word_is(const char *w, size_t n, const char *s)
     return strlen(s) == n && memcmp(w, s, n) == 0;
 }
 
-static bool parse_u64(const char *w, size_t n, uint64_t *out)
+/* The word [W, W+N) as a C string in BUF, for strto*; false when it is
+ * empty or too long to be a number. */
+static bool word_copy(const char *w, size_t n, char *buf, size_t size)
 {
-    char buf[32];
-    if (n == 0 || n >= sizeof buf || w[0] == '-' || w[0] == '+')
+    if (n == 0 || n >= size)
         return false;
     memcpy(buf, w, n);
     buf[n] = 0;
-    char *e;
     errno = 0;
+    return true;
+}
+
+static bool parse_u64(const char *w, size_t n, uint64_t *out)
+{
+    char buf[32], *e;
+    if (!word_copy(w, n, buf, sizeof buf) || w[0] == '-' || w[0] == '+')
+        return false;
     unsigned long long v = strtoull(buf, &e, 10);
     if (errno || *e)
         return false;
@@ -65,13 +73,9 @@ static bool parse_u64(const char *w, size_t n, uint64_t *out)
 
 static bool parse_i64(const char *w, size_t n, int64_t *out)
 {
-    char buf[32];
-    if (n == 0 || n >= sizeof buf)
+    char buf[32], *e;
+    if (!word_copy(w, n, buf, sizeof buf))
         return false;
-    memcpy(buf, w, n);
-    buf[n] = 0;
-    char *e;
-    errno = 0;
     long long v = strtoll(buf, &e, 10);
     if (errno || *e)
         return false;
@@ -81,13 +85,9 @@ static bool parse_i64(const char *w, size_t n, int64_t *out)
 
 static bool parse_seconds(const char *w, size_t n, double *out)
 {
-    char buf[64];
-    if (n == 0 || n >= sizeof buf)
+    char buf[64], *e;
+    if (!word_copy(w, n, buf, sizeof buf))
         return false;
-    memcpy(buf, w, n);
-    buf[n] = 0;
-    char *e;
-    errno = 0;
     double v = strtod(buf, &e);
     if (errno || *e || !isfinite(v) || v < 0)
         return false;

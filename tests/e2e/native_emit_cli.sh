@@ -128,6 +128,12 @@ grep -Eq 'bad.litmus:[0-9]+:[0-9]+: error: ' "$tmp/err" || fail "bad input: no f
 [ $? -eq 2 ] || fail "missing file: exit status is not 2"
 "$LITMUSC" emit --target c11 "$sb" "$mp" > /dev/null 2>&1
 [ $? -eq 2 ] || fail "two inputs without -o is not a usage error"
+cp "$sb" "$tmp/SB-copy.litmus"
+"$LITMUSC" emit --target c11 "$sb" "$tmp/SB-copy.litmus" -o "$tmp/twice" 2> "$tmp/err"
+[ $? -eq 2 ] || fail "two tests named SB into one folder is not exit 2"
+grep -q "^litmusc emit: $tmp/SB-copy.litmus: error: test name 'SB' is also used by " "$tmp/err" ||
+    fail "two tests named SB: $(cat "$tmp/err")"
+[ -e "$tmp/twice/SB.c" ] && fail "two tests named SB: a file was written"
 "$LITMUSC" emit --target c11 --frobnicate "$sb" > /dev/null 2>&1
 [ $? -eq 2 ] || fail "unknown option is not a usage error"
 "$LITMUSC" emit --target c11 --help | grep -q -- '--plain' || fail "--help does not describe --plain"
