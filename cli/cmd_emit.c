@@ -10,11 +10,11 @@ typedef struct emit_target {
 } emit_target;
 
 static const emit_target targets[] = {
-    {"x86-litmus", emit_x86_litmus, "herd X86 litmus through a compilation scheme (--scheme S)"},
+    {"x86-litmus", emit_x86_litmus, "a litmus test for herd7: the X86 program a scheme compiles the test to"},
     {"jcstress", emit_jcstress, "jcstress test sources (-o DIR, --package P)"},
     {"java", emit_java, "standalone Java stress runner sources"},
-    {"c11", emit_c11, "C11/pthread native harness source"},
-    {"x86", emit_x86_native, "x86 inline-asm native harness source"},
+    {"c11", emit_c11, "native stress harness in C11 atomics and pthreads (C source to compile)"},
+    {"x86", emit_x86_native, "native stress harness in x86 inline asm (C source to compile; not herd text)"},
 };
 
 static void usage(FILE *f)
