@@ -133,7 +133,7 @@ void fe_print_loc(strbuf *b, const fe_loc *l, bool brackets);
 
 
 
-/* ---- C and Java thread bodies (frontend/code.c) ------------------------------ */
+/* ---- C and Java thread bodies (frontend/code.c, code_expr.c) ------------- */
 typedef struct code_scope {
     fe_test *t;
     fe_thread *th;
@@ -148,4 +148,21 @@ fe_stmt *code_parse_block(lexer *lx, code_scope *sc);
 void code_scope_add(code_scope *sc, const char *name, bool is_ptr);
 int code_scope_find(const code_scope *sc, const char *name);
 void code_scope_free(code_scope *sc);
+
+/* Between the statements (frontend/code.c) and the expressions
+ * (frontend/code_expr.c).  DEPTH is the nesting so far, bounded by
+ * CODE_MAX_DEPTH. */
+enum { CODE_MAX_DEPTH = 200 };
+/* A C type: type words and stars, as "volatile int*" (malloc'd). */
+char *code_parse_c_type(lexer *lx);
+fe_expr *code_parse_expr(lexer *lx, code_scope *sc, int depth);
+/* An expression used for its value (not a store or a fence). */
+fe_expr *code_parse_value_expr(lexer *lx, code_scope *sc, int depth);
+/* A unary expression: a primary, possibly negated, dereferenced or cast. */
+fe_expr *code_parse_unary(lexer *lx, code_scope *sc, int depth);
+/* True when E is a pointer; else "type mismatch: PRE<AT's text>POST" at AT. */
+bool code_want_ptr(lexer *lx, const code_scope *sc, const fe_expr *e, const tok *at, const char *pre,
+                   const char *post);
+/* A Java VarHandle name: an identifier starting with an upper-case letter. */
+bool code_is_java_handle(const tok *t);
 #endif
