@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "model/model.h"
 #include "util/embed.h"
 
 static void usage(FILE *f)
@@ -38,9 +39,8 @@ static void title(const embed_file *e, char *buf, size_t size)
 
 static bool is_model(const char *name)
 {
-    static const char *const models[] = {"sc", "x86tso", "rc11", "jam21", NULL};
-    for (int i = 0; models[i]; i++)
-        if (!strcmp(name, models[i]))
+    for (const char *const *m = model_builtin_names(); *m; m++)
+        if (!strcmp(name, *m))
             return true;
     return false;
 }

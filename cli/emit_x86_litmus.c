@@ -33,17 +33,6 @@ static void usage(FILE *f)
                "example: litmusc emit --target x86-litmus --scheme java-x86-hotspot SB.litmus -o SB-x86.litmus\n");
 }
 
-/* File name of PATH without folders and without ".litmus". */
-static char *stem(const char *path)
-{
-    const char *b = strrchr(path, '/');
-    b = b ? b + 1 : path;
-    size_t n = strlen(b);
-    if (n > 7 && !strcmp(b + n - 7, ".litmus"))
-        n -= 7;
-    return xstrndup(b, n);
-}
-
 /* Writes TEXT to PATH whole or not at all (no partial file on failure). */
 static bool write_file(const char *path, const char *text, diag *d)
 {
@@ -67,13 +56,13 @@ int emit_x86_litmus(int argc, char **argv)
     /* Two inputs with one file name would overwrite each other in OUT. */
     for (int i = 0; nfiles > 1 && i < nfiles; i++)
         for (int j = 0; j < i; j++) {
-            char *a = stem(files[i]), *b = stem(files[j]);
+            char *a = file_stem(files[i]), *b = file_stem(files[j]);
             bool same = !strcmp(a, b);
             free(a);
             free(b);
             if (same) {
                 fprintf(stderr, "litmusc emit: %s and %s would both be written as %s/%s.litmus\n", files[j], files[i],
-                        out, b = stem(files[i]));
+                        out, b = file_stem(files[i]));
                 free(b);
                 free(files);
                 return EXIT_USAGE;
@@ -93,7 +82,7 @@ int emit_x86_litmus(int argc, char **argv)
         if (!p) {
             status = cli_report(&d);
         } else {
-            items[i].name = stem(files[i]);
+            items[i].name = file_stem(files[i]);
             items[i].litmus = x86litmus_print(p);
             items[i].map = x86litmus_map_text(p);
         }

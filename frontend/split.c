@@ -7,6 +7,7 @@
 #include <string.h>
 #include "frontend/frontend.h"
 #include "frontend/internal.h"
+#include "util/file.h"
 #include "util/mem.h"
 
 typedef struct cursor {
@@ -53,16 +54,6 @@ static bool bad_byte(cursor *c)
     if (u >= 33 && u < 127)
         return diag_error(c->d, c->file, c->line, c->col, "unexpected character '%c'", u);
     return diag_error(c->d, c->file, c->line, c->col, "unexpected byte 0x%02x", u);
-}
-
-static char *basename_no_ext(const char *file)
-{
-    const char *b = strrchr(file, '/');
-    b = b ? b + 1 : file;
-    size_t n = strlen(b);
-    if (n > 7 && !strcmp(b + n - 7, ".litmus"))
-        n -= 7;
-    return xstrndup(b, n);
 }
 
 static bool parse_header(cursor *c, split *sp)
@@ -116,7 +107,7 @@ static bool parse_header(cursor *c, split *sp)
         return diag_error(c->d, c->file, c->line, c->col, "test name too long (%d characters, at most %d)",
                           (int)(q - c->p), FE_NAME_MAX);
     if (q - c->p == 2 && c->p[0] == '-' && c->p[1] == '-')
-        sp->name = basename_no_ext(c->file);
+        sp->name = file_stem(c->file);
     else
         sp->name = xstrndup(c->p, (size_t)(q - c->p));
     cur_adv(c, q);

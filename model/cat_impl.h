@@ -1,13 +1,15 @@
 #ifndef LITMUSC_MODEL_CAT_IMPL_H
 #define LITMUSC_MODEL_CAT_IMPL_H
 /* Internals shared by the cat loader, resolver, evaluator and primitives:
- * run-time values, the per-candidate arena, frames, and the loaded model. */
+ * run-time values, frames, the loaded model, and the state of a run (whose
+ * values live in util/arena.h arenas). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "model/cat.h"
 #include "model/cat_ast.h"
 #include "model/exec.h"
+#include "util/arena.h"
 
 /* ---- values ------------------------------------------------------------------
  * herd's cat values are dynamically typed; {} and _ are polymorphic (they
@@ -49,26 +51,6 @@ typedef struct cat_frame {
     struct cat_frame *up;
     cat_val v[];
 } cat_frame;
-
-/* ---- arena: everything a candidate evaluation allocates ------------------------ */
-typedef struct cat_arena_chunk {
-    struct cat_arena_chunk *next;
-    size_t size, used;
-    max_align_t data[];
-} cat_arena_chunk;
-
-typedef struct cat_arena {
-    cat_arena_chunk *head;      /* current chunk (list of all chunks) */
-    cat_arena_chunk *first;
-} cat_arena;
-
-void *cat_arena_alloc(cat_arena *a, size_t n);
-/* Marks let a `with` branch give back what it allocated. */
-typedef struct cat_arena_mark { cat_arena_chunk *chunk; size_t used; } cat_arena_mark;
-cat_arena_mark cat_arena_save(const cat_arena *a);
-void cat_arena_restore(cat_arena *a, cat_arena_mark mk);
-void cat_arena_reset(cat_arena *a);
-void cat_arena_free(cat_arena *a);
 
 /* ---- built-in names ------------------------------------------------------------ */
 typedef enum cat_builtin {
@@ -127,9 +109,10 @@ const char *cat_model_intern_file(cat_model *m, const char *path);
 /* ---- evaluation ------------------------------------------------------------------- */
 struct cat_run {
     const cat_model *m;
-    cat_arena arena;            /* per candidate */
-    cat_arena static_arena;     /* values cached while the event structure is unchanged */
-    cat_arena *cur;             /* where new values go */
+    arena arena;                /* everything a candidate evaluation allocates; marks let a
+                                   `with` branch give back what it allocated */
+    arena static_arena;         /* values cached while the event structure is unchanged */
+    arena *cur;                 /* where new values go */
     exec_rel *zero, *univ, *ident;  /* shared constants for the current n */
     cat_val *globals;
     bool *ins_cached;           /* per top-level instruction: its static value is cached */
@@ -152,13 +135,39 @@ void cat_prim_fill(struct cat_run *r, bool statics, bool dynamics);
 /* Apply built-in function B to ARG at node E (for messages). */
 bool cat_prim_apply(struct cat_run *r, int b, cat_val arg, const cat_expr *e, cat_val *out);
 
-/* Helpers shared by the evaluator and the primitives (cat_eval.c). */
+/* Helpers shared by the evaluator and the primitives (cat_val.c). */
 exec_rel *cat_new_rel(struct cat_run *r);
 bool cat_type_error(struct cat_run *r, const char *file, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 const char *cat_kind_name(int kind);
 int cat_val_cmp(const struct cat_run *r, const cat_val *a, const cat_val *b);
 cat_val cat_vset_make(struct cat_run *r, cat_val *elts, int n);   /* sorts and dedups */
+/* A type error at node E, in a function whose run is R. */
+#define TERR(e, ...) cat_type_error(r, (e)->file, (e)->line, (e)->col, __VA_ARGS__)
+
+/* Shared by expressions (cat_eval.c) and instructions (cat_exec.c); the
+ * value helpers and frames are in cat_val.c.  cat_want_rel and
+ * cat_want_set take {} and _ as the empty and the full relation or set;
+ * OP names the operator in the message. */
+bool cat_want_rel(struct cat_run *r, const cat_expr *e, cat_val v, const char *op, exec_rel **out);
+bool cat_want_set(struct cat_run *r, const cat_expr *e, cat_val v, const char *op, exec_set *out);
+bool cat_val_is_empty(const struct cat_run *r, const cat_val *v);
+bool cat_vset_has(struct cat_run *r, const cat_val *s, const cat_val *x);
+cat_frame *cat_new_frame(struct cat_run *r, int nslots, cat_frame *up);
+/* Bind V to PT in FR (NULL: the globals); WHAT names the binder in messages. */
+bool cat_bind_pattern(struct cat_run *r, const cat_pat *pt, cat_val v, cat_frame *fr, const cat_expr *at,
+                      const char *what);
+static inline cat_val *cat_slot_ref(struct cat_run *r, cat_frame *fr, int slot)
+{
+    return fr ? &fr->v[slot] : &r->globals[slot];
+}
+bool cat_eval(struct cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out);
+/* A let or let rec (REC) in FR; AT is where to report errors. */
+bool cat_eval_binds(struct cat_run *r, const cat_bind *b, int nb, bool rec, cat_frame *fr,
+                    const cat_expr *at);
+/* Run the model's top-level instructions on r->x into r->out; false on an
+ * error (cat_exec.c). */
+bool cat_exec_top(struct cat_run *r);
 
 static inline cat_val cv_set(exec_set s) { cat_val v = {CV_SET, 0, {.set = s}}; return v; }
 static inline cat_val cv_rel(exec_rel *x) { cat_val v = {CV_REL, 0, {.rel = x}}; return v; }

@@ -43,7 +43,8 @@ static const char *const tok_names[CT_COUNT] = {
     [CT_INSTRUCTIONS] = "'instructions'", [CT_DEFAULT] = "'default'", [CT_NOT] = "'not'",
 };
 
-const char *cat_tok_name(cat_tok t) {
+const char *cat_tok_name(cat_tok t)
+{
     return (t >= 0 && t < CT_COUNT && tok_names[t]) ? tok_names[t] : "token";
 }
 
@@ -54,7 +55,8 @@ typedef struct lexer {
     diag *d;
 } lexer;
 
-static void advance(lexer *lx, int k) {
+static void advance(lexer *lx, int k)
+{
     while (k-- > 0 && *lx->p) {
         if (*lx->p == '\n') { lx->line++; lx->col = 1; }
         else lx->col++;
@@ -63,7 +65,8 @@ static void advance(lexer *lx, int k) {
 }
 
 /* Skip a `(* ... *)` comment starting at lx->p, nesting as herd does. */
-static bool skip_comment(lexer *lx) {
+static bool skip_comment(lexer *lx)
+{
     int line = lx->line, col = lx->col, depth = 0;
     do {
         if (!*lx->p)
@@ -75,13 +78,15 @@ static bool skip_comment(lexer *lx) {
     return true;
 }
 
-static bool is_name_start(const char *p) {
+static bool is_name_start(const char *p)
+{
     if (isalpha((unsigned char)p[0])) return true;
     return p[0] == '_' && isalpha((unsigned char)p[1]);
 }
 
 /* Length of the name at P (herd: '_'? alpha (alpha|digit|'_'|'.'|'-')* '\''?). */
-static int name_len(const char *p) {
+static int name_len(const char *p)
+{
     int k = 0;
     if (p[k] == '_') k++;
     k++;  /* the letter */
@@ -90,14 +95,16 @@ static int name_len(const char *p) {
     return k;
 }
 
-static cat_tok keyword(const char *s, int len) {
+static cat_tok keyword(const char *s, int len)
+{
     for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
         if ((int)strlen(keywords[i].word) == len && !strncmp(keywords[i].word, s, (size_t)len))
             return keywords[i].tok;
     return CT_VAR;
 }
 
-static cat_tok punct(const char *p, int *len) {
+static cat_tok punct(const char *p, int *len)
+{
     *len = 2;
     if (p[0] == '|' && p[1] == '|') return CT_ALT;
     if (p[0] == '&' && p[1] == '&') return CT_LAND;
@@ -121,7 +128,8 @@ static cat_tok punct(const char *p, int *len) {
     }
 }
 
-bool cat_lex(const char *text, const char *file, cat_token **toks, int *ntoks, diag *d) {
+bool cat_lex(const char *text, const char *file, cat_token **toks, int *ntoks, diag *d)
+{
     lexer lx = {text, file, 1, 1, d};
     cat_token *v = NULL;
     size_t n = 0, cap = 0;
@@ -178,7 +186,8 @@ fail:
     return false;
 }
 
-void cat_tokens_free(cat_token *toks, int ntoks) {
+void cat_tokens_free(cat_token *toks, int ntoks)
+{
     for (int i = 0; i < ntoks; i++) free(toks[i].text);
     free(toks);
 }

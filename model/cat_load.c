@@ -7,17 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/cat_impl.h"
+#include "model/model.h"
 #include "util/embed.h"
 #include "util/file.h"
 #include "util/mem.h"
 
-static char *read_file(const char *path) {
+static char *read_file(const char *path)
+{
     strbuf b = {0};
     bool opened;
     return file_read_all(path, &b, &opened) ? sb_take(&b) : NULL;
 }
 
-static char *embedded_text(const char *name, char **path) {
+static char *embedded_text(const char *name, char **path)
+{
     char *p = xasprintf("model/cat/%s", name);
     const embed_file *e = embed_find(p);
     if (!e) { free(p); return NULL; }
@@ -25,7 +28,8 @@ static char *embedded_text(const char *name, char **path) {
     return xstrdup(e->data);
 }
 
-bool cat_find_include(const char *name, const char *from_path, char **text, char **path) {
+bool cat_find_include(const char *name, const char *from_path, char **text, char **path)
+{
     if (from_path && from_path[0] != '<' && strncmp(from_path, "model/cat/", 10) != 0 && strchr(name, '/') == NULL) {
         const char *slash = strrchr(from_path, '/');
         char *cand = slash ? xasprintf("%.*s/%s", (int)(slash - from_path), from_path, name) : xstrdup(name);
@@ -42,7 +46,8 @@ bool cat_find_include(const char *name, const char *from_path, char **text, char
     return true;
 }
 
-const char *cat_model_intern_file(cat_model *m, const char *path) {
+const char *cat_model_intern_file(cat_model *m, const char *path)
+{
     for (int i = 0; i < m->nfiles; i++)
         if (!strcmp(m->files[i], path)) return m->files[i];
     m->files = xrealloc(m->files, (size_t)(m->nfiles + 1) * sizeof *m->files);
@@ -50,7 +55,8 @@ const char *cat_model_intern_file(cat_model *m, const char *path) {
     return m->files[m->nfiles++];
 }
 
-static char *base_name(const char *path) {
+static char *base_name(const char *path)
+{
     const char *b = strrchr(path, '/');
     b = b ? b + 1 : path;
     size_t n = strlen(b);
@@ -60,7 +66,8 @@ static char *base_name(const char *path) {
 
 /* Run the model once on an execution with no events: every expression on
  * the path is evaluated, so type errors surface with their position. */
-static bool dry_run(const cat_model *m, diag *d) {
+static bool dry_run(const cat_model *m, diag *d)
+{
     exec *x = xcalloc(1, sizeof *x);
     cat_run *r = cat_run_new(m);
     r->dry = true;
@@ -71,7 +78,8 @@ static bool dry_run(const cat_model *m, diag *d) {
     return ok;
 }
 
-static cat_model *load_text(const char *text, const char *path, const char *name, diag *d) {
+static cat_model *load_text(const char *text, const char *path, const char *name, diag *d)
+{
     cat_model *m = xcalloc(1, sizeof *m);
     m->co_slot = -1;
     m->name = xstrdup(name);
@@ -90,26 +98,33 @@ static cat_model *load_text(const char *text, const char *path, const char *name
     return m;
 }
 
-cat_model *cat_load_text(const char *text, const char *file, diag *d) {
+cat_model *cat_load_text(const char *text, const char *file, diag *d)
+{
     char *name = base_name(file ? file : "model");
     cat_model *m = load_text(text, file, name, d);
     free(name);
     return m;
 }
 
-static bool is_builtin_name(const char *s) {
+static bool is_builtin_name(const char *s)
+{
     return strchr(s, '/') == NULL && strchr(s, '.') == NULL;
 }
 
-cat_model *cat_load(const char *name_or_path, diag *d) {
+cat_model *cat_load(const char *name_or_path, diag *d)
+{
     char *text, *path, *name = base_name(name_or_path);
     if (is_builtin_name(name_or_path)) {
         char *file = xasprintf("%s.cat", name_or_path);
         text = embedded_text(file, &path);
         free(file);
         if (!text) {
-            diag_error(d, NULL, 0, 0, "unknown model '%s' (built-in models: sc, x86tso, rc11, jam21; or give a .cat file)",
-                       name_or_path);
+            strbuf known = {0};
+            for (const char *const *n = model_builtin_names(); *n; n++)
+                sb_printf(&known, "%s%s", n == model_builtin_names() ? "" : ", ", *n);
+            diag_error(d, NULL, 0, 0, "unknown model '%s' (built-in models: %s; or give a .cat file)", name_or_path,
+                       known.s);
+            sb_free(&known);
             free(name);
             return NULL;
         }
@@ -129,7 +144,8 @@ cat_model *cat_load(const char *name_or_path, diag *d) {
     return m;
 }
 
-void cat_free(cat_model *m) {
+void cat_free(cat_model *m)
+{
     if (!m) return;
     for (int i = 0; i < m->nparsed; i++) {
         cat_file_free(m->parsed[i]);

@@ -25,18 +25,21 @@ static const char *const builtin_names[CB_COUNT] = {
 
 const char *cat_builtin_name(int b) { return builtin_names[b]; }
 
-bool cat_builtin_static(int b) {
+bool cat_builtin_static(int b)
+{
     return b != CB_FW && b != CB_RF && b != CB_DIFFERENT_VALUES;
 }
 
 /* ---- event sets --------------------------------------------------------------- */
-static bool c_atomic_order(ir_mode m) {
+static bool c_atomic_order(ir_mode m)
+{
     return m == IR_MO_RLX || m == IR_MO_CON || m == IR_MO_ACQ || m == IR_MO_REL || m == IR_MO_ACQ_REL ||
            m == IR_MO_SC;
 }
 
 /* The access mode a fence stands for in herd's Java sets. */
-static ir_mode java_fence_mode(ir_fence_kind k) {
+static ir_mode java_fence_mode(ir_fence_kind k)
+{
     switch (k) {
     case IR_FENCE_J_FULL: return IR_JM_VOLATILE;
     case IR_FENCE_J_ACQUIRE: case IR_FENCE_J_LOADLOAD: return IR_JM_ACQUIRE;
@@ -45,7 +48,8 @@ static ir_mode java_fence_mode(ir_fence_kind k) {
     }
 }
 
-static void fill_sets(cat_run *r, exec_set *s) {
+static void fill_sets(cat_run *r, exec_set *s)
+{
     const exec *x = r->x;
     for (int i = 0; i < x->n; i++) {
         const exec_event *e = &x->ev[i];
@@ -89,13 +93,15 @@ static void fill_sets(cat_run *r, exec_set *s) {
     s[CB_EXP] = s[CB_M];
 }
 
-static exec_rel *copy_rel(cat_run *r, const exec_rel *src) {
+static exec_rel *copy_rel(cat_run *r, const exec_rel *src)
+{
     exec_rel *d = cat_new_rel(r);
     cr_copy(d, src, r->n);
     return d;
 }
 
-void cat_prim_fill(cat_run *r, bool statics, bool dynamics) {
+void cat_prim_fill(cat_run *r, bool statics, bool dynamics)
+{
     const exec *x = r->x;
     int n = x->n;
     cat_val *g = r->globals;
@@ -160,21 +166,24 @@ void cat_prim_fill(cat_run *r, bool statics, bool dynamics) {
 /* ---- primitive functions ----------------------------------------------------------- */
 #define PERR(...) cat_type_error(r, at->file, at->line, at->col, __VA_ARGS__)
 
-static bool arg_set(cat_run *r, const cat_expr *at, cat_val v, const char *fn, exec_set *out) {
+static bool arg_set(cat_run *r, const cat_expr *at, cat_val v, const char *fn, exec_set *out)
+{
     if (v.kind == CV_SET) { *out = v.u.set; return true; }
     if (v.kind == CV_EMPTY) { *out = 0; return true; }
     if (v.kind == CV_UNIV) { *out = r->all; return true; }
     return PERR("%s expects a set of events, found a %s", fn, cat_kind_name(v.kind));
 }
 
-static bool arg_rel(cat_run *r, const cat_expr *at, cat_val v, const char *fn, exec_rel **out) {
+static bool arg_rel(cat_run *r, const cat_expr *at, cat_val v, const char *fn, exec_rel **out)
+{
     if (v.kind == CV_REL) { *out = v.u.rel; return true; }
     if (v.kind == CV_EMPTY) { *out = r->zero; return true; }
     if (v.kind == CV_UNIV) { *out = r->univ; return true; }
     return PERR("%s expects a relation, found a %s", fn, cat_kind_name(v.kind));
 }
 
-static bool arg_pair(cat_run *r, const cat_expr *at, cat_val v, const char *fn, cat_val *a, cat_val *b) {
+static bool arg_pair(cat_run *r, const cat_expr *at, cat_val v, const char *fn, cat_val *a, cat_val *b)
+{
     *a = *b = cv_kind_only(CV_EMPTY);
     if (v.kind != CV_TUPLE || v.n != 2)
         return PERR("%s expects 2 arguments, got %s", fn, v.kind == CV_TUPLE ? "another number" : "one");
@@ -184,8 +193,9 @@ static bool arg_pair(cat_run *r, const cat_expr *at, cat_val v, const char *fn, 
 }
 
 /* Partition S by location; events without one form their own class. */
-static cat_val classes_loc(cat_run *r, exec_set s) {
-    cat_val *el = cat_arena_alloc(r->cur, (size_t)(r->n + 1) * sizeof *el);
+static cat_val classes_loc(cat_run *r, exec_set s)
+{
+    cat_val *el = arena_alloc(r->cur, (size_t)(r->n + 1) * sizeof *el);
     int k = 0;
     exec_set left = s;
     while (left) {
@@ -202,13 +212,14 @@ static cat_val classes_loc(cat_run *r, exec_set s) {
 }
 
 /* Equivalence classes of (R | R^-1)* over the events R relates. */
-static cat_val classes(cat_run *r, const exec_rel *rel) {
+static cat_val classes(cat_run *r, const exec_rel *rel)
+{
     int n = r->n;
     exec_rel *u = cat_new_rel(r);
     cr_inv(u, rel, n);
     cr_union(u, u, rel, n);
     cr_plus_inplace(u, n);
-    cat_val *el = cat_arena_alloc(r->cur, (size_t)(n + 1) * sizeof *el);
+    cat_val *el = arena_alloc(r->cur, (size_t)(n + 1) * sizeof *el);
     int k = 0;
     exec_set seen = 0;
     for (int i = 0; i < n; i++) {
@@ -234,7 +245,8 @@ typedef struct lin_state {
 
 enum { LIN_MAX = 1 << 20 };
 
-static void lin_emit(lin_state *ls) {
+static void lin_emit(lin_state *ls)
+{
     if (ls->nout == LIN_MAX) { ls->overflow = true; return; }
     cat_run *r = ls->r;
     exec_rel *o = cat_new_rel(r);
@@ -246,7 +258,7 @@ static void lin_emit(lin_state *ls) {
     }
     if (ls->nout == ls->cap) {
         int cap = ls->cap ? 2 * ls->cap : 16;
-        cat_val *nv = cat_arena_alloc(r->cur, (size_t)cap * sizeof *nv);
+        cat_val *nv = arena_alloc(r->cur, (size_t)cap * sizeof *nv);
         if (ls->nout) memcpy(nv, ls->out, (size_t)ls->nout * sizeof *nv);
         ls->out = nv;
         ls->cap = cap;
@@ -254,7 +266,8 @@ static void lin_emit(lin_state *ls) {
     ls->out[ls->nout++] = cv_rel(o);
 }
 
-static void lin_rec(lin_state *ls, exec_set placed) {
+static void lin_rec(lin_state *ls, exec_set placed)
+{
     if (ls->overflow) return;
     if (ls->depth == ls->total) { lin_emit(ls); return; }
     for (exec_set cand = ls->nodes & ~placed; cand; cand &= cand - 1) {
@@ -267,7 +280,8 @@ static void lin_rec(lin_state *ls, exec_set placed) {
 }
 
 /* Linearisations of S under E into LS (appended); false if cyclic. */
-static bool linearise(cat_run *r, lin_state *ls, exec_set s, const exec_rel *e) {
+static bool linearise(cat_run *r, lin_state *ls, exec_set s, const exec_rel *e)
+{
     int n = r->n;
     exec_rel *c = cat_new_rel(r);
     cr_copy(c, e, n);
@@ -286,7 +300,8 @@ static bool linearise(cat_run *r, lin_state *ls, exec_set s, const exec_rel *e) 
     return true;
 }
 
-static bool prim_linearisations(cat_run *r, const cat_expr *at, cat_val arg, cat_val *out) {
+static bool prim_linearisations(cat_run *r, const cat_expr *at, cat_val arg, cat_val *out)
+{
     cat_val a = cv_kind_only(CV_EMPTY), b = a;
     exec_set s;
     exec_rel *e;
@@ -305,12 +320,13 @@ static bool prim_linearisations(cat_run *r, const cat_expr *at, cat_val arg, cat
 
 /* Every union of one element from each set of relations in OSS. */
 static bool cross_rec(cat_run *r, const cat_val *sets, int nsets, int k, exec_rel *acc, cat_val **out, int *nout,
-                      int *cap, const cat_expr *at) {
+                      int *cap, const cat_expr *at)
+{
     if (k == nsets) {
         if (*nout == LIN_MAX) return PERR("cross product: more than %d orders", LIN_MAX);
         if (*nout == *cap) {
             int nc = *cap ? 2 * *cap : 16;
-            cat_val *nv = cat_arena_alloc(r->cur, (size_t)nc * sizeof *nv);
+            cat_val *nv = arena_alloc(r->cur, (size_t)nc * sizeof *nv);
             if (*nout) memcpy(nv, *out, (size_t)*nout * sizeof *nv);
             *out = nv;
             *cap = nc;
@@ -332,14 +348,15 @@ static bool cross_rec(cat_run *r, const cat_val *sets, int nsets, int k, exec_re
     return true;
 }
 
-static bool prim_cross_orders(cat_run *r, const cat_expr *at, cat_val arg, cat_val *out) {
+static bool prim_cross_orders(cat_run *r, const cat_expr *at, cat_val arg, cat_val *out)
+{
     cat_val a = cv_kind_only(CV_EMPTY), b = a;
     exec_rel *e;
     if (!arg_pair(r, at, arg, "cross-orders", &a, &b) || !arg_rel(r, at, b, "cross-orders", &e)) return false;
     if (a.kind != CV_VSET && a.kind != CV_EMPTY)
         return PERR("cross-orders expects a set of event sets, found a %s", cat_kind_name(a.kind));
     int nc = a.kind == CV_VSET ? a.n : 0;
-    cat_val *per = cat_arena_alloc(r->cur, (size_t)(nc + 1) * sizeof *per);
+    cat_val *per = arena_alloc(r->cur, (size_t)(nc + 1) * sizeof *per);
     for (int k = 0; k < nc; k++) {
         exec_set s;
         if (!arg_set(r, at, a.u.elts[k], "cross-orders", &s)) return false;
@@ -362,7 +379,8 @@ static bool prim_cross_orders(cat_run *r, const cat_expr *at, cat_val arg, cat_v
     return true;
 }
 
-bool cat_prim_apply(cat_run *r, int b, cat_val arg, const cat_expr *at, cat_val *out) {
+bool cat_prim_apply(cat_run *r, int b, cat_val arg, const cat_expr *at, cat_val *out)
+{
     exec_rel *rel;
     switch (b) {
     case CB_DOMAIN: case CB_RANGE:
@@ -386,7 +404,7 @@ bool cat_prim_apply(cat_run *r, int b, cat_val arg, const cat_expr *at, cat_val 
         return prim_cross_orders(r, at, arg, out);
     case CB_CROSS: {
         if (arg.kind == CV_EMPTY) {
-            cat_val *one = cat_arena_alloc(r->cur, sizeof *one);
+            cat_val *one = arena_alloc(r->cur, sizeof *one);
             one[0] = cv_rel(r->zero);
             cat_val v = {CV_VSET, 1, {.elts = one}};
             *out = v;

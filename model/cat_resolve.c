@@ -30,13 +30,15 @@ typedef struct resolver {
     size_t ntop, captop;
 } resolver;
 
-static bool rerr(resolver *rs, const char *file, int line, int col, const char *fmt, const char *a) {
+static bool rerr(resolver *rs, const char *file, int line, int col, const char *fmt, const char *a)
+{
     char msg[DIAG_MSG_MAX];
     snprintf(msg, sizeof msg, fmt, a);
     return diag_error(rs->d, file, line, col, "%s", msg);
 }
 
-static int new_slot(resolver *rs) {
+static int new_slot(resolver *rs)
+{
     if (rs->level > 0) return rs->frame_slots++;
     cat_model *m = rs->m;
     if ((size_t)m->nglobals == rs->nglob_cap) {
@@ -47,19 +49,22 @@ static int new_slot(resolver *rs) {
     return m->nglobals++;
 }
 
-static void bind_name(resolver *rs, const char *name, int slot) {
+static void bind_name(resolver *rs, const char *name, int slot)
+{
     sc_ent e = {name, rs->level, slot};
     VEC_PUSH(rs->sc, rs->nsc, rs->capsc, e);
 }
 
-static sc_ent *lookup(resolver *rs, const char *name) {
+static sc_ent *lookup(resolver *rs, const char *name)
+{
     for (size_t i = rs->nsc; i-- > 0;)
         if (!strcmp(rs->sc[i].name, name)) return &rs->sc[i];
     return NULL;
 }
 
 /* Slots for a pattern's names, bound in the current scope. */
-static void bind_pat(resolver *rs, cat_pat *pt) {
+static void bind_pat(resolver *rs, cat_pat *pt)
+{
     free(pt->slots);
     pt->slots = xcalloc((size_t)(pt->n ? pt->n : 1), sizeof *pt->slots);
     for (int k = 0; k < pt->n; k++) {
@@ -68,7 +73,8 @@ static void bind_pat(resolver *rs, cat_pat *pt) {
     }
 }
 
-static int find_tag(cat_model *m, const char *name) {
+static int find_tag(cat_model *m, const char *name)
+{
     for (int i = 0; i < m->ntags; i++)
         if (!strcmp(m->tags[i], name)) return i;
     return -1;
@@ -76,7 +82,8 @@ static int find_tag(cat_model *m, const char *name) {
 
 static bool res_expr(resolver *rs, cat_expr *e);
 
-static bool res_fun(resolver *rs, cat_fun *f) {
+static bool res_fun(resolver *rs, cat_fun *f)
+{
     int saved_slots = rs->frame_slots;
     size_t mark = rs->nsc;
     rs->level++;
@@ -93,7 +100,8 @@ static bool res_fun(resolver *rs, cat_fun *f) {
 /* A `let` (or `let rec`) group: bind after (or before) resolving the
  * right-hand sides.  Returns whether any right-hand side depends on the
  * candidate. */
-static bool res_binds(resolver *rs, cat_bind *b, int nb, bool rec, bool *dyn) {
+static bool res_binds(resolver *rs, cat_bind *b, int nb, bool rec, bool *dyn)
+{
     *dyn = false;
     if (rec)
         for (int k = 0; k < nb; k++) bind_pat(rs, &b[k].pat);
@@ -110,7 +118,8 @@ static bool res_binds(resolver *rs, cat_bind *b, int nb, bool rec, bool *dyn) {
     return true;
 }
 
-static bool res_expr(resolver *rs, cat_expr *e) {
+static bool res_expr(resolver *rs, cat_expr *e)
+{
     if (!e) return true;
     e->dyn = false;
     switch (e->op) {
@@ -201,12 +210,14 @@ static bool res_expr(resolver *rs, cat_expr *e) {
 
 static bool res_ins_list(resolver *rs, cat_ins *ins, int n, bool toplevel, const char *path);
 
-static bool add_top(resolver *rs, const cat_ins *in) {
+static bool add_top(resolver *rs, const cat_ins *in)
+{
     VEC_PUSH(rs->top, rs->ntop, rs->captop, in);
     return true;
 }
 
-static bool do_include(resolver *rs, cat_ins *in, const char *from) {
+static bool do_include(resolver *rs, cat_ins *in, const char *from)
+{
     if (rs->in_proc || rs->level > 0)
         return rerr(rs, in->file, in->line, in->col, "'include \"%s\"' is only allowed at the top level", in->name);
     for (int k = 0; k < rs->ninc; k++)
@@ -232,7 +243,8 @@ static bool do_include(resolver *rs, cat_ins *in, const char *from) {
     return ok;
 }
 
-static int flag_index(cat_model *m, const char *name) {
+static int flag_index(cat_model *m, const char *name)
+{
     for (int i = 0; i < m->nflags; i++)
         if (!strcmp(m->flags[i], name)) return i;
     m->flags = xrealloc(m->flags, (size_t)(m->nflags + 1) * sizeof *m->flags);
@@ -241,14 +253,16 @@ static int flag_index(cat_model *m, const char *name) {
 }
 
 /* A body of instructions (procedure, forall, match case) in its own scope. */
-static bool res_body(resolver *rs, cat_ins *ins, int n, const char *path) {
+static bool res_body(resolver *rs, cat_ins *ins, int n, const char *path)
+{
     size_t mark = rs->nsc;
     bool ok = res_ins_list(rs, ins, n, false, path);
     rs->nsc = mark;
     return ok;
 }
 
-static bool res_ins(resolver *rs, cat_ins *in, bool toplevel, const char *path) {
+static bool res_ins(resolver *rs, cat_ins *in, bool toplevel, const char *path)
+{
     cat_model *m = rs->m;
     bool dyn;
     switch (in->op) {
@@ -355,7 +369,8 @@ static bool res_ins(resolver *rs, cat_ins *in, bool toplevel, const char *path) 
     return true;
 }
 
-static bool res_ins_list(resolver *rs, cat_ins *ins, int n, bool toplevel, const char *path) {
+static bool res_ins_list(resolver *rs, cat_ins *ins, int n, bool toplevel, const char *path)
+{
     for (int k = 0; k < n; k++) {
         cat_ins *in = &ins[k];
         if (!toplevel && (in->op == CI_INCLUDE))
@@ -369,11 +384,13 @@ static bool res_ins_list(resolver *rs, cat_ins *ins, int n, bool toplevel, const
 /* ---- liveness ---------------------------------------------------------------------- */
 static void refs_expr(const cat_expr *e, bool *live);
 
-static void refs_binds(const cat_bind *b, int nb, bool *live) {
+static void refs_binds(const cat_bind *b, int nb, bool *live)
+{
     for (int k = 0; k < nb; k++) refs_expr(b[k].e, live);
 }
 
-static void refs_expr(const cat_expr *e, bool *live) {
+static void refs_expr(const cat_expr *e, bool *live)
+{
     if (!e) return;
     if (e->op == CE_VAR && e->glob) live[e->slot] = true;
     for (int k = 0; k < e->nkids; k++) refs_expr(e->kids[k], live);
@@ -383,7 +400,8 @@ static void refs_expr(const cat_expr *e, bool *live) {
     refs_expr(e->cond_r, live);
 }
 
-static void refs_ins(const cat_ins *in, bool *live) {
+static void refs_ins(const cat_ins *in, bool *live)
+{
     refs_binds(in->binds, in->nbinds, live);
     refs_expr(in->e, live);
     if (in->op == CI_CALL && in->glob) live[in->slot] = true;
@@ -391,7 +409,8 @@ static void refs_ins(const cat_ins *in, bool *live) {
         for (int k = 0; k < in->nbody[b]; k++) refs_ins(&in->body[b][k], live);
 }
 
-static bool defines_live(const cat_ins *in, const bool *live) {
+static bool defines_live(const cat_ins *in, const bool *live)
+{
     switch (in->op) {
     case CI_LET: case CI_LETREC:
         for (int k = 0; k < in->nbinds; k++)
@@ -405,7 +424,8 @@ static bool defines_live(const cat_ins *in, const bool *live) {
     }
 }
 
-static void compute_liveness(cat_model *m, const cat_ins **top, int ntop) {
+static void compute_liveness(cat_model *m, const cat_ins **top, int ntop)
+{
     bool *live = xcalloc((size_t)m->nglobals + 1, sizeof *live);
     for (int i = ntop; i-- > 0;) {
         cat_ins *in = (cat_ins *)top[i];
@@ -415,7 +435,8 @@ static void compute_liveness(cat_model *m, const cat_ins **top, int ntop) {
     free(live);
 }
 
-bool cat_resolve(cat_model *m, cat_file *main_file, const char *main_path, diag *d) {
+bool cat_resolve(cat_model *m, cat_file *main_file, const char *main_path, diag *d)
+{
     resolver rs;
     memset(&rs, 0, sizeof rs);
     rs.m = m;

@@ -8,9 +8,10 @@
  * branch and CAS outcomes it assumes, and the final value of every source
  * register.
  *
- * Stage 2 (enum.c): for each combination of one path per thread, reads are
- * given a same-location write (rf), values are propagated by substitution
- * (the solver takes what substitution cannot settle), coherence orders and
+ * Stage 2 (enum.c, the search; enum_cand.c, one candidate's values and
+ * verdict): for each combination of one path per thread, reads are given a
+ * same-location write (rf), values are propagated by substitution (the
+ * solver takes what substitution cannot settle), coherence orders and
  * final writes are chosen, and each candidate goes to the cat model. */
 #include <stdbool.h>
 #include <stdint.h>

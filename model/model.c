@@ -26,6 +26,12 @@ static bool prunable(const char *name)
     return false;
 }
 
+const char *const *model_builtin_names(void)
+{
+    static const char *const names[] = {"sc", "x86tso", "rc11", "jam21", NULL};
+    return names;
+}
+
 model *model_load(const char *name_or_path, diag *d)
 {
     cat_model *c = cat_load(name_or_path, d);

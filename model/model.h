@@ -26,6 +26,9 @@ const char *model_name(const model *m);          /* base name, e.g. "rc11" */
  * sc, x86tso and rc11, and off when LITMUSC_NO_PRUNE is set.  Counts are
  * the same either way; only the time differs. */
 void model_set_pruning(model *m, bool on);
+/* The built-in models, by name (model/cat/NAME.cat), NULL-terminated:
+ * sc, x86tso, rc11, jam21. */
+const char *const *model_builtin_names(void);
 /* herd's default model for an arch: x86tso for X86, rc11 for C, jam21 for Java. */
 const char *model_default_name(ir_arch arch);
 

@@ -126,3 +126,13 @@ char *file_temp_dir(const char *prefix)
     errno = why;
     return NULL;
 }
+
+char *file_stem(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    if (n > 7 && !strcmp(b + n - 7, ".litmus"))
+        n -= 7;
+    return xstrndup(b, n);
+}

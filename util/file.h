@@ -24,6 +24,10 @@ bool file_write_atomic(const char *path, const char *data, size_t len);
  * False with errno saying why (ENOTDIR when DIR exists but is no folder). */
 bool file_mkdirs(const char *dir, unsigned mode);
 
+/* PATH's last component without a ".litmus" ending ("a/SB.litmus" ->
+ * "SB"), malloc'd. */
+char *file_stem(const char *path);
+
 /* Removes DIR and everything below it (rm -rf; links are not followed).
  * Best effort: what cannot be removed stays. */
 void file_remove_tree(const char *dir);
