@@ -443,11 +443,12 @@ static bool paths_choose(enumr *e, int th)
     return true;
 }
 
-bool enum_run(const ir_test *t, const cat_model *cm, bool prune, bset *b,
+bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_observer *obs_fn, bset *b,
               uint64_t *flags, diag *d)
 {
     enumr e;
     memset(&e, 0, sizeof e);
+    e.observer = obs_fn;
     e.t = t;
     e.d = d;
     e.b = b;

@@ -68,6 +68,10 @@ void tpaths_free(tpaths *tp);
 /* Enumerate the candidates of T under CM into B (B->obs etc. filled).
  * PRUNE: the model is known to reject every candidate that breaks
  * per-location coherence or RMW atomicity, so those are never built. */
-bool enum_run(const ir_test *t, const cat_model *cm, bool prune, bset *b,
+typedef struct enum_observer {
+    model_exec_fn fn;       /* called on every consistent candidate */
+    void *ctx;
+} enum_observer;
+bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_observer *obs, bset *b,
               uint64_t *flags, diag *d);
 /* FLAGS: bit i = cat_model_flag_name(cm, i) raised by a consistent candidate. */

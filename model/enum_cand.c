@@ -108,7 +108,8 @@ static bool make_state(enumr *e)
     return true;
 }
 
-static void record(enumr *e, const cat_verdict *v)
+/* False when the observer stops the run. */
+static bool record(enumr *e, const cat_verdict *v)
 {
     bool c = ir_cond_eval(e->t->cond, e->obs, e->state, e->nall);
     bacc_add(&e->acc, e->state, c, v->consistent);
@@ -118,6 +119,12 @@ static void record(enumr *e, const cat_verdict *v)
             e->b->race = race_describe(&e->x);
     }
     e->flags |= v->flags;
+    if (e->observer) {
+        model_exec_info info = {++e->nexec, e->state, c, v->undef};
+        if (!e->observer->fn(e->observer->ctx, &e->x, &info, e->d))
+            return enum_fail(e);
+    }
+    return true;
 }
 
 static bool check_model(enumr *e, cat_verdict *v)
@@ -152,8 +159,8 @@ static bool solution(void *ctx)
 {
     enumr *e = ctx;
     enum_fill_values(e);
-    if (make_state(e))
-        record(e, &e->verdict);
+    if (make_state(e) && !record(e, &e->verdict))
+        return false;
     return true;
 }
 
@@ -286,8 +293,8 @@ bool enum_candidate(enumr *e)
         cat_verdict v;
         if (!check_model(e, &v))
             return false;
-        if (v.consistent)
-            record(e, &v);
+        if (v.consistent && !record(e, &v))
+            return false;
         return true;
     }
     if (!check_model(e, &e->verdict))

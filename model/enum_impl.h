@@ -44,6 +44,8 @@ typedef struct enumr {
     bset_acc acc;
     bset *b;
     uint64_t flags;             /* named flags raised by consistent candidates */
+    const enum_observer *observer;  /* NULL, or told of every consistent candidate */
+    uint64_t nexec;             /* consistent candidates told so far */
 } enumr;
 
 /* enum.c: mark the run failed (the diag says why); returns false. */

@@ -82,9 +82,15 @@ static int cmp_str(const void *a, const void *b)
 
 bset *model_run(const model *m, const ir_test *t, diag *d)
 {
+    return model_run_observed(m, t, NULL, NULL, d);
+}
+
+bset *model_run_observed(const model *m, const ir_test *t, model_exec_fn fn, void *ctx, diag *d)
+{
     bset *b = xcalloc(1, sizeof *b);
     uint64_t flags = 0;
-    if (!enum_run(t, m->cat, m->prune, b, &flags, d)) {
+    enum_observer obs = {fn, ctx};
+    if (!enum_run(t, m->cat, m->prune, fn ? &obs : NULL, b, &flags, d)) {
         bset_free(b);
         return NULL;
     }

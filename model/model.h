@@ -55,6 +55,22 @@ typedef struct bset {
 
 /* Compute the behaviour set of T under M.  NULL + diag on error. */
 bset *model_run(const model *m, const ir_test *t, diag *d);
+
+/* ---- looking inside: every consistent execution ---------------------------- */
+/* For tools that need the executions behind the set (races, pictures): the
+ * same run, with FN called on every consistent execution as it is found.
+ * The exec (model/exec.h) is valid during the call only. */
+struct exec;
+typedef struct model_exec_info {
+    uint64_t index;         /* 1, 2, ... in the order they are found */
+    const ir_val *state;    /* its final state, one value per bset.obs[] */
+    bool cond;              /* the condition's proposition holds in it */
+    bool undef;             /* the model flagged it undefined */
+} model_exec_info;
+/* FN returns false to stop the run (model_run_observed then returns NULL
+ * with D as FN left it). */
+typedef bool (*model_exec_fn)(void *ctx, const struct exec *x, const model_exec_info *info, diag *d);
+bset *model_run_observed(const model *m, const ir_test *t, model_exec_fn fn, void *ctx, diag *d);
 void bset_free(bset *b);
 
 /* Index of the state with these values (one per b->obs), or -1. */

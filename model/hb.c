@@ -1,0 +1,239 @@
+/* Happens-before and data races of one execution (hb.h). */
+#include <string.h>
+#include "model/hb.h"
+
+typedef exec_set set;
+
+static void compose(exec_rel *out, const exec_rel *a, const exec_rel *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        set r = 0, s = a->row[i];
+        for (int j = 0; j < n; j++)
+            if ((s >> j) & 1)
+                r |= b->row[j];
+        out->row[i] = r;
+    }
+}
+
+/* id restricted to S, plus A */
+static void ident_plus(exec_rel *out, set s, const exec_rel *a, int n)
+{
+    for (int i = 0; i < n; i++)
+        out->row[i] = (((s >> i) & 1) ? (set)1 << i : 0) | (a ? a->row[i] : 0);
+}
+
+static void restrict_dom(exec_rel *a, set dom, set rng, int n)
+{
+    for (int i = 0; i < n; i++)
+        a->row[i] = ((dom >> i) & 1) ? a->row[i] & rng : 0;
+}
+
+static void closure(exec_rel *a, int n)
+{
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++)
+            if ((a->row[i] >> k) & 1)
+                a->row[i] |= a->row[k];
+}
+
+bool hb_atomic(const exec_event *e)
+{
+    switch (e->mode) {
+    case IR_MODE_NONE: case IR_MO_NA: case IR_JM_PLAIN: return false;
+    default: return true;
+    }
+}
+
+static bool releases(const exec_event *e)
+{
+    if (e->kind & EV_F)
+        switch (e->fence) {
+        case IR_FENCE_C: break;
+        case IR_FENCE_J_FULL: case IR_FENCE_J_RELEASE: return true;
+        default: return false;
+        }
+    switch (e->mode) {
+    case IR_MO_REL: case IR_MO_ACQ_REL: case IR_MO_SC: case IR_JM_RELEASE: case IR_JM_VOLATILE: return true;
+    default: return false;
+    }
+}
+
+static bool acquires(const exec_event *e)
+{
+    if (e->kind & EV_F)
+        switch (e->fence) {
+        case IR_FENCE_C: break;
+        case IR_FENCE_J_FULL: case IR_FENCE_J_ACQUIRE: return true;
+        default: return false;
+        }
+    switch (e->mode) {
+    case IR_MO_ACQ: case IR_MO_ACQ_REL: case IR_MO_SC: case IR_JM_ACQUIRE: case IR_JM_VOLATILE: return true;
+    default: return false;
+    }
+}
+
+void hb_sync(const exec *x, exec_rel *sw)
+{
+    int n = x->n;
+    memset(sw, 0, sizeof *sw);
+    if (x->test && (x->test->arch == IR_ARCH_X86 || x->test->arch == IR_ARCH_X86_64))
+        return;
+    set W = 0, F = 0, A = 0, RMW = 0, REL = 0, ACQ = 0, IW = 0, R = 0, all = 0;
+    for (int i = 0; i < n; i++) {
+        const exec_event *e = &x->ev[i];
+        set b = (set)1 << i;
+        all |= b;
+        if (e->kind & EV_R) R |= b;
+        if (e->kind & EV_W) W |= b;
+        if (e->kind & EV_F) F |= b;
+        if (e->kind & EV_IW) IW |= b;
+        if ((e->kind & (EV_R | EV_W)) == (EV_R | EV_W)) RMW |= b;
+        if (!(e->kind & EV_IW) && !(e->kind & EV_F) && hb_atomic(e)) A |= b;
+        if (!(e->kind & EV_IW) && releases(e)) REL |= b;
+        if (!(e->kind & EV_IW) && acquires(e)) ACQ |= b;
+    }
+    /* rs = [W]; (sb & loc)?; [W & A]; (rf; [RMW])* */
+    exec_rel sbloc, t1, t2, rs;
+    memset(&sbloc, 0, sizeof sbloc);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (((x->po.row[i] >> j) & 1) && x->ev[i].loc == x->ev[j].loc && x->ev[i].loc >= 0)
+                sbloc.row[i] |= (set)1 << j;
+    ident_plus(&t1, all, &sbloc, n);
+    restrict_dom(&t1, W, W & (A | IW), n);
+    exec_rel rfrmw = x->rf;
+    restrict_dom(&rfrmw, all, RMW, n);
+    for (int i = 0; i < n; i++)
+        rfrmw.row[i] |= x->rmw.row[i];
+    closure(&rfrmw, n);
+    ident_plus(&t2, all, &rfrmw, n);
+    compose(&rs, &t1, &t2, n);
+    /* sw = [REL]; ([F]; sb)?; rs; rf; [R & A]; (sb; [F])?; [ACQ] */
+    exec_rel fsb = x->po, sbf = x->po, pre, post;
+    restrict_dom(&fsb, F, all, n);
+    restrict_dom(&sbf, all, F, n);
+    ident_plus(&pre, all, &fsb, n);
+    restrict_dom(&pre, REL, all, n);
+    ident_plus(&post, all, &sbf, n);
+    restrict_dom(&post, all, ACQ, n);
+    exec_rel rfa = x->rf;
+    restrict_dom(&rfa, all, R & A, n);
+    compose(&t1, &pre, &rs, n);
+    compose(&t2, &t1, &rfa, n);
+    compose(sw, &t2, &post, n);
+    /* an event never synchronises with itself or its own thread's po */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (((sw->row[i] >> j) & 1) && (x->ev[i].thread == x->ev[j].thread || x->ev[i].thread < 0))
+                sw->row[i] &= ~((set)1 << j);
+}
+
+enum { MAX_CLOCK_THREADS = EXEC_MAX };
+
+bool hb_clocks(const exec *x, const exec_rel *sw, exec_rel *hb)
+{
+    int n = x->n, nth = 0;
+    for (int i = 0; i < n; i++)
+        if (x->ev[i].thread + 1 > nth)
+            nth = x->ev[i].thread + 1;
+    /* immediate po predecessor of each event, and how many edges into it are
+     * still to be processed (Kahn's order over po-immediate | sw) */
+    int prev[EXEC_MAX], pending[EXEC_MAX], order[EXEC_MAX], last[MAX_CLOCK_THREADS];
+    for (int t = 0; t < nth; t++)
+        last[t] = -1;
+    for (int i = 0; i < n; i++) {
+        const exec_event *e = &x->ev[i];
+        prev[i] = -1;
+        pending[i] = 0;
+        if (e->thread < 0)
+            continue;
+        /* events of a thread are laid out in program order */
+        prev[i] = last[e->thread];
+        last[e->thread] = i;
+        pending[i] = prev[i] >= 0;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if ((sw->row[i] >> j) & 1)
+                pending[j]++;
+    int head = 0, tail = 0;
+    for (int i = 0; i < n; i++)
+        if (x->ev[i].thread >= 0 && pending[i] == 0)
+            order[tail++] = i;
+    static _Thread_local unsigned vc[EXEC_MAX][MAX_CLOCK_THREADS];
+    int done = 0, events = 0;
+    for (int i = 0; i < n; i++)
+        events += x->ev[i].thread >= 0;
+    while (head < tail) {
+        int i = order[head++];
+        const exec_event *e = &x->ev[i];
+        done++;
+        if (prev[i] >= 0)
+            memcpy(vc[i], vc[prev[i]], (size_t)nth * sizeof vc[i][0]);
+        else
+            memset(vc[i], 0, (size_t)nth * sizeof vc[i][0]);
+        for (int s = 0; s < n; s++)
+            if ((sw->row[s] >> i) & 1)
+                for (int t = 0; t < nth; t++)
+                    if (vc[s][t] > vc[i][t])
+                        vc[i][t] = vc[s][t];
+        vc[i][e->thread] = (unsigned)e->poi + 1;
+        /* release what waited on this event */
+        int next = -1;
+        for (int j = 0; j < n; j++)
+            if (x->ev[j].thread == e->thread && prev[j] == i)
+                next = j;
+        if (next >= 0 && --pending[next] == 0)
+            order[tail++] = next;
+        for (int j = 0; j < n; j++)
+            if (((sw->row[i] >> j) & 1) && --pending[j] == 0)
+                order[tail++] = j;
+    }
+    if (done != events)
+        return false;
+    memset(hb, 0, sizeof *hb);
+    for (int i = 0; i < n; i++) {
+        const exec_event *a = &x->ev[i];
+        if (a->thread < 0)
+            continue;
+        for (int j = 0; j < n; j++)
+            if (j != i && x->ev[j].thread >= 0 && vc[j][a->thread] >= (unsigned)a->poi + 1)
+                hb->row[i] |= (set)1 << j;
+    }
+    return true;
+}
+
+void hb_closure(const exec *x, const exec_rel *sw, exec_rel *hb)
+{
+    for (int i = 0; i < x->n; i++)
+        hb->row[i] = x->po.row[i] | sw->row[i];
+    closure(hb, x->n);
+}
+
+static bool access(const exec_event *e)
+{
+    return !(e->kind & EV_IW) && (e->kind & (EV_R | EV_W));
+}
+
+int hb_races(const exec *x, const exec_rel *hb, race_pair *out, int max)
+{
+    int n = x->n, count = 0;
+    for (int i = 0; i < n; i++) {
+        const exec_event *a = &x->ev[i];
+        if (!access(a))
+            continue;
+        for (int j = i + 1; j < n; j++) {
+            const exec_event *b = &x->ev[j];
+            if (!access(b) || b->loc != a->loc || a->thread == b->thread)
+                continue;
+            if (!((a->kind | b->kind) & EV_W) || (hb_atomic(a) && hb_atomic(b)))
+                continue;
+            if (((hb->row[i] >> j) & 1) || ((hb->row[j] >> i) & 1))
+                continue;
+            if (count < max)
+                out[count] = a->thread < b->thread ? (race_pair){i, j} : (race_pair){j, i};
+            count++;
+        }
+    }
+    return count;
+}
