@@ -46,10 +46,10 @@ struct lrt_tally {
 
 /* ---- cell layouts (lrt_layout.c) */
 typedef enum lrt_layout_kind {
-    LRT_LAYOUT_PACKED,      /* an instance's cells adjacent, 8 bytes apart */
+    LRT_LAYOUT_PACKED,      /* an instance's cells adjacent, cell_size bytes apart */
     LRT_LAYOUT_LINE,        /* one cell per cache line, in instance order */
     LRT_LAYOUT_SHUFFLE,     /* one cell per line, slots permuted every run */
-    LRT_LAYOUT_ARRAY        /* one array per location, cells 8 bytes apart */
+    LRT_LAYOUT_ARRAY        /* one array per location, cells cell_size bytes apart */
 } lrt_layout_kind;
 #define LRT_LINE 64
 typedef struct lrt_layout {

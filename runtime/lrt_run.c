@@ -30,8 +30,9 @@ enum { MEET_MARGIN = 4000 };
  * ticks (MAX is some 20 microseconds, far more than any litmus instance
  * takes). */
 enum { PERIOD_MIN = 4, PERIOD_MAX = 1 << 16 };
-/* User sync: instances visited this far apart (two cache lines of 8-byte
- * cells in the array layout). */
+/* User sync: instances visited this far apart, so that in the array
+ * layout consecutive visits are a cache line or more apart whatever the
+ * cell width (16 cells of 4 bytes fill one 64-byte line, of 8 bytes two). */
 enum { USER_STRIDE = 16 };
 
 /* What a worker tells the others, alone on its cache line. */
