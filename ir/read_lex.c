@@ -191,24 +191,26 @@ bool rd_accept_punct(reader *r, const char *p)
     return rd_next(r);
 }
 
-bool rd_expect_punct(reader *r, const char *p)
+/* The token must be TEXT (OK says whether it is): step over it, or
+ * complain naming what was expected. */
+static bool expect_tok(reader *r, bool ok, const char *text)
 {
-    if (!rd_is_punct(r, p)) {
-        char what[16];
-        snprintf(what, sizeof what, "'%s'", p);
+    if (!ok) {
+        char what[48];
+        snprintf(what, sizeof what, "'%s'", text);
         return rd_err_tok(r, what);
     }
     return rd_next(r);
 }
 
+bool rd_expect_punct(reader *r, const char *p)
+{
+    return expect_tok(r, rd_is_punct(r, p), p);
+}
+
 bool rd_expect_word(reader *r, const char *w)
 {
-    if (!rd_is_word(r, w)) {
-        char what[40];
-        snprintf(what, sizeof what, "'%s'", w);
-        return rd_err_tok(r, what);
-    }
-    return rd_next(r);
+    return expect_tok(r, rd_is_word(r, w), w);
 }
 
 /* A name: a bare word or a quoted string.  Returns a malloc'd copy. */
