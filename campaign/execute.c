@@ -269,6 +269,7 @@ typedef struct run_options {
     size_t n, cap;
     const char *size, *runs, *time;
     double timeout_s;
+    bool until_covered;     /* "--until-covered on": the behaviour set goes to the runner */
     char *words;
 } run_options;
 
@@ -284,6 +285,10 @@ static void parse_options(const char *options, run_options *r)
             break;
         if (!strcmp(w, "--timeout")) {
             r->timeout_s = strtod(v, NULL);
+            continue;
+        }
+        if (!strcmp(w, "--until-covered")) {
+            r->until_covered = true;
             continue;
         }
         if (!strcmp(w, "-s"))
@@ -379,6 +384,7 @@ static bool run_one(campaign *c, const job *j, int64_t machine, cache *k, const 
             no.cache_dir = eo->cache_dir;
             no.run_args = ro.args;
             no.timeout_s = ro.timeout_s;
+            no.until_covered = ro.until_covered ? b : NULL;
             harness_run_result r;
             bool ran = harness_run_native(t, &no, &r, &td);
             if (ran && !harness_interrupted()) {

@@ -17,6 +17,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_ir(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_races(int argc, char **argv);
 int cmd_emit(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_check_scheme(int argc, char **argv);

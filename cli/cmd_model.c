@@ -1,9 +1,13 @@
 /* litmusc model FILE... [--model NAME|PATH.cat] [--json] [--notes]
+ *                      [--graph DIR [--format dot|svg] [--show REL,...]]
  *
  * Prints, for each test, exactly the block herd7 prints (REFERENCE §2.1).
  * What herd does not print goes elsewhere so that block stays identical:
  * --notes adds comment lines after it (a data race's two accesses; a state
- * set settled by the solver), and --json gives everything to programs. */
+ * set settled by the solver), --json gives everything to programs, and
+ * --graph writes pictures of the witness executions into a folder (the
+ * harness draws and writes them; this file only passes the options on). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,30 +21,80 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: litmusc model [--model NAME|FILE.cat] [--json] [--notes] FILE...\n\n"
+    fprintf(f, "usage: litmusc model [--model NAME|FILE.cat] [--json] [--notes]\n"
+               "                     [--graph DIR [--format dot|svg] [--show REL,...]] FILE...\n\n"
                "Compute each test's allowed final states under a memory model and print\n"
-               "them as herd7 does (States, Ok/No, Witnesses, Observation, Hash).\n\n"
-               "  --model M   model by name (sc, x86tso, rc11, jam21) or a .cat file;\n"
-               "              default: x86tso for X86, rc11 for C, jam21 for Java\n"
-               "  --json      the results as one JSON object (schema litmusc/1, see the README)\n"
-               "  --notes     after each herd block, comment lines naming a data race\n"
-               "              and saying when the solver settled the state set\n"
-               "  --no-prune  build every candidate, even those the model must reject\n"
-               "  -h, --help  this text\n\n"
-               "exit status: 0 ok, 2 bad input or usage (file:line:col: error: ...),\n"
-               "3 internal failure or a limit crossed\n\n"
-               "example: litmusc model --model x86tso SB.litmus\n");
+               "them as herd7 does (States, Ok/No, Witnesses, Observation, Hash); with\n"
+               "--graph, also draw every witness execution, as herd7's -show prop -gv does.\n\n"
+               "  --model M       model by name (sc, x86tso, rc11, jam21) or a .cat file;\n"
+               "                  default: x86tso for X86, rc11 for C, jam21 for Java\n"
+               "  --json          the results as one JSON object (schema litmusc/1, see the README)\n"
+               "  --notes         after each herd block, comment lines naming a data race\n"
+               "                  and saying when the solver settled the state set\n"
+               "  --no-prune      build every candidate, even those the model must reject\n"
+               "  --graph DIR     one picture per execution where the condition holds, as\n"
+               "                  DIR/NAME-K.dot (K: the execution's number); DIR is made if missing\n"
+               "  --format F      dot (the default: Graphviz text) or svg (runs Graphviz's dot)\n"
+               "  --show REL,...  also draw these relations of the model (e.g. ghb, hb, sync);\n"
+               "                  po, rf, co, fr and racing pairs are always drawn\n"
+               "  -h, --help      this text\n\n"
+               "exit status: 0 ok, 2 bad input or usage (file:line:col: error: ...; a --show\n"
+               "name the model does not define; a DIR that cannot be written), 3 internal\n"
+               "failure, a limit crossed, or --format svg without Graphviz\n\n"
+               "example: litmusc model --model x86tso SB.litmus\n"
+               "example: litmusc model --graph pictures --format svg --show ghb SB.litmus\n");
+}
+
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "litmusc model: error: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'litmusc model --help')\n");
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+/* --show A,B (given once or more) into NAMES; false for an empty name. */
+static bool add_show(const char *list, char ***names, int *n, size_t *cap)
+{
+    const char *p = list;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0)
+            return false;
+        char *name = xstrndup(p, len);
+        size_t count = (size_t)*n;
+        VEC_PUSH(*names, count, *cap, name);
+        *n = (int)count;
+        if (!p[len])
+            return true;
+        p += len + 1;
+    }
+}
+
+static void free_names(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
 }
 
 int cmd_model(int argc, char **argv)
 {
-    const char *model_arg = NULL;
-    bool as_json = false, notes = false, no_prune = false;
-    enum { O_MODEL = 1, O_JSON, O_NOTES, O_NO_PRUNE };
+    const char *model_arg = NULL, *graph_dir = NULL, *format = NULL;
+    bool as_json = false, notes = false, no_prune = false, bad_show = false;
+    char **show = NULL;
+    int nshow = 0;
+    size_t capshow = 0;
+    enum { O_MODEL = 1, O_JSON, O_NOTES, O_NO_PRUNE, O_GRAPH, O_FORMAT, O_SHOW };
     static const cli_opt opts[] = {{"--model", O_MODEL, true}, {"-model", O_MODEL, true},
                                    {"--json", O_JSON, false}, {"--notes", O_NOTES, false},
                                    {"--races", O_NOTES, false}, {"--no-prune", O_NO_PRUNE, false},
-                                   {0}};
+                                   {"--graph", O_GRAPH, true}, {"--format", O_FORMAT, true},
+                                   {"--show", O_SHOW, true}, {0}};
     cli_args it;
     cli_args_init(&it, "litmusc model", argc, argv, usage);
     const char *v;
@@ -51,16 +105,42 @@ int cmd_model(int argc, char **argv)
         case O_JSON: as_json = true; break;
         case O_NOTES: notes = true; break;
         case O_NO_PRUNE: no_prune = true; break;
+        case O_GRAPH: graph_dir = v; break;
+        case O_FORMAT: format = v; break;
+        case O_SHOW: bad_show |= !add_show(v, &show, &nshow, &capshow); break;
         }
     }
-    if (id != CLI_END)
+    if (id != CLI_END) {
+        free_names(show, nshow);
         return cli_stop(&it, id);
+    }
     const char **files = it.files;
     int nfiles = it.nfiles;
+    int bad = EXIT_OK;
     if (nfiles == 0) {
         usage(stderr);
+        bad = EXIT_USAGE;
+    } else if (format && strcmp(format, "dot") && strcmp(format, "svg")) {
+        bad = bad_usage("--format takes 'dot' or 'svg', not '%s'", format);
+    } else if (bad_show) {
+        bad = bad_usage("--show takes relation names separated by commas, with none empty");
+    } else if ((format || nshow) && !graph_dir) {
+        bad = bad_usage("--format and --show go with --graph DIR");
+    } else if (graph_dir && !*graph_dir) {
+        bad = bad_usage("--graph needs a folder name");
+    }
+    harness_graphs *graphs = NULL;
+    if (bad == EXIT_OK && graph_dir) {
+        diag d = {0};
+        harness_graph_format gf = format && !strcmp(format, "svg") ? HARNESS_GRAPH_SVG : HARNESS_GRAPH_DOT;
+        graphs = harness_graphs_new(graph_dir, gf, (const char *const *)show, nshow, &d);
+        if (!graphs)
+            bad = cli_report(&d);
+    }
+    free_names(show, nshow);
+    if (bad != EXIT_OK) {
         free(files);
-        return EXIT_USAGE;
+        return bad;
     }
     model_set *models = model_set_new();
     int status = EXIT_OK;
@@ -82,6 +162,14 @@ int cmd_model(int argc, char **argv)
         model *m = model_set_get(models, name, &d);
         if (m && no_prune)
             model_set_pruning(m, false);
+        if (m && graphs && !harness_graphs_check(graphs, m, &d)) {
+            /* a --show name is the user's option: every test would fail alike */
+            int s = cli_report(&d);
+            if (s > status)
+                status = s;
+            ir_test_free(t);
+            break;
+        }
         if (!m) {
             int s = cli_report(&d);
             ir_test_free(t);
@@ -92,7 +180,7 @@ int cmd_model(int argc, char **argv)
             continue;
         }
         clock_t start = clock();
-        bset *b = model_run(m, t, &d);
+        bset *b = graphs ? harness_graphs_run(graphs, m, t, &d) : model_run(m, t, &d);
         double secs = (double)(clock() - start) / CLOCKS_PER_SEC;
         if (!b) {
             if (!d.set)
@@ -127,6 +215,7 @@ int cmd_model(int argc, char **argv)
         cli_json_flush(&jbuf);
     }
     sb_free(&jbuf);
+    harness_graphs_free(graphs);
     model_set_free(models);
     free(files);
     return status;

@@ -1,8 +1,9 @@
 /* litmusc run: for each test, compute the behaviour set, build and run the
  * native (or Java) harness, print the litmus7-compatible log and the
- * verdict against the model.  Exit 1 when a forbidden state was observed,
- * 2 for bad input, 3 when the environment failed (no compiler, a runner
- * crashed or hung, an interrupt). */
+ * verdict against the model, with the data races the observed states
+ * imply.  Exit 1 when a forbidden state was observed, 2 for bad input, 3
+ * when the environment failed (no compiler, a runner crashed or hung, an
+ * interrupt). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -34,6 +35,9 @@ static void usage(FILE *f)
             "  --delay TICKS|auto     timebase: per-thread start offsets, redrawn every\n"
             "                         run (default auto: up to half an instance's share)\n"
             "  --seed N, --cpus N     passed to the runner\n"
+            "  --until-covered        native runners: go on past -r runs until every state\n"
+            "                         the model allows has been seen\n"
+            "  --max-iterations N     --until-covered: stop after N iterations (default " "10M" ")\n"
             "  --time SEC             time budget: each runner stops by itself after SEC\n"
             "                         seconds and reports what it saw (a normal end)\n"
             "  --model NAME|PATH      memory model (default: the arch's: x86tso, rc11, jam21)\n"
@@ -86,8 +90,9 @@ static const char *target_of(const run_opts *o, const ir_test *t)
     return t->arch == IR_ARCH_X86 || t->arch == IR_ARCH_X86_64 ? "x86" : "c11";
 }
 
-static void run_native(run_ctx *cx, const ir_test *t, const char *target, const model *m, const bset *b)
+static void run_native(run_ctx *cx, const ir_test *t, const char *target, const model *m, const races *rc)
 {
+    const bset *b = rc->b;
     diag d = {0};
     if (!cx->cc_version) {
         cx->cc_version = harness_cc_version(cx->o->cc, &d);
@@ -107,6 +112,7 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     no.cache_dir = cx->o->cache_dir;
     no.run_args = cx->o->run_args;
     no.timeout_s = cx->o->timeout_s;
+    no.until_covered = cx->o->until_covered ? b : NULL;
     harness_run_result r;
     if (!harness_run_native(t, &no, &r, &d)) {
         report_error(cx, t->name, &d);
@@ -121,6 +127,7 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
         harness_run_result_free(&r);
         return;
     }
+    harness_races_seen(&v, rc, r.hist);
     harness_runinfo ri = cx->machine;
     ri.target = target;
     ri.model = model_name(m);
@@ -165,16 +172,16 @@ static void run_file(run_ctx *cx, const char *path)
     const char *target = target_of(cx->o, t);
     const char *mname = cx->o->model ? cx->o->model : model_default_name(t->arch);
     model *m = model_set_get(cx->models, mname, &d);
-    bset *b = m ? model_run(m, t, &d) : NULL;
-    if (!b) {
+    races *rc = m ? races_run(m, t, &d) : NULL;
+    if (!rc) {
         report_error(cx, t->name, &d);
         if (!m)
             cx->n.stop = true;  /* the same model would fail for every test */
         ir_test_free(t);
         return;
     }
-    run_native(cx, t, target, m, b);
-    bset_free(b);
+    run_native(cx, t, target, m, rc);
+    races_free(rc);
     ir_test_free(t);
 }
 

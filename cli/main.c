@@ -14,6 +14,7 @@ static const subcommand subcommands[] = {
     {"parse", cmd_parse, "print litmus tests back in canonical herd syntax"},
     {"ir", cmd_ir, "print the SSA IR of litmus tests"},
     {"model", cmd_model, "compute the behaviour set under a memory model (herd7 output)"},
+    {"races", cmd_races, "list the data races of tests: racing pairs of accesses under the model"},
     {"emit", cmd_emit, "generate code: x86-litmus, jcstress, java, c11, x86"},
     {"run", cmd_run, "build and run native or Java stress harnesses, compare with the model"},
     {"check-scheme", cmd_check_scheme, "check a compilation scheme to x86 against the source model"},

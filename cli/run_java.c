@@ -25,7 +25,7 @@ typedef struct counts {
 typedef struct jtest {
     const char *path;
     ir_test *t;
-    bset *b;
+    races *rc;              /* the model's races; rc->b the behaviour set */
     const model *m;
 } jtest;
 
@@ -57,11 +57,12 @@ static void print_one(void *vctx, int i, const harness_hist *h, harness_runinfo 
     ri->model = model_name(jt->m);
     diag d = {0};
     harness_verdict v;
-    if (!harness_compare(jt->t, jt->b, h, &v, &d)) {
+    if (!harness_compare(jt->t, jt->rc->b, h, &v, &d)) {
         report_diag(cx, jt->t->name, &d);
         return;
     }
-    run_printer_result(&cx->out, jt->t, jt->path, jt->b, h, &v, ri, h->elapsed);
+    harness_races_seen(&v, jt->rc, h);
+    run_printer_result(&cx->out, jt->t, jt->path, jt->rc->b, h, &v, ri, h->elapsed);
     if (v.nforbidden)
         cx->k.forbidden++;
     if (h->interrupted && ri->status)
@@ -106,13 +107,13 @@ int run_java(const run_opts *o, char **files, int nfiles)
         matched++;
         const char *mname = o->model ? o->model : model_default_name(t->arch);
         model *m = model_set_get(ms, mname, &d);
-        bset *b = m ? model_run(m, t, &d) : NULL;
-        if (!b) {
+        races *rc = m ? races_run(m, t, &d) : NULL;
+        if (!rc) {
             report_diag(&cx, t->name, &d);
             ir_test_free(t);
             continue;
         }
-        cx.ts[n] = (jtest){files[i], t, b, m};
+        cx.ts[n] = (jtest){files[i], t, rc, m};
         tests[n++] = t;
     }
     harness_java_opts jo = {o->size, o->runs, o->time, o->timeout_s, o->cache_dir, javac_version};
@@ -134,7 +135,7 @@ int run_java(const run_opts *o, char **files, int nfiles)
              : flt && matched == 0 ? EXIT_USAGE
                                    : EXIT_OK;
     for (int i = 0; i < n; i++) {
-        bset_free(cx.ts[i].b);
+        races_free(cx.ts[i].rc);
         ir_test_free(cx.ts[i].t);
     }
     free(cx.ts);

@@ -60,8 +60,11 @@ static int bad_usage(const char *fmt, ...)
 enum {
     OPT_TARGET = 256, OPT_SYNC, OPT_AFFINITY, OPT_LAYOUT, OPT_MODEL, OPT_CC, OPT_TIMEOUT,
     OPT_JSON, OPT_FILTER, OPT_XML, OPT_CACHE, OPT_SEED, OPT_CPUS, OPT_TIME, OPT_SCHEME, OPT_PLAIN,
-    OPT_CHUNK, OPT_PERIOD, OPT_DELAY
+    OPT_CHUNK, OPT_PERIOD, OPT_DELAY, OPT_UNTIL_COVERED, OPT_MAX_ITER
 };
+
+/* --until-covered without --max-iterations stops at this many. */
+#define DEFAULT_MAX_ITERATIONS "10M"
 
 int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*usage)(FILE *f))
 {
@@ -77,6 +80,8 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
         {"scheme", required_argument, 0, OPT_SCHEME}, {"plain", required_argument, 0, OPT_PLAIN},
         {"chunk", required_argument, 0, OPT_CHUNK}, {"period", required_argument, 0, OPT_PERIOD},
         {"delay", required_argument, 0, OPT_DELAY},
+        {"until-covered", no_argument, 0, OPT_UNTIL_COVERED},
+        {"max-iterations", required_argument, 0, OPT_MAX_ITER},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     static const char *const targets[] = {"c11", "x86", "java", NULL};
     static const char *const syncs[] = {"loose", "timebase", "user", NULL};
@@ -86,6 +91,7 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
     optind = 1;
     opterr = 0;
     int c;
+    bool max_iterations = false;
     while ((c = getopt_long(argc, argv, "+s:r:h", longs, NULL)) != -1) {
         const char *v = optarg;
         char *end;
@@ -116,6 +122,16 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
             note_native_only(o, flag);
             break;
         }
+        case OPT_UNTIL_COVERED:
+            o->until_covered = true;
+            note_native_only(o, "--until-covered");
+            break;
+        case OPT_MAX_ITER:
+            if (!valid_count(v) || strtoull(v, NULL, 10) == 0)
+                return bad_usage("--max-iterations needs a positive count (digits, optional k/M/G), not '%s'", v);
+            add_run_arg(o, "--max-iterations", v);
+            max_iterations = true;
+            break;
         case OPT_TARGET:
             if (!one_of(v, targets))
                 return bad_usage("unknown target '%s' (c11, x86, java)", v);
@@ -185,6 +201,10 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
     }
     if (optind >= argc && !o->files_optional)
         return bad_usage("no test files given");
+    if (max_iterations && !o->until_covered)
+        return bad_usage("--max-iterations bounds --until-covered; without it, -s and -r say how many");
+    if (o->until_covered && !max_iterations)
+        add_run_arg(o, "--max-iterations", DEFAULT_MAX_ITERATIONS);
     VEC_PUSH(o->run_args, o->nrun_args, o->run_args_cap, NULL);
     return -1;
 }
@@ -209,6 +229,8 @@ char *run_opts_canonical(const run_opts *o, bool with_timeout)
     strbuf b = {0};
     for (size_t i = 0; i < npairs; i++)
         sb_printf(&b, "%s%s %s", i ? " " : "", pairs[2 * i], pairs[2 * i + 1]);
+    if (o->until_covered)
+        sb_printf(&b, "%s--until-covered on", b.len ? " " : "");   /* flag and value, as the rest */
     if (with_timeout)
         sb_printf(&b, "%s--timeout %g", b.len ? " " : "", o->timeout_s);
     free(pairs);

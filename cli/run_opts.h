@@ -19,6 +19,7 @@ typedef struct run_opts {
     const char *size, *runs, *time;   /* -s, -r, --time as given; NULL: unset */
     bool plain_relaxed;
     bool json;
+    bool until_covered;     /* run until every allowed state is seen (--max-iterations bounds it) */
     double timeout_s;
     char **run_args;        /* passed to every native runner, NULL-terminated */
     size_t nrun_args, run_args_cap;

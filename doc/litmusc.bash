@@ -6,7 +6,7 @@ _litmusc()
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD - 1]}
     cmd=${COMP_WORDS[1]}
-    local commands="gen parse ir model models emit run check-scheme campaign"
+    local commands="gen parse ir model races models emit run check-scheme campaign"
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
@@ -18,6 +18,8 @@ _litmusc()
     --model|--print|--source-model|--target-model)
         COMPREPLY=($(compgen -W "sc x86tso rc11 jam21" -- "$cur") $(compgen -f -X '!*.cat' -- "$cur")); return ;;
     --sync) COMPREPLY=($(compgen -W "timebase loose user" -- "$cur")); return ;;
+    --format) COMPREPLY=($(compgen -W "dot svg" -- "$cur")); return ;;
+    --graph) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --affinity) COMPREPLY=($(compgen -W "none incr random" -- "$cur")); return ;;
     --layout) COMPREPLY=($(compgen -W "array packed line shuffle" -- "$cur")); return ;;
     --mode|-mode) COMPREPLY=($(compgen -W "default critical sc" -- "$cur")); return ;;
@@ -29,17 +31,18 @@ _litmusc()
     gen) opts="--arch -o --name --keep-order --size --relax --safe --nprocs --eprocs --max-ins --mode --mix --min-relax --max-relax --varatom --filter --list --help" ;;
     parse) opts="--hash --check --help" ;;
     ir) opts="--read --cond --observables --help" ;;
-    model) opts="--model --json --notes --no-prune --help" ;;
+    model) opts="--model --json --notes --no-prune --graph --format --show --help" ;;
+    races) opts="--model --json --help" ;;
     models) opts="--print --help" ;;
     emit) opts="--target -o --model --scheme --package --plain --help" ;;
-    run) opts="--target -s -r --sync --affinity --layout --chunk --period --delay --seed --cpus --time --timeout --model --scheme --plain --cc --cache-dir --filter --json --xml --help" ;;
+    run) opts="--target -s -r --sync --affinity --layout --chunk --period --delay --seed --cpus --time --timeout --until-covered --max-iterations --model --scheme --plain --cc --cache-dir --filter --json --xml --help" ;;
     check-scheme) opts="--scheme --source-model --target-model --reparse -q --help" ;;
     campaign)
         if [ "$COMP_CWORD" -eq 2 ]; then
             COMPREPLY=($(compgen -W "run merge report diff parallel slurm --help" -- "$cur"))
             return
         fi
-        opts="--db --targets --cc --shard --quiet --filter -s -r --sync --timeout --model --html --junit --json --jobs --shards --sshlogin --partition -o --help" ;;
+        opts="--db --targets --cc --shard --quiet --filter -s -r --sync --timeout --until-covered --max-iterations --model --html --junit --json --jobs --shards --sshlogin --partition -o --help" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -53,6 +53,7 @@ bool harness_compare(const ir_test *t, const bset *b, const harness_hist *h,
     }
     v->undef = b->undef;
     v->allowed = xcalloc((size_t)h->noutcomes + 1, sizeof *v->allowed);
+    v->state = xcalloc((size_t)h->noutcomes + 1, sizeof *v->state);
     bool *seen = xcalloc((size_t)b->nstates + 1, sizeof *seen);
     for (int i = 0; i < h->noutcomes; i++) {
         const harness_outcome *o = &h->outcomes[i];
@@ -62,6 +63,7 @@ bool harness_compare(const ir_test *t, const bset *b, const harness_hist *h,
                 found = s;
         if (found >= 0)
             seen[found] = true;
+        v->state[i] = found;
         /* herd drops states failing the filter before it lists them, so such
          * a state is absent from B without being forbidden. */
         bool filtered = t->filter && !ir_cond_eval(t->filter, obs, o->vals, n);
@@ -86,5 +88,8 @@ void harness_verdict_free(harness_verdict *v)
 {
     free(v->allowed);
     free(v->unseen);
+    free(v->state);
+    free(v->race_count);
+    free(v->race_states);
     memset(v, 0, sizeof *v);
 }

@@ -23,6 +23,7 @@
 #include "ir/ir.h"
 #include "backends/native.h"
 #include "model/model.h"
+#include "model/races.h"
 #include "util/diag.h"
 #include "util/json.h"
 #include "util/mem.h"
@@ -33,9 +34,13 @@ typedef struct harness_kv {
     char *value;            /* the rest of the line after KEY and one space */
 } harness_kv;
 
+enum { HARNESS_COVERED = 1, HARNESS_UNCOVERED = 2 };
+
 typedef struct harness_outcome {
     uint64_t count;
     ir_val *vals;           /* nobs values, in ir_observables() order */
+    uint64_t first;         /* iterations done when it was first seen (the end of
+                               that run); 0: the runner did not say */
 } harness_outcome;
 
 typedef struct harness_hist {
@@ -47,6 +52,7 @@ typedef struct harness_hist {
     uint64_t iterations;    /* == sum of counts (checked by the parser) */
     double elapsed;         /* wall seconds of the measured part */
     bool interrupted;       /* stopped by SIGINT/SIGTERM: a valid partial histogram */
+    int covered;            /* --until-covered asked: HARNESS_COVERED or HARNESS_UNCOVERED; else 0 */
 } harness_hist;
 
 /* Parse a runner's stdout.  NOBS is the number of observables the test has
@@ -87,6 +93,14 @@ typedef struct harness_verdict {
     int nunseen;
     bool undef;             /* the model flags the test undefined (a race):
                                every outcome is acceptable, none is forbidden */
+    int *state;             /* per h->outcomes[i]: its index in b->states, or -1 */
+    /* Set by harness_races_seen when the model has racing pairs, else NULL:
+     * per races->pairs[k], the iterations and the observed states that
+     * imply the pair (every consistent execution giving the state races
+     * there, so the machine certainly ran those accesses unordered). */
+    const races *races;
+    uint64_t *race_count;
+    int *race_states;
 } harness_verdict;
 
 /* Compare histogram H of test T with behaviour set B (computed for T).
@@ -95,6 +109,28 @@ typedef struct harness_verdict {
 bool harness_compare(const ir_test *t, const bset *b, const harness_hist *h,
                      harness_verdict *v, diag *d);
 void harness_verdict_free(harness_verdict *v);
+/* The races the run exercised (harness/races_seen.c): R is the model's races
+ * for the test V was compared with (R->b its behaviour set), H the
+ * histogram.  Nothing is attached when R has no pair.  V keeps R (borrowed)
+ * until harness_verdict_free. */
+void harness_races_seen(harness_verdict *v, const races *r, const harness_hist *h);
+
+/* Coverage of the behaviour set (harness/coverage.c): per state of B in
+ * herd's order, the iterations done when the run first showed it. */
+typedef struct harness_cover {
+    int allowed, seen;      /* states of B; of those, observed */
+    uint64_t *first;        /* [allowed]: 0 never seen (or not said) */
+    bool known;             /* the runner said when each outcome was first seen */
+    uint64_t complete_at;   /* all seen and known: when the last one first was; else 0 */
+} harness_cover;
+void harness_coverage(const bset *b, const harness_hist *h, const harness_verdict *v, harness_cover *c);
+void harness_cover_free(harness_cover *c);
+/* The runner's --until-covered argument: B's states as "v,v;v,v", values
+ * in T's observable order (malloc'd); NULL + diag when B is not T's. */
+char *harness_states_arg(const ir_test *t, const bset *b, diag *d);
+/* "Coverage NAME 14/16 first=1000,1000,-,..." and the JSON "coverage" block. */
+void harness_format_coverage(strbuf *out, const ir_test *t, const bset *b, const harness_hist *h,
+                             const harness_verdict *v);
 
 /* Where and how a run happened; printed with every verdict. */
 typedef struct harness_runinfo {
@@ -112,7 +148,9 @@ typedef struct harness_runinfo {
 void harness_machine(harness_runinfo *ri);
 
 /* The verdict block printed after the log: one line per observed state
- * (allowed or FORBIDDEN), the allowed states never observed, the run
+ * (allowed or FORBIDDEN), the allowed states never observed, the racing
+ * pairs the run exercised (RaceSeen, when harness_races_seen attached them:
+ * one line per pair with its count, or one saying none was), the run
  * configuration (S, R, sync, affinity, layout from the runner's config
  * lines; compiler, CPU model, cores from RI) and a closing Verdict line.
  * Every line has the shape `WORD NAME ...`, so litmus log readers skip it.
@@ -128,7 +166,12 @@ void harness_json_end(json *j);
 /* One result: the test and its behaviour set under MODEL (model --json). */
 void harness_json_model(json *j, const ir_test *t, const char *file, const char *model, const bset *b,
                         double seconds);
+/* One result: the test, its behaviour set under MODEL and its racing pairs
+ * (races --json). */
+void harness_json_races(json *j, const ir_test *t, const char *file, const char *model, const races *r,
+                        double seconds);
 /* One result: the test, its behaviour set, and the run (run --json). */
+void harness_json_coverage(json *j, const bset *b, const harness_hist *h, const harness_verdict *v);
 void harness_json_run(json *j, const ir_test *t, const char *file, const bset *b, const harness_hist *h,
                       const harness_verdict *v, const harness_runinfo *ri);
 /* "done", "timed-out" or "interrupted". */
@@ -164,6 +207,37 @@ void harness_child_describe(const harness_child *c, char *buf, size_t size);
 /* herd7 at path HERD on the test TEXT: its whole stdout, or NULL + diag
  * (status 3) when it cannot start, fails, or runs past TIMEOUT_S. */
 char *harness_herd_run(const char *herd, const char *text, double timeout_s, diag *d);
+
+/* ---- pictures of executions (harness/graphs.c, harness/dot_run.c) ------------ */
+/* Graphviz's dot on TEXT (a dot graph): its output in FORMAT ("svg"),
+ * malloc'd, *LEN bytes.  NULL + diag (status 3) when dot cannot run (the
+ * message says to install graphviz), fails, or runs past TIMEOUT_S. */
+char *harness_dot_render(const char *text, const char *format, double timeout_s, size_t *len, diag *d);
+/* Whether dot runs at all (`dot -V`); false + diag as above. */
+bool harness_dot_check(diag *d);
+
+typedef enum harness_graph_format { HARNESS_GRAPH_DOT, HARNESS_GRAPH_SVG } harness_graph_format;
+typedef struct harness_graphs harness_graphs;
+/* Pictures into folder DIR (made with its parents if missing), in FORMAT,
+ * with the model relations SHOW[0..NSHOW) drawn besides the base ones
+ * (model/graph.h).  NULL + diag: status 2 when DIR cannot be made or is
+ * not a writable folder (the OS's reason), 3 for svg without dot. */
+harness_graphs *harness_graphs_new(const char *dir, harness_graph_format format, const char *const *show,
+                                   int nshow, diag *d);
+/* Once per model, before its first test: whether M defines every shown
+ * relation; false + diag (status 2) naming one it does not, or that is no
+ * relation. */
+bool harness_graphs_check(harness_graphs *g, const model *m, diag *d);
+/* model_run of T under M, writing one picture per witness execution (a
+ * consistent execution in which the condition's proposition holds: herd's
+ * positive ones) as DIR/NAME-K.dot or .svg, K the execution's index and
+ * NAME the test's name made safe as a file name (native_file_stem).  Each
+ * file is written whole or not at all (a file already there is replaced).
+ * NULL + diag as model_run, or status 2 for a second test whose NAME is
+ * taken (its pictures would replace the first's) or a file that cannot
+ * be written, 3 when dot fails. */
+bset *harness_graphs_run(harness_graphs *g, const model *m, const ir_test *t, diag *d);
+void harness_graphs_free(harness_graphs *g);
 
 /* SIGINT and SIGTERM set a flag instead of killing litmusc, so a running
  * child can be stopped and its partial histogram still printed. */
@@ -228,6 +302,7 @@ typedef struct harness_native_opts {
     char *const *run_args;      /* extra runner arguments (-s N, --sync M, ...), NULL-terminated */
     double timeout_s;           /* limit for the runner; <= 0: none */
     double compile_timeout_s;
+    const bset *until_covered;  /* run until every state of this set is seen; NULL: -r runs */
 } harness_native_opts;
 
 typedef struct harness_run_result {

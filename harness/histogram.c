@@ -108,7 +108,7 @@ static bool parse_outcome(cursor *c, const char *ls, harness_hist *h, size_t *ca
 {
     const char *w;
     size_t n;
-    harness_outcome o = {0, NULL};
+    harness_outcome o = {0, NULL, 0};
     if (!next_word(c, &w, &n) || !parse_u64(w, n, &o.count))
         return fail_at(c, col_of(c, ls), "expected an outcome count", NULL);
     o.vals = xcalloc((size_t)h->nobs + 1, sizeof *o.vals);
@@ -188,6 +188,35 @@ static bool check_totals(cursor *c, harness_hist *h)
 
 enum { SEEN_ITER = 1, SEEN_ELAPSED = 2, SEEN_INTR = 4 };
 
+/* One `first ITER V1 ... Vn` line: when an outcome listed before was first
+ * seen. */
+static bool parse_first(cursor *c, const char *ls, harness_hist *h)
+{
+    const char *w;
+    size_t n;
+    uint64_t at;
+    if (!next_word(c, &w, &n) || !parse_u64(w, n, &at) || at == 0)
+        return fail_at(c, col_of(c, ls), "expected the iteration an outcome was first seen", NULL);
+    ir_val vals[64];
+    int k = 0;
+    while (next_word(c, &w, &n)) {
+        if (k == h->nobs || k == 64)
+            return fail_at(c, (int)(w - ls) + 1, "too many values on a first line", NULL);
+        if (!parse_i64(w, n, &vals[k++]))
+            return fail_at(c, (int)(w - ls) + 1, "bad value (expected a decimal int64)", NULL);
+    }
+    if (k != h->nobs)
+        return fail_at(c, col_of(c, ls), "too few values on a first line", NULL);
+    for (int i = 0; i < h->noutcomes; i++)
+        if (same_vals(h->outcomes[i].vals, vals, h->nobs)) {
+            if (h->outcomes[i].first)
+                return fail_at(c, 1, "an outcome is first seen twice", NULL);
+            h->outcomes[i].first = at;
+            return true;
+        }
+    return fail_at(c, 1, "a first line for an outcome the histogram does not have", NULL);
+}
+
 static bool parse_line(cursor *c, const char *ls, harness_hist *h, int *seen,
                        size_t *ocap, size_t *ccap, bool *done)
 {
@@ -204,6 +233,19 @@ static bool parse_line(cursor *c, const char *ls, harness_hist *h, int *seen,
         if (h->noutcomes || *seen)
             return fail_at(c, 1, "config line after the outcomes", NULL);
         return parse_config(c, ls, h, ccap);
+    }
+    if (word_is(w, n, "first")) {
+        if (*seen)
+            return fail_at(c, 1, "first line after the totals", NULL);
+        return parse_first(c, ls, h);
+    }
+    if (word_is(w, n, "covered")) {
+        if (*seen || h->covered)
+            return fail_at(c, 1, "covered line out of place", NULL);
+        if (!one_arg(c, ls, &v, &vn) || !(word_is(v, vn, "0") || word_is(v, vn, "1")))
+            return fail_at(c, 1, "covered takes 0 or 1", NULL);
+        h->covered = word_is(v, vn, "1") ? HARNESS_COVERED : HARNESS_UNCOVERED;
+        return true;
     }
     if (word_is(w, n, "iterations") || word_is(w, n, "elapsed") || word_is(w, n, "interrupted")) {
         int bit = word_is(w, n, "iterations") ? SEEN_ITER

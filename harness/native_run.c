@@ -110,9 +110,24 @@ bool harness_run_native(const ir_test *t, const harness_native_opts *o, harness_
     if (!built)
         return false;
     char **argv = runner_argv(r->exe, o->run_args);
+    char *states = NULL;
+    if (o->until_covered) {
+        if (!(states = harness_states_arg(t, o->until_covered, d))) {
+            free(argv);
+            return false;
+        }
+        size_t n = 0;
+        while (argv[n])
+            n++;
+        argv = xrealloc(argv, (n + 3) * sizeof *argv);
+        argv[n] = "--until-covered";
+        argv[n + 1] = states;
+        argv[n + 2] = NULL;
+    }
     harness_child c;
     bool started = harness_child_run(argv, o->timeout_s, 2.0, &c, d);
     free(argv);
+    free(states);
     if (!started)
         return false;
     r->run_s = c.seconds;

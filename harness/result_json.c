@@ -1,7 +1,8 @@
 /* The one JSON schema every `--json` prints (litmusc/1, written down in
  * harness/litmusc.schema.json and the README): an object naming the
  * schema and the command, holding one result per test.  A result has
- * the test, the model's behaviour set, and for `run` what the run saw.
+ * the test, the model's behaviour set, for `races` the racing pairs, and
+ * for `run` what the run saw (with the races its states imply).
  * States are arrays of values in the order of "observables"; words are
  * lower case; numbers are numbers. */
 #include <stdlib.h>
@@ -117,6 +118,69 @@ void harness_json_model(json *j, const ir_test *t, const char *file, const char 
     json_end_object(j);
 }
 
+static void access_fields(json *j, const ir_test *t, const races_access *a)
+{
+    json_object(j);
+    json_kv_string(j, "thread", races_thread_name(t, a));
+    json_kv_int(j, "index", a->poi);
+    json_kv_int(j, "line", a->instr->line);
+    json_kv_int(j, "col", a->instr->col);
+    json_kv_string(j, "access", races_access_kind(a));
+    json_kv_string(j, "mode", ir_mode_name(a->mode));
+    json_kv_string(j, "location", races_loc_name(t, a));
+    json_kv_string(j, "source", a->instr->src);
+    json_end_object(j);
+}
+
+/* The two accesses of a racing pair and whether the language defines the race. */
+static void pair_fields(json *j, const ir_test *t, const races_pair *p)
+{
+    json_key(j, "a");
+    access_fields(j, t, &p->a);
+    json_key(j, "b");
+    access_fields(j, t, &p->b);
+    json_kv_bool(j, "benign", p->benign);
+}
+
+void harness_json_races(json *j, const ir_test *t, const char *file, const char *model, const races *r,
+                        double seconds)
+{
+    json_object(j);
+    test_fields(j, t, file, r->b);
+    model_fields(j, t, model, r->b, seconds < 0 ? 0 : seconds);
+    json_key(j, "races");
+    json_array(j);
+    for (int k = 0; k < r->npairs; k++) {
+        json_object(j);
+        pair_fields(j, t, &r->pairs[k]);
+        json_kv_uint(j, "execution", r->pairs[k].first);
+        json_kv_uint(j, "executions", r->pairs[k].executions);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_end_object(j);
+}
+
+/* The racing pairs the observed states imply, with the iterations and the
+ * states that imply each (only for a test whose model has races). */
+static void races_seen_fields(json *j, const ir_test *t, const harness_verdict *v)
+{
+    if (!v->races)
+        return;
+    json_key(j, "races_seen");
+    json_array(j);
+    for (int k = 0; k < v->races->npairs; k++) {
+        if (!v->race_count[k])
+            continue;
+        json_object(j);
+        pair_fields(j, t, &v->races->pairs[k]);
+        json_kv_uint(j, "count", v->race_count[k]);
+        json_kv_int(j, "states", v->race_states[k]);
+        json_end_object(j);
+    }
+    json_end_array(j);
+}
+
 const char *harness_run_status(const harness_hist *h, const harness_runinfo *ri)
 {
     if (!h->interrupted && !ri->status)
@@ -172,6 +236,8 @@ void harness_json_run(json *j, const ir_test *t, const char *file, const bset *b
     json_end_array(j);
     json_kv_int(j, "forbidden_states", v->nforbidden);
     json_kv_uint(j, "forbidden_count", v->forbidden_count);
+    harness_json_coverage(j, b, h, v);
+    races_seen_fields(j, t, v);
     json_key(j, "config");
     json_object(j);
     for (int i = 0; i < h->nconfig; i++) {

@@ -68,6 +68,26 @@ static void format_config(strbuf *out, const ir_test *t, const harness_hist *h,
     sb_addc(out, '\n');
 }
 
+/* One line per racing pair some observed state implies, or one saying that
+ * none does (only for a test the model finds races in). */
+static void format_races_seen(strbuf *out, const ir_test *t, const harness_verdict *v)
+{
+    if (!v->races)
+        return;
+    bool any = false;
+    for (int k = 0; k < v->races->npairs; k++) {
+        if (!v->race_count[k])
+            continue;
+        sb_printf(out, "RaceSeen %s ", t->name);
+        races_format_pair(out, t, t->file, &v->races->pairs[k]);
+        sb_printf(out, " count %" PRIu64 "%s\n", v->race_count[k],
+                  v->races->pairs[k].benign ? RACES_BENIGN : "");
+        any = true;
+    }
+    if (!any)
+        sb_printf(out, "RaceSeen %s none: no observed state implies a race\n", t->name);
+}
+
 void harness_format_verdict(strbuf *out, const ir_test *t, const bset *b,
                             const harness_hist *h, const harness_verdict *v,
                             const harness_runinfo *ri)
@@ -95,6 +115,8 @@ void harness_format_verdict(strbuf *out, const ir_test *t, const bset *b,
         add_state(out, t, b->obs, b->states[v->unseen[k]].vals, b->nobs);
         sb_addc(out, '\n');
     }
+    harness_format_coverage(out, t, b, h, v);
+    format_races_seen(out, t, v);
     format_config(out, t, h, ri);
     if (ri->status)
         sb_printf(out, "Status %s %s\n", t->name, ri->status);

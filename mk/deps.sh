@@ -15,12 +15,14 @@ command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 
 # for tests only: JSON schema validation, GNU parallel campaigns, the
-# HTML report in a real browser
+# HTML report in a real browser; Graphviz for `model --graph --format svg`
+# (dot text needs nothing)
 optional=""
 { /usr/bin/python3 -c 'import jsonschema' || python3 -c 'import jsonschema'; } >/dev/null 2>&1 ||
     optional="$optional python3-jsonschema"
 command -v parallel >/dev/null 2>&1 || optional="$optional parallel"
 command -v chromium >/dev/null 2>&1 || optional="$optional chromium"
+command -v dot >/dev/null 2>&1 || optional="$optional graphviz"
 
 [ -z "$missing$optional" ] && exit 0
 can_install=true

@@ -74,4 +74,23 @@ bool cat_run_check(cat_run *r, const exec *x, cat_verdict *out, diag *d);
 /* One-shot form of cat_run_check (allocates scratch each call). */
 bool cat_check(const cat_model *m, const exec *x, cat_verdict *out, diag *d);
 
+/* Named relations, for pictures of executions (herd's -show; cat_show.c).
+ * A name is one the model binds at the top level when it ends (its own
+ * lets, stdlib's, the built-ins such as po and rf); its definition is
+ * evaluated even when no check needs it.
+ *
+ * cat_model_check_relations: whether M binds each of NAMES[0..N) to a
+ * relation, decided once, before any execution (by a dry run on no
+ * events).  False + diag (status 2) naming the first that M does not
+ * define ("cannot show 'x': model rc11 defines no such name") or that is
+ * no relation (a set, a function, ...). */
+bool cat_model_check_relations(const cat_model *m, const char *const *names, int n, diag *d);
+/* Evaluate R's model on X and copy into OUT[k] the relation bound to
+ * NAMES[k] in X's first consistent branch (a model whose `with` chooses
+ * among several may bind other values in other branches).  False + diag:
+ * an evaluation error, a name as above, or an X the model rejects. */
+bool cat_run_relations(cat_run *r, const exec *x, const char *const *names, int n, exec_rel *out, diag *d);
+/* The same for one name. */
+bool cat_run_relation(cat_run *r, const exec *x, const char *name, exec_rel *out, diag *d);
+
 #endif

@@ -234,6 +234,21 @@ static int with_co(cat_run *r, const cat_ins *in, bool *keep)
 
 static int exec_top(cat_run *r, int i, path p);
 
+/* The values asked for by name, as the first consistent branch leaves them
+ * (a `with` may bind them differently in other branches; herd draws one). */
+static void want_copy(cat_run *r)
+{
+    for (int k = 0; k < r->nwant; k++) {
+        const cat_val *v = &r->globals[r->want[k]];
+        exec_rel *out = &r->want_out[k];
+        r->want_kind[k] = v->kind;
+        memset(out, 0, sizeof *out);
+        if (v->kind == CV_REL) cr_copy(out, v->u.rel, r->n);
+        else if (v->kind == CV_UNIV) for (int i = 0; i < r->n; i++) out->row[i] = r->all;
+    }
+    r->want_done = true;
+}
+
 static int exec_with(cat_run *r, int i, path p)
 {
     const cat_ins *in = r->m->top[i];
@@ -254,7 +269,7 @@ static int exec_with(cat_run *r, int i, path p)
             arena_mark mk = arena_save(r->cur);
             if (exec_top(r, i + 1, p) == X_ERROR) return X_ERROR;
             arena_restore(r->cur, mk);
-            if (r->dry) break;
+            if (r->dry || r->want_done) break;
         }
         return X_PASS;
     }
@@ -268,7 +283,7 @@ static int exec_with(cat_run *r, int i, path p)
         arena_mark mk = arena_save(r->cur);
         if (exec_top(r, i + 1, p) == X_ERROR) return X_ERROR;
         arena_restore(r->cur, mk);
-        if (r->dry) break;
+        if (r->dry || r->want_done) break;
     }
     return X_PASS;
 }
@@ -278,7 +293,7 @@ static int exec_top(cat_run *r, int i, path p)
     const cat_model *m = r->m;
     for (; i < m->ntop; i++) {
         const cat_ins *in = m->top[i];
-        if (!in->live) continue;
+        if (!(r->live ? r->live[i] : in->live)) continue;
         if (in->op == CI_WITH) return exec_with(r, i, p);
         int res;
         if (!r->dry && ins_static(m, in)) {
@@ -296,6 +311,7 @@ static int exec_top(cat_run *r, int i, path p)
     r->out->consistent++;
     r->out->undef |= p.undef;
     r->out->flags |= p.flags;
+    if (r->nwant && !r->want_done) want_copy(r);
     return X_PASS;
 }
 

@@ -93,12 +93,18 @@ struct cat_model {
     int co_slot;                /* slot bound by `with co from` (or -1) */
     bool *global_dyn;           /* per global slot: using it makes a value depend on the
                                    candidate (for a function: its body does) */
+    char **top_names;           /* the names bound at the top level at the end, each once */
+    int *top_slots;             /* their global slots (the last binding of each) */
+    int ntop_names;
 };
 
 /* Resolve names, inline includes (stdlib.cat first), decide liveness and
  * which globals are candidate-independent (cat_resolve.c).  MAIN was parsed
  * from MAIN_PATH (NULL: not a file) and becomes owned by M. */
 bool cat_resolve(cat_model *m, cat_file *main_file, const char *main_path, diag *d);
+/* Which top-level instructions must run for the checks and for the global
+ * slots ROOTS[0..NROOTS): OUT[i] for m->top[i] (cat_resolve.c). */
+void cat_liveness(const cat_model *m, const int *roots, int nroots, bool *out);
 /* Find an included file: beside FROM_PATH (when it is a real file), then
  * among the embedded model/cat files.  Returns its text (malloc'd) and the
  * path to show in messages (malloc'd), or false + diag (cat_load.c). */
@@ -128,6 +134,15 @@ struct cat_run {
     diag *d;
     bool error;
     bool dry;                   /* type-checking run at load time */
+    /* Values asked for by name (cat_show.c): the top-level instructions to
+     * run (NULL: those the checks need), and the global slots whose values
+     * the first consistent branch copies out. */
+    const bool *live;
+    const int *want;
+    int nwant;
+    exec_rel *want_out;         /* one per want: the value, when it is a relation */
+    int *want_kind;             /* one per want: its kind (cv_kind) */
+    bool want_done;             /* a consistent branch was reached and copied */
 };
 
 /* Fill the built-in slots of r->globals for r->x (cat_prim.c). */

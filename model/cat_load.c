@@ -159,6 +159,9 @@ void cat_free(cat_model *m)
     for (int i = 0; i < m->ntags; i++) free(m->tags[i]);
     free(m->tags);
     free(m->top);
+    for (int i = 0; i < m->ntop_names; i++) free(m->top_names[i]);
+    free(m->top_names);
+    free(m->top_slots);
     free(m->global_dyn);
     free(m->name);
     free(m->title);

@@ -424,15 +424,41 @@ static bool defines_live(const cat_ins *in, const bool *live)
     }
 }
 
-static void compute_liveness(cat_model *m, const cat_ins **top, int ntop)
+void cat_liveness(const cat_model *m, const int *roots, int nroots, bool *out)
 {
     bool *live = xcalloc((size_t)m->nglobals + 1, sizeof *live);
-    for (int i = ntop; i-- > 0;) {
-        cat_ins *in = (cat_ins *)top[i];
-        in->live = defines_live(in, live);
-        if (in->live) refs_ins(in, live);
+    for (int k = 0; k < nroots; k++)
+        if (roots[k] >= 0 && roots[k] < m->nglobals) live[roots[k]] = true;
+    for (int i = m->ntop; i-- > 0;) {
+        const cat_ins *in = m->top[i];
+        out[i] = defines_live(in, live);
+        if (out[i]) refs_ins(in, live);
     }
     free(live);
+}
+
+static void compute_liveness(cat_model *m)
+{
+    bool *live = xcalloc((size_t)m->ntop + 1, sizeof *live);
+    cat_liveness(m, NULL, 0, live);
+    for (int i = 0; i < m->ntop; i++) ((cat_ins *)m->top[i])->live = live[i];
+    free(live);
+}
+
+/* The names bound at the top level when the model ends (the last binding
+ * of a name wins, as in herd's final environment), for cat_show.c. */
+static void keep_top_names(cat_model *m, const resolver *rs)
+{
+    m->top_names = xcalloc(rs->nsc + 1, sizeof *m->top_names);
+    m->top_slots = xcalloc(rs->nsc + 1, sizeof *m->top_slots);
+    for (size_t i = rs->nsc; i-- > 0;) {
+        if (rs->sc[i].level != 0) continue;
+        bool seen = false;
+        for (int k = 0; k < m->ntop_names && !seen; k++) seen = !strcmp(m->top_names[k], rs->sc[i].name);
+        if (seen) continue;
+        m->top_names[m->ntop_names] = xstrdup(rs->sc[i].name);
+        m->top_slots[m->ntop_names++] = rs->sc[i].slot;
+    }
 }
 
 bool cat_resolve(cat_model *m, cat_file *main_file, const char *main_path, diag *d)
@@ -461,10 +487,11 @@ bool cat_resolve(cat_model *m, cat_file *main_file, const char *main_path, diag 
         rs.incstack[rs.ninc++] = main_path;
         ok = res_ins_list(&rs, main_file->ins, main_file->nins, true, file);
     }
+    if (ok) keep_top_names(m, &rs);
     free(rs.sc);
     if (!ok) { free(rs.top); return false; }
     m->top = rs.top;
     m->ntop = (int)rs.ntop;
-    compute_liveness(m, m->top, m->ntop);
+    compute_liveness(m);
     return true;
 }

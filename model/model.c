@@ -5,6 +5,7 @@
 #include "model/bset_build.h"
 #include "model/enum.h"
 #include "model/model.h"
+#include "model/model_impl.h"
 #include "util/mem.h"
 
 struct model {
@@ -52,6 +53,11 @@ void model_free(model *m)
         return;
     cat_free(m->cat);
     free(m);
+}
+
+const cat_model *model_cat(const model *m)
+{
+    return m->cat;
 }
 
 const char *model_name(const model *m)

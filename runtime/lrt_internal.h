@@ -127,6 +127,13 @@ typedef struct lrt_config {
      * timebase: chunks start on the clock (0 = the whole run is one). */
     uint64_t chunk;
     double time_limit;          /* seconds; 0: none */
+    /* --until-covered: the states the model allows (nallowed outcomes of
+     * nobs values each, in outcome order); the runs go on past RUNS until
+     * every one of them has been seen, the time limit, or MAX_ITERATIONS
+     * (0: none). */
+    int64_t *allowed;
+    int nallowed;
+    uint64_t max_iterations;
 } lrt_config;
 void lrt_config_default(lrt_config *c);
 /* The chunk size each sync mode gets unless one is given. */
@@ -144,6 +151,10 @@ typedef struct lrt_result {
     bool oversubscribed;
     uint64_t period;            /* timebase: the period of the last run */
     double aligned;             /* timebase: share of chunks the threads began together */
+    /* Per outcome, the iterations done when it was first seen: the end of
+     * the run in which it first appeared (the count field holds it). */
+    lrt_hist first;
+    bool covered;               /* --until-covered: every allowed state was seen */
 } lrt_result;
 
 /* Set by the signal handler (or anyone) to stop at the next run boundary. */

@@ -29,8 +29,11 @@ static void usage(FILE *f, const char *prog)
             "usage: %s [-s N] [-r N] [--sync loose|timebase|user] [--affinity none|incr|random]\n"
             "       [--layout packed|line|shuffle|array] [--cpus N] [--seed N] [--period TICKS|auto]\n"
             "       [--delay TICKS|auto] [--chunk N] [--time SECONDS]\n"
+            "       [--until-covered V,V;V,V... [--max-iterations N]]\n"
             "Runs the test's threads on N instances per run, R runs, and prints the\n"
-            "outcome histogram (litmusc-histogram protocol) on stdout.\n",
+            "outcome histogram (litmusc-histogram protocol) on stdout.  With\n"
+            "--until-covered (the allowed states, one per ';', values in outcome\n"
+            "order) the runs go on until each of them has been seen.\n",
             prog);
 }
 
@@ -65,8 +68,41 @@ static int pick(const char *s, const char *const *names, int n)
     return -1;
 }
 
+/* "1,0;0,0" -> C->allowed, NOBS values a state; false if malformed. */
+static bool parse_states(const char *s, int nobs, lrt_config *c)
+{
+    size_t cap = 0;
+    const char *p = s;
+    for (;;) {
+        if ((size_t)c->nallowed == cap) {
+            cap = cap ? 2 * cap : 16;
+            int64_t *grown = realloc(c->allowed, cap * (size_t)nobs * sizeof *grown);
+            if (!grown)
+                return false;
+            c->allowed = grown;
+        }
+        int64_t *vals = c->allowed + (size_t)c->nallowed * (size_t)nobs;
+        for (int i = 0; i < nobs; i++) {
+            char *end;
+            errno = 0;
+            long long v = strtoll(p, &end, 10);
+            char want = i + 1 < nobs ? ',' : ';';
+            if (errno || end == p || (*end != want && !(i + 1 == nobs && *end == 0)))
+                return false;
+            vals[i] = v;
+            p = i + 1 < nobs ? end + 1 : end;
+        }
+        c->nallowed++;
+        if (!*p)
+            return true;
+        p++;                        /* the ';' */
+        if (!*p)
+            return false;
+    }
+}
+
 /* Parses into C; returns 0 (go), 1 (help printed) or 2 (bad usage). */
-static int parse_args(lrt_config *c, int argc, char **argv)
+static int parse_args(lrt_config *c, int nobs, int argc, char **argv)
 {
     const char *prog = argc > 0 ? argv[0] : "harness";
     bool seeded = false, chunked = false;
@@ -105,6 +141,10 @@ static int parse_args(lrt_config *c, int argc, char **argv)
                                     : parse_count(v, &c->delay) && c->delay < (UINT64_C(1) << 40);
         else if (!strcmp(a, "--chunk"))
             ok = parse_count(v, &c->chunk), chunked = true;
+        else if (!strcmp(a, "--until-covered"))
+            ok = nobs > 0 && !c->nallowed && parse_states(v, nobs, c);
+        else if (!strcmp(a, "--max-iterations"))
+            ok = parse_count(v, &c->max_iterations);
         else if (!strcmp(a, "--time")) {
             char *end;
             c->time_limit = strtod(v, &end);
@@ -140,6 +180,10 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
     printf("config layout %s\n", layout_names[c->layout]);
     printf("config size %" PRIu64 "\n", c->size);
     printf("config runs %" PRIu64 "\n", c->runs);
+    if (c->nallowed)
+        printf("config until-covered %d\n", c->nallowed);
+    if (c->max_iterations)
+        printf("config max-iterations %" PRIu64 "\n", c->max_iterations);
     printf("config threads %d\n", t->nthreads);
     printf("config cpus %d\n", r->cpus);
     printf("config oversubscribed %d\n", r->oversubscribed ? 1 : 0);
@@ -165,6 +209,23 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
         printf("\n");
     }
     free(idx);
+    /* first-seen lines go with the outcomes, in the same order */
+    const lrt_hist *f = &r->first;
+    if ((idx = lrt_hist_sorted(h)) == NULL)
+        return false;
+    for (size_t k = 0; k < h->n; k++) {
+        const int64_t *key = h->keys + idx[k] * (size_t)h->width;
+        uint64_t at = f->cap ? lrt_hist_get(f, key) : 0;
+        if (!at)
+            continue;
+        printf("first %" PRIu64, at);
+        for (int j = 0; j < h->width; j++)
+            printf(" %" PRId64, key[j]);
+        printf("\n");
+    }
+    free(idx);
+    if (c->nallowed)
+        printf("covered %d\n", r->covered ? 1 : 0);
     printf("iterations %" PRIu64 "\n", r->iterations);
     printf("elapsed %.6f\n", r->elapsed);
     printf("interrupted %d\n", r->interrupted ? 1 : 0);
@@ -176,7 +237,7 @@ int lrt_main(const lrt_test *t, int argc, char **argv)
 {
     lrt_config c;
     lrt_config_default(&c);
-    int p = parse_args(&c, argc, argv);
+    int p = parse_args(&c, t->nobs, argc, argv);
     if (p)
         return p == 1 ? 0 : 2;
     struct sigaction sa;
@@ -192,5 +253,7 @@ int lrt_main(const lrt_test *t, int argc, char **argv)
     }
     bool ok = print_result(t, &c, &r);
     lrt_hist_free(&r.hist);
+    lrt_hist_free(&r.first);
+    free(c.allowed);
     return ok ? 0 : 3;
 }

@@ -75,6 +75,8 @@ typedef struct lrt_shared {
     double start, end;
     _Atomic bool failed;            /* a table ran out of memory */
     lrt_hist hist[LRT_MAX_THREADS]; /* per worker */
+    lrt_hist first;                 /* outcome -> iterations done when first seen */
+    bool covered;                   /* every allowed state is in FIRST */
     int64_t *keys;                  /* per worker: the current key and the next outcome */
     /* Counting also resets (cells keep their places between runs), so only
      * the first run needs the reset phase. */
@@ -222,6 +224,40 @@ static void adapt_period(lrt_shared *sh, uint64_t together)
 }
 
 /* Serial: close the run that just ended and set up the next one. */
+/* After a run: the outcomes seen for the first time get the iterations
+ * done so far.  The workers' tables hold every run's outcomes and few
+ * distinct ones, so a scan per run costs next to nothing. */
+static void note_first_seen(lrt_shared *sh)
+{
+    const lrt_test *t = sh->t;
+    uint64_t done = sh->runs_done * sh->c->size;
+    size_t w = (size_t)t->nobs;
+    for (int k = 0; k < t->nthreads; k++) {
+        const lrt_hist *h = &sh->hist[k];
+        for (size_t i = 0; i < h->cap; i++)
+            if (h->counts[i] && !lrt_hist_get(&sh->first, h->keys + i * w) &&
+                !lrt_hist_add(&sh->first, h->keys + i * w, done))
+                sh->failed = true;
+    }
+    const lrt_config *c = sh->c;
+    bool all = c->nallowed > 0;
+    for (int a = 0; all && a < c->nallowed; a++)
+        all = lrt_hist_get(&sh->first, c->allowed + (size_t)a * w) != 0;
+    sh->covered = all;
+}
+
+/* Whether the runs asked for are done: RUNS of them, or with
+ * --until-covered every allowed state seen (or MAX_ITERATIONS run). */
+static bool runs_over(const lrt_shared *sh)
+{
+    const lrt_config *c = sh->c;
+    if (!c->nallowed)
+        return sh->runs_done >= c->runs;
+    if (sh->covered)
+        return true;
+    return c->max_iterations && sh->runs_done * c->size >= c->max_iterations;
+}
+
 static void step_prepare(void *arg)
 {
     lrt_shared *sh = arg;
@@ -240,13 +276,14 @@ static void step_prepare(void *arg)
             if (sh->c->period == 0)
                 adapt_period(sh, together);
         }
+        note_first_seen(sh);
     } else {
         sh->start = sh->end = now;
     }
-    if (sh->failed || sh->runs_done >= sh->c->runs || lrt_stop_requested ||
+    if (sh->failed || runs_over(sh) || lrt_stop_requested ||
         (sh->c->time_limit > 0 && now - sh->start >= sh->c->time_limit)) {
         sh->stop = true;
-        sh->interrupted = lrt_stop_requested != 0 && sh->runs_done < sh->c->runs;
+        sh->interrupted = lrt_stop_requested != 0 && !runs_over(sh);
         return;
     }
     sh->running = true;
@@ -490,6 +527,7 @@ static void shared_free(lrt_shared *sh)
         free(sh->lateness[k]);
         lrt_hist_free(&sh->hist[k]);
     }
+    lrt_hist_free(&sh->first);
     free(sh->flags);
     free(sh->keys);
 }
@@ -531,6 +569,8 @@ static bool shared_init(lrt_shared *sh, const lrt_test *t, const lrt_config *c)
     for (int w = 0; w < t->nthreads; w++)
         if (!lrt_hist_init(&sh->hist[w], t->nobs))
             return false;
+    if (!lrt_hist_init(&sh->first, t->nobs))
+        return false;
     sh->keys = malloc((size_t)t->nthreads * 2 * (size_t)(t->nobs ? t->nobs : 1) * sizeof *sh->keys);
     sh->reset_when_counting = c->layout != LRT_LAYOUT_SHUFFLE;
     if (!sh->keys)
@@ -602,6 +642,9 @@ int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r)
         r->oversubscribed = sh->yield;
         r->period = sh->period;
         r->aligned = sh->chunks_timed ? (double)sh->aligned / (double)sh->chunks_timed : 0;
+        r->first = sh->first;       /* handed over: shared_free must not free it */
+        memset(&sh->first, 0, sizeof sh->first);
+        r->covered = sh->covered;
     } else {
         lrt_hist_free(&r->hist);
     }

@@ -113,7 +113,7 @@ check "$tmp/deep_blocks.litmus" "deep_blocks.litmus:4:201: error: statements nes
 "$L" parse --check "$tmp/big_expr.litmus" > /dev/null 2>&1 || { echo "FAIL: a 9000-term expression should parse"; fail=1; }
 
 # input without end: refused at a size, quickly, by every reader
-for cmd in parse model ir; do
+for cmd in parse model races ir; do
     "$L" $cmd /dev/zero > "$tmp/out" 2> "$tmp/err"
     rc=$?
     n=$((n + 1))

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every --json output follows the one schema, harness/litmusc.schema.json:
-# model (X86, C with a race, Java, a symbolic test, a user's model), run on
-# each target (x86, c11, java), a run stopped at its time limit, and an
+# model (X86, C with a race, Java, a symbolic test, a user's model), races
+# (C with and without races, Java, X86), run on each target (x86, c11 with
+# a race its states imply, java), a run stopped at its time limit, and an
 # empty result list.  Validated with python's jsonschema (Debian's
 # python3-jsonschema, which `make deps` installs).
 set -u
@@ -38,8 +39,13 @@ LIT
 "$L" model --json "$tmp/lbodd.litmus" > "$tmp/out$((n=n+1)).json"
 printf '"mine"\ninclude "x86tso.cat"\nflag ~empty rf as seen-rf\n' > "$tmp/flags.cat"
 "$L" model --json --model "$tmp/flags.cat" "$corpus_sb" > "$tmp/out$((n=n+1)).json"
+"$L" races --json $(ls "$own"/c11/na2/*.litmus | head -4) "$addr" > "$tmp/races.json"
+"$L" races --json $(ls "$own"/java/plain/*.litmus | head -2) "$corpus_sb" > "$tmp/out$((n=n+1)).json"
+grep -q '"races":\[{"a":{' "$tmp/races.json" || { echo "FAIL: races --json lists no racing pair"; exit 1; }
 "$L" run --json -s 500 -r 1 "$corpus_sb" "$own/x86/rmw/$(ls "$own"/x86/rmw | grep -m1 litmus)" > "$tmp/out$((n=n+1)).json"
-"$L" run --json --target c11 -s 500 -r 1 "$addr" "$corpus_mp" > "$tmp/out$((n=n+1)).json"
+racy=$(ls "$own"/c11/na2/MP+ponarel+poconna.litmus)
+"$L" run --json --target c11 -s 500 -r 1 "$addr" "$corpus_mp" "$racy" > "$tmp/out$((n=n+1)).json"
+grep -q '"races_seen":\[' "$tmp/out$n.json" || { echo "FAIL: run --json of a racy C test has no races_seen"; exit 1; }
 if command -v javac >/dev/null 2>&1; then
     "$L" run --json --target java -s 500 -r 1 "$own/java/classic/SB.litmus" > "$tmp/out$((n=n+1)).json"
 else
@@ -51,7 +57,7 @@ grep -q '"status":"timed-out"' "$last" || { echo "FAIL: the timed-out run is not
 grep -q '"verdict":"partial"\|"verdict":"forbidden"' "$last" || { echo "FAIL: the timed-out run's verdict is not partial"; exit 1; }
 "$L" run --json --filter '^nothing$' "$corpus_sb" > "$tmp/out$((n=n+1)).json" 2> /dev/null
 
-"$py" - "$schema" "$tmp"/out*.json <<'PY'
+"$py" - "$schema" "$tmp/races.json" "$tmp"/out*.json <<'PY'
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[1]))
 jsonschema.Draft7Validator.check_schema(schema)
@@ -73,6 +79,15 @@ for path, old in ((("model", "verdict"), "Ok"), (("model", "observation"), "Some
     doc["results"][0][path[0]][path[1]] = old
     if v.is_valid(doc):
         print("FAIL: the schema accepts %s = %r" % ("/".join(path), old))
+        bad += 1
+# and a racing pair's words: R, W or RW, and the modes' own spellings
+races = json.load(open(sys.argv[2]))
+for key, old in (("access", "write"), ("mode", "relaxed")):
+    doc = json.loads(json.dumps(races))
+    pair = next(r for r in doc["results"] if r["races"])["races"][0]
+    pair["a"][key] = old
+    if v.is_valid(doc):
+        print("FAIL: the schema accepts a race's %s = %r" % (key, old))
         bad += 1
 print("json_schema: %d outputs (%d results) checked, %d invalid" % (len(sys.argv) - 2, results, bad))
 sys.exit(1 if bad else 0)

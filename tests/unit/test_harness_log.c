@@ -241,6 +241,7 @@ static void compare_marks_forbidden_and_unseen(void **state)
                         "State SB allowed   90     0:EAX=1; 1:EAX=0;\n"
                         "State SB allowed   3      0:EAX=0; 1:EAX=1;\n"
                         "Unseen SB 0:EAX=1; 1:EAX=1;\n"
+                        "Coverage SB 2/3\n"
                         "Config SB target=x86 iterations=100\n"
                         "Machine SB cpu=\"Test CPU\" cores=2 compiler=\"cc -O2\" build=\"cached\"\n"
                         "Verdict SB FORBIDDEN: 1 state outside the sc behaviour set, seen 7 times\n"
@@ -311,6 +312,52 @@ static void compare_all_allowed_with_config(void **state)
 }
 
 /* A racy C program is undefined: nothing observed can be forbidden. */
+/* The runner's first-seen lines give the Coverage line, in herd's order of
+ * the allowed states; --until-covered adds the outcome. */
+static void coverage_from_first_seen(void **state)
+{
+    (void)state;
+    ir_test *t = sb_test(IR_Q_EXISTS);
+    static const ir_val tso[4][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+    bset *b = sb_bset(t, 4, tso, false);
+    harness_hist *h = hist("litmusc-histogram 1\noutcome 7 0 0\noutcome 2990 1 0\noutcome 3 0 1\n"
+                           "first 2000 0 0\nfirst 1000 1 0\nfirst 3000 0 1\ncovered 0\n"
+                           "iterations 3000\nelapsed 0\ninterrupted 0\nend\n", 2);
+    assert_int_equal(h->covered, HARNESS_UNCOVERED);
+    harness_verdict v;
+    diag d = {0};
+    assert_true(harness_compare(t, b, h, &v, &d));
+    harness_cover c;
+    harness_coverage(b, h, &v, &c);
+    assert_int_equal(c.allowed, 4);
+    assert_int_equal(c.seen, 3);
+    assert_true(c.known);
+    assert_int_equal(c.first[0], 2000);
+    assert_int_equal(c.first[1], 3000);
+    assert_int_equal(c.first[2], 1000);
+    assert_int_equal(c.first[3], 0);
+    assert_int_equal(c.complete_at, 0);
+    harness_cover_free(&c);
+    strbuf sb = {0};
+    harness_format_coverage(&sb, t, b, h, &v);
+    char *s = sb_take(&sb);
+    assert_string_equal(s, "Coverage SB 3/4 first=2000,3000,1000,- (not covered within 3000 iterations)\n");
+    free(s);
+    /* a first line for an outcome that is not there, or twice, is refused */
+    harness_hist_free(h);
+    diag pd = {0};
+    const char *stray = "litmusc-histogram 1\noutcome 3 0 1\nfirst 10 1 1\n"
+                        "iterations 3\nelapsed 0\ninterrupted 0\nend\n";
+    assert_null(harness_parse_histogram(stray, strlen(stray), 2, NULL, &pd));
+    diag pd2 = {0};
+    const char *twice = "litmusc-histogram 1\noutcome 3 0 1\nfirst 10 0 1\nfirst 10 0 1\n"
+                        "iterations 3\nelapsed 0\ninterrupted 0\nend\n";
+    assert_null(harness_parse_histogram(twice, strlen(twice), 2, NULL, &pd2));
+    harness_verdict_free(&v);
+    free_bset(b);
+    ir_test_free(t);
+}
+
 static void undefined_allows_everything(void **state)
 {
     (void)state;
@@ -380,6 +427,7 @@ int main(void)
         cmocka_unit_test(memory_and_relax),
         cmocka_unit_test(compare_marks_forbidden_and_unseen),
         cmocka_unit_test(compare_all_allowed_with_config),
+        cmocka_unit_test(coverage_from_first_seen),
         cmocka_unit_test(undefined_allows_everything),
         cmocka_unit_test(mismatched_observables_fail),
         cmocka_unit_test(filter_drops_states),

@@ -1,0 +1,81 @@
+#!/bin/sh
+# Coverage as a result: every run's verdict block has
+# `Coverage NAME seen/allowed first=...` that agrees with its State and
+# Unseen lines (a state is first seen at the end of a run, so at a multiple
+# of -s, no later than the iterations run); --until-covered goes on past -r
+# until every allowed state is seen and stops right then, or stops at
+# --max-iterations with "not covered" when the machine cannot show a state
+# the model allows (rc11's MP+rlx weak state on x86); bad uses are exit 2.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+L=${LITMUSC:?LITMUSC must name the program under test}
+ex="$here/../../examples"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LITMUSC_CACHE="$tmp/cache"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# check_coverage LOG NAME SIZE: the Coverage line against the State/Unseen lines
+check_coverage() {
+    log=$1 name=$2 size=$3
+    line=$(grep "^Coverage $name " "$log")
+    [ -n "$line" ] || { fail "$name: no Coverage line: $(cat "$log")"; return; }
+    seen=$(grep -c "^State $name allowed" "$log")
+    unseen=$(grep -c "^Unseen $name " "$log")
+    echo "$line" | grep -q "^Coverage $name $seen/$((seen + unseen)) first=" ||
+        fail "$name: '$line' does not say $seen/$((seen + unseen))"
+    iters=$(sed -n "s/^Config $name .* iterations=\([0-9]*\).*/\1/p" "$log")
+    firsts=$(echo "$line" | sed 's/.* first=\([^ ]*\).*/\1/' | tr ',' ' ')
+    nf=0 nd=0
+    for f in $firsts; do
+        nf=$((nf + 1))
+        [ "$f" = - ] && { nd=$((nd + 1)); continue; }
+        [ $((f % size)) -eq 0 ] || fail "$name: first-seen $f is not at the end of a run of $size"
+        [ "$f" -le "$iters" ] || fail "$name: first-seen $f after the $iters iterations run"
+    done
+    [ "$nf" -eq $((seen + unseen)) ] || fail "$name: $nf first-seen entries for $((seen + unseen)) allowed states"
+    [ "$nd" -eq "$unseen" ] || fail "$name: $nd never-seen entries, $unseen Unseen lines"
+}
+
+"$L" run -s 2000 -r 3 "$ex/x86/SB.litmus" "$ex/x86/MP.litmus" > "$tmp/plain.log" 2> "$tmp/err" ||
+    fail "run SB MP: $(cat "$tmp/err")"
+check_coverage "$tmp/plain.log" SB 2000
+check_coverage "$tmp/plain.log" MP 2000
+grep -q '(covered after\|(not covered' "$tmp/plain.log" && fail "a coverage outcome without --until-covered"
+
+# --until-covered: SB shows all four states on any machine with two CPUs
+# (the interleavings alone give three, the store buffers the fourth)
+"$L" run -s 1000 -r 1 --until-covered --max-iterations 50M "$ex/x86/SB.litmus" > "$tmp/cov.log" 2> "$tmp/err" ||
+    fail "run --until-covered SB: $(cat "$tmp/err")"
+check_coverage "$tmp/cov.log" SB 1000
+line=$(grep '^Coverage SB ' "$tmp/cov.log")
+echo "$line" | grep -q '^Coverage SB 4/4 first=.* (covered after [0-9]* iterations)$' ||
+    fail "SB --until-covered not covered: $line"
+at=$(echo "$line" | sed 's/.*covered after \([0-9]*\) iterations.*/\1/')
+iters=$(sed -n 's/^Config SB .* iterations=\([0-9]*\).*/\1/p' "$tmp/cov.log")
+[ "$at" = "$iters" ] || fail "SB --until-covered ran $iters iterations, covered after $at: it did not stop then"
+max=$(echo "$line" | sed 's/.* first=\([^ ]*\).*/\1/' | tr ',' '\n' | sort -n | tail -1)
+[ "$max" = "$at" ] || fail "SB: covered after $at, but the last state was first seen at $max"
+
+# rc11 allows MP+rlx's weak state; x86 never shows it: stop at the bound
+"$L" run --target c11 -s 1000 -r 1 --until-covered --max-iterations 20k "$ex/c/MP+rlx.litmus" > "$tmp/mp.log" 2> "$tmp/err"
+st=$?
+[ "$st" -eq 0 ] || fail "MP+rlx --until-covered: exit $st: $(cat "$tmp/err")"
+grep -q '^Coverage MP+rlx 3/4 first=.* (not covered within 20000 iterations)$' "$tmp/mp.log" ||
+    fail "MP+rlx: $(grep '^Coverage' "$tmp/mp.log")"
+grep -q '^Config MP+rlx .* iterations=20000' "$tmp/mp.log" || fail "MP+rlx did not stop at --max-iterations"
+
+# JSON carries the same
+"$L" run --json -s 1000 -r 2 "$ex/x86/SB.litmus" > "$tmp/sb.json" || fail "run --json"
+grep -q '"coverage": *{"allowed": *4, *"seen": *[0-9]' "$tmp/sb.json" || fail "no coverage block in JSON: $(head -c 600 "$tmp/sb.json")"
+
+for bad in "--max-iterations 10k" "--until-covered --max-iterations 0" "--until-covered --max-iterations x"; do
+    # shellcheck disable=SC2086
+    "$L" run $bad "$ex/x86/SB.litmus" > /dev/null 2> "$tmp/err"
+    st=$?
+    [ "$st" -eq 2 ] || fail "run $bad: exit $st, want 2"
+    grep -q '^litmusc run: error: .*max-iterations' "$tmp/err" || fail "run $bad: $(cat "$tmp/err")"
+done
+[ "$fails" -eq 0 ] || exit 1
+echo "run_coverage: all checks passed"
