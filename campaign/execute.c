@@ -385,8 +385,12 @@ static bool run_one(campaign *c, const job *j, int64_t machine, cache *k, const 
             no.run_args = ro.args;
             no.timeout_s = ro.timeout_s;
             no.until_covered = ro.until_covered ? b : NULL;
+            char *schedules = no.until_covered ? harness_schedules_arg(m, t, b, &td) : NULL;
+            no.schedules = schedules;
             harness_run_result r;
-            bool ran = harness_run_native(t, &no, &r, &td);
+            memset(&r, 0, sizeof r);
+            bool ran = (!no.until_covered || schedules) && harness_run_native(t, &no, &r, &td);
+            free(schedules);
             if (ran && !harness_interrupted()) {
                 harness_runinfo ri;
                 harness_machine(&ri);

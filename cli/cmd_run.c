@@ -113,8 +113,15 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     no.run_args = cx->o->run_args;
     no.timeout_s = cx->o->timeout_s;
     no.until_covered = cx->o->until_covered ? b : NULL;
+    char *schedules = NULL;
+    if (no.until_covered && !(no.schedules = schedules = harness_schedules_arg(m, t, b, &d))) {
+        report_error(cx, t->name, &d);
+        return;
+    }
     harness_run_result r;
-    if (!harness_run_native(t, &no, &r, &d)) {
+    bool ran = harness_run_native(t, &no, &r, &d);
+    free(schedules);
+    if (!ran) {
         report_error(cx, t->name, &d);
         if (r.interrupted)
             cx->n.stop = true;

@@ -128,6 +128,12 @@ void harness_cover_free(harness_cover *c);
 /* The runner's --until-covered argument: B's states as "v,v;v,v", values
  * in T's observable order (malloc'd); NULL + diag when B is not T's. */
 char *harness_states_arg(const ir_test *t, const bset *b, diag *d);
+/* Directed stress (harness/directed.c): for each state of B (M's behaviour
+ * set of T), the groups of threads to run one after the other so that the
+ * orders between threads one of its executions needs happen, as the
+ * runner's --schedules argument ("2:0,0,1;..."; "" when no state needs
+ * one).  NULL + diag when the model fails. */
+char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, diag *d);
 /* "Coverage NAME 14/16 first=1000,1000,-,..." and the JSON "coverage" block. */
 void harness_format_coverage(strbuf *out, const ir_test *t, const bset *b, const harness_hist *h,
                              const harness_verdict *v);
@@ -303,6 +309,7 @@ typedef struct harness_native_opts {
     double timeout_s;           /* limit for the runner; <= 0: none */
     double compile_timeout_s;
     const bset *until_covered;  /* run until every state of this set is seen; NULL: -r runs */
+    const char *schedules;      /* harness_schedules_arg for until_covered, or NULL */
 } harness_native_opts;
 
 typedef struct harness_run_result {

@@ -119,10 +119,14 @@ bool harness_run_native(const ir_test *t, const harness_native_opts *o, harness_
         size_t n = 0;
         while (argv[n])
             n++;
-        argv = xrealloc(argv, (n + 3) * sizeof *argv);
-        argv[n] = "--until-covered";
-        argv[n + 1] = states;
-        argv[n + 2] = NULL;
+        argv = xrealloc(argv, (n + 5) * sizeof *argv);
+        argv[n++] = "--until-covered";
+        argv[n++] = states;
+        if (o->schedules && *o->schedules) {
+            argv[n++] = "--schedules";
+            argv[n++] = (char *)o->schedules;
+        }
+        argv[n] = NULL;
     }
     harness_child c;
     bool started = harness_child_run(argv, o->timeout_s, 2.0, &c, d);

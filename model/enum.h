@@ -60,18 +60,19 @@ typedef struct tpaths {
 bool enum_thread_paths(const ir_test *t, const ir_thread *th, tpaths *out, diag *d);
 void tpaths_free(tpaths *tp);
 
-#endif
-
 #include "model/cat.h"
 #include "model/model.h"
 
 /* Enumerate the candidates of T under CM into B (B->obs etc. filled).
  * PRUNE: the model is known to reject every candidate that breaks
- * per-location coherence or RMW atomicity, so those are never built. */
+ * per-location coherence or RMW atomicity, so those are never built.
+ * OBS, when not NULL, is told of every consistent candidate.  FLAGS: bit i
+ * = cat_model_flag_name(cm, i) raised by a consistent candidate. */
 typedef struct enum_observer {
     model_exec_fn fn;       /* called on every consistent candidate */
     void *ctx;
 } enum_observer;
 bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_observer *obs, bset *b,
               uint64_t *flags, diag *d);
-/* FLAGS: bit i = cat_model_flag_name(cm, i) raised by a consistent candidate. */
+
+#endif

@@ -110,6 +110,17 @@ void lrt_pin_self(int cpu, const int *all, int nall);
 typedef enum lrt_sync_kind { LRT_SYNC_LOOSE, LRT_SYNC_TIMEBASE, LRT_SYNC_USER } lrt_sync_kind;
 typedef enum lrt_affinity_kind { LRT_AFF_NONE, LRT_AFF_INCR, LRT_AFF_RANDOM } lrt_affinity_kind;
 
+/* A directed run (--schedules): the test threads in groups that run one
+ * after the other over all instances, the threads of a group together
+ * (timebase), so that the orders between threads an allowed state needs
+ * happen on every instance.  TARGET is the index of that state among the
+ * allowed ones (--until-covered); a schedule is dropped once it is seen. */
+typedef struct lrt_schedule {
+    int target;
+    int ngroups;
+    unsigned char group[LRT_MAX_THREADS];   /* test thread -> group, 0 first */
+} lrt_schedule;
+
 typedef struct lrt_config {
     uint64_t size;              /* instances per run */
     uint64_t runs;
@@ -134,6 +145,8 @@ typedef struct lrt_config {
     int64_t *allowed;
     int nallowed;
     uint64_t max_iterations;
+    lrt_schedule *schedules;    /* directed runs, alternating with free ones */
+    int nschedules;
 } lrt_config;
 void lrt_config_default(lrt_config *c);
 /* The chunk size each sync mode gets unless one is given. */
@@ -155,6 +168,7 @@ typedef struct lrt_result {
      * the run in which it first appeared (the count field holds it). */
     lrt_hist first;
     bool covered;               /* --until-covered: every allowed state was seen */
+    uint64_t directed_runs;     /* runs made under a schedule */
 } lrt_result;
 
 /* Set by the signal handler (or anyone) to stop at the next run boundary. */

@@ -29,7 +29,7 @@ static void usage(FILE *f, const char *prog)
             "usage: %s [-s N] [-r N] [--sync loose|timebase|user] [--affinity none|incr|random]\n"
             "       [--layout packed|line|shuffle|array] [--cpus N] [--seed N] [--period TICKS|auto]\n"
             "       [--delay TICKS|auto] [--chunk N] [--time SECONDS]\n"
-            "       [--until-covered V,V;V,V... [--max-iterations N]]\n"
+            "       [--until-covered V,V;V,V... [--max-iterations N]] [--schedules K:G,G;...]\n"
             "Runs the test's threads on N instances per run, R runs, and prints the\n"
             "outcome histogram (litmusc-histogram protocol) on stdout.  With\n"
             "--until-covered (the allowed states, one per ';', values in outcome\n"
@@ -101,8 +101,46 @@ static bool parse_states(const char *s, int nobs, lrt_config *c)
     }
 }
 
+/* "2:0,0,1;3:1,0,0" -> C->schedules: the target state's index, then the
+ * group of each of the NTHREADS test threads; false if malformed. */
+static bool parse_schedules(const char *s, int nthreads, lrt_config *c)
+{
+    const char *p = s;
+    while (*p) {
+        lrt_schedule sc;
+        memset(&sc, 0, sizeof sc);
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || *end != ':' || v < -1 || v >= 1 << 20)
+            return false;
+        sc.target = (int)v;
+        p = end + 1;
+        for (int t = 0; t < nthreads; t++) {
+            v = strtol(p, &end, 10);
+            if (end == p || v < 0 || v >= nthreads)
+                return false;
+            sc.group[t] = (unsigned char)v;
+            if ((int)v + 1 > sc.ngroups)
+                sc.ngroups = (int)v + 1;
+            if (t + 1 < nthreads && *end != ',')
+                return false;
+            p = t + 1 < nthreads ? end + 1 : end;
+        }
+        if (*p && *p != ';')
+            return false;
+        lrt_schedule *grown = realloc(c->schedules, (size_t)(c->nschedules + 1) * sizeof *grown);
+        if (!grown)
+            return false;
+        c->schedules = grown;
+        c->schedules[c->nschedules++] = sc;
+        if (*p && !*++p)
+            return false;           /* a ';' with nothing after it */
+    }
+    return c->nschedules > 0;
+}
+
 /* Parses into C; returns 0 (go), 1 (help printed) or 2 (bad usage). */
-static int parse_args(lrt_config *c, int nobs, int argc, char **argv)
+static int parse_args(lrt_config *c, const lrt_test *t, int argc, char **argv)
 {
     const char *prog = argc > 0 ? argv[0] : "harness";
     bool seeded = false, chunked = false;
@@ -142,7 +180,9 @@ static int parse_args(lrt_config *c, int nobs, int argc, char **argv)
         else if (!strcmp(a, "--chunk"))
             ok = parse_count(v, &c->chunk), chunked = true;
         else if (!strcmp(a, "--until-covered"))
-            ok = nobs > 0 && !c->nallowed && parse_states(v, nobs, c);
+            ok = t->nobs > 0 && !c->nallowed && parse_states(v, t->nobs, c);
+        else if (!strcmp(a, "--schedules"))
+            ok = !c->nschedules && parse_schedules(v, t->nthreads, c);
         else if (!strcmp(a, "--max-iterations"))
             ok = parse_count(v, &c->max_iterations);
         else if (!strcmp(a, "--time")) {
@@ -184,6 +224,8 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
         printf("config until-covered %d\n", c->nallowed);
     if (c->max_iterations)
         printf("config max-iterations %" PRIu64 "\n", c->max_iterations);
+    if (c->nschedules)
+        printf("config schedules %d directed %" PRIu64 "\n", c->nschedules, r->directed_runs);
     printf("config threads %d\n", t->nthreads);
     printf("config cpus %d\n", r->cpus);
     printf("config oversubscribed %d\n", r->oversubscribed ? 1 : 0);
@@ -237,7 +279,7 @@ int lrt_main(const lrt_test *t, int argc, char **argv)
 {
     lrt_config c;
     lrt_config_default(&c);
-    int p = parse_args(&c, t->nobs, argc, argv);
+    int p = parse_args(&c, t, argc, argv);
     if (p)
         return p == 1 ? 0 : 2;
     struct sigaction sa;
@@ -255,5 +297,6 @@ int lrt_main(const lrt_test *t, int argc, char **argv)
     lrt_hist_free(&r.hist);
     lrt_hist_free(&r.first);
     free(c.allowed);
+    free(c.schedules);
     return ok ? 0 : 3;
 }

@@ -77,6 +77,11 @@ typedef struct lrt_shared {
     lrt_hist hist[LRT_MAX_THREADS]; /* per worker */
     lrt_hist first;                 /* outcome -> iterations done when first seen */
     bool covered;                   /* every allowed state is in FIRST */
+    const lrt_schedule *sched;      /* this run's directed schedule, or NULL */
+    int next_sched;                 /* where the round-robin over schedules goes on */
+    uint32_t meet_id;               /* timebase: this run's first meeting; 64 a run */
+    bool directed_turn;             /* directed and free runs alternate */
+    uint64_t directed_runs;
     int64_t *keys;                  /* per worker: the current key and the next outcome */
     /* Counting also resets (cells keep their places between runs), so only
      * the first run needs the reset phase. */
@@ -258,6 +263,63 @@ static bool runs_over(const lrt_shared *sh)
     return c->max_iterations && sh->runs_done * c->size >= c->max_iterations;
 }
 
+/* The schedule of the next run: every other run, once there is a period to
+ * meet on, the next schedule whose target state is still unseen; NULL for a
+ * free run (all threads together). */
+static const lrt_schedule *pick_schedule(lrt_shared *sh)
+{
+    const lrt_config *c = sh->c;
+    if (!c->nschedules || c->sync != LRT_SYNC_TIMEBASE || !sh->period)
+        return NULL;
+    sh->directed_turn = !sh->directed_turn;
+    if (!sh->directed_turn)
+        return NULL;
+    size_t w = (size_t)sh->t->nobs;
+    for (int k = 0; k < c->nschedules; k++) {
+        const lrt_schedule *sc = &c->schedules[(sh->next_sched + k) % c->nschedules];
+        if (sc->target >= 0 && sc->target < c->nallowed &&
+            lrt_hist_get(&sh->first, c->allowed + (size_t)sc->target * w))
+            continue;
+        sh->next_sched = (sh->next_sched + k + 1) % c->nschedules;
+        return sc;
+    }
+    return NULL;
+}
+
+/* Test threads of one group on workers of different CPUs (worker w runs
+ * on CPU w mod ncpus with --affinity incr), so that a group really runs
+ * together; groups larger than the CPUs, or a placement that cannot be
+ * made, keep the shuffled one. */
+static void assign_apart(lrt_shared *sh)
+{
+    int n = sh->nworkers, lanes = sh->ncpus < n ? sh->ncpus : n;
+    if (lanes < 1)
+        return;
+    bool used[LRT_MAX_THREADS] = {false};
+    int assign[LRT_MAX_THREADS];
+    for (int g = 0; g < sh->sched->ngroups; g++) {
+        bool lane_taken[LRT_MAX_THREADS] = {false};
+        for (int t = 0; t < n; t++) {
+            if (sh->sched->group[t] != g)
+                continue;
+            int pick = -1;
+            for (int w = 0; w < n && pick < 0; w++)
+                if (!used[w] && !lane_taken[w % lanes])
+                    pick = w;
+            for (int w = 0; w < n && pick < 0; w++)
+                if (!used[w])
+                    pick = w;
+            if (pick < 0)
+                return;
+            used[pick] = true;
+            lane_taken[pick % lanes] = true;
+            assign[pick] = t;
+        }
+    }
+    for (int w = 0; w < n; w++)
+        sh->assign[w] = assign[w];
+}
+
 static void step_prepare(void *arg)
 {
     lrt_shared *sh = arg;
@@ -265,8 +327,11 @@ static void step_prepare(void *arg)
     if (sh->running) {
         sh->runs_done++;
         sh->end = now;
-        if (sh->c->sync == LRT_SYNC_TIMEBASE) {
-            /* A free run (no period yet) kept no schedule to be aligned on. */
+        if (sh->sched)
+            sh->directed_runs++;
+        if (sh->c->sync == LRT_SYNC_TIMEBASE && !sh->sched) {
+            /* A free run (no period yet) kept no schedule to be aligned on;
+             * a directed run keeps its groups apart on purpose. */
             uint64_t together = 0;
             if (sh->period) {
                 together = count_aligned(sh);
@@ -288,10 +353,14 @@ static void step_prepare(void *arg)
     }
     sh->running = true;
     sh->run_id++;
+    sh->meet_id += 64;              /* a directed run meets once per group */
     int n = sh->nworkers;
+    sh->sched = pick_schedule(sh);
     for (int w = 0; w < n; w++)
         sh->assign[w] = w;
     lrt_rng_shuffle(&sh->rng, sh->assign, n);
+    if (sh->sched)
+        assign_apart(sh);
     if (sh->c->affinity == LRT_AFF_RANDOM) {
         int perm[LRT_MAX_THREADS * 8];
         for (int i = 0; i < sh->ncpus; i++)
@@ -352,15 +421,22 @@ static void run_loose(lrt_shared *sh, int w, int t)
  * computes the same value from the others' slots, so no worker has to be
  * woken at a tick decided before it was running (waking from the run
  * barrier's futex takes longer than a whole run of some tests). */
-static uint64_t meet_origin(lrt_shared *sh, int w)
+/* The workers that meet: every one, or in a directed run those whose test
+ * thread is in group G; ID tells one meeting from the next. */
+static bool meets(const lrt_shared *sh, int k, int g)
+{
+    return !sh->sched || sh->sched->group[sh->assign[k]] == g;
+}
+
+static uint64_t meet_origin(lrt_shared *sh, int w, int g, uint32_t id)
 {
     uint64_t t0 = lrt_ticks();
     atomic_store_explicit(&sh->progress[w].arrived_at, t0, memory_order_relaxed);
-    atomic_store_explicit(&sh->progress[w].arrived_run, sh->run_id, memory_order_release);
+    atomic_store_explicit(&sh->progress[w].arrived_run, id, memory_order_release);
     for (int k = 0; k < sh->nworkers; k++) {
-        if (k == w)
+        if (k == w || !meets(sh, k, g))
             continue;
-        lrt_wait_flag(&sh->progress[k].arrived_run, sh->run_id, sh->yield);
+        lrt_wait_flag(&sh->progress[k].arrived_run, id, sh->yield);
         uint64_t at = atomic_load_explicit(&sh->progress[k].arrived_at, memory_order_relaxed);
         t0 = at > t0 ? at : t0;
     }
@@ -374,7 +450,7 @@ static uint64_t meet_origin(lrt_shared *sh, int w)
  * which is where the weak outcomes come from.  A thread that is late
  * starts at once and catches up.  With no period yet (the first run of an
  * adaptive schedule) the threads run free, to measure their pace. */
-static void run_timebase(lrt_shared *sh, int w, int t)
+static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
 {
     lrt_thread_fn fn = sh->t->threads[t];
     lrt_sweep_fn sweep = sh->t->sweeps ? sh->t->sweeps[t] : NULL;
@@ -383,7 +459,7 @@ static void run_timebase(lrt_shared *sh, int w, int t)
     size_t n = sh->layout.ninst, k = sh->tb_chunk;
     uint64_t period = sh->period;
     uint32_t *lateness = sh->lateness[t];
-    uint64_t start = meet_origin(sh, w) + sh->delay[t];
+    uint64_t start = meet_origin(sh, w, g, id) + sh->delay[t];
     uint64_t when = start;
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         uint64_t now = lrt_ticks();
@@ -504,7 +580,18 @@ static void worker_loop(lrt_shared *sh, int w)
         int t = sh->assign[w];
         switch (sh->c->sync) {
         case LRT_SYNC_LOOSE: run_loose(sh, w, t); break;
-        case LRT_SYNC_TIMEBASE: run_timebase(sh, w, t); break;
+        case LRT_SYNC_TIMEBASE:
+            if (!sh->sched) {
+                run_timebase(sh, w, t, 0, sh->meet_id);
+                break;
+            }
+            /* directed: the groups one after the other, over every instance */
+            for (int g = 0; g < sh->sched->ngroups; g++) {
+                if (sh->sched->group[t] == g)
+                    run_timebase(sh, w, t, g, sh->meet_id + (uint32_t)g);
+                lrt_barrier_wait(&sh->bar, NULL, NULL);
+            }
+            break;
         case LRT_SYNC_USER: run_user(sh, t); break;
         }
         lrt_barrier_wait(&sh->bar, NULL, NULL);
@@ -645,6 +732,7 @@ int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r)
         r->first = sh->first;       /* handed over: shared_free must not free it */
         memset(&sh->first, 0, sizeof sh->first);
         r->covered = sh->covered;
+        r->directed_runs = sh->directed_runs;
     } else {
         lrt_hist_free(&r->hist);
     }

@@ -25,7 +25,12 @@ check_histogram() {
     awk -v want="$2" '
         NR == 1 { if ($0 != "litmusc-histogram 1") bad = "first line " $0; next }
         /^config [a-z-]+ / { if (phase > 0) bad = "config after outcomes"; next }
-        /^outcome [0-9]+( -?[0-9]+)*$/ { phase = 1; sum += $2; next }
+        /^outcome [0-9]+( -?[0-9]+)*$/ { phase = 1; sum += $2; k = $0; sub(/^outcome [0-9]+/, "", k); seen[k] = 1; nout++; next }
+        /^first [1-9][0-9]*( -?[0-9]+)*$/ {
+            k = $0; sub(/^first [0-9]+/, "", k)
+            if (!(k in seen)) bad = "first line for an outcome not listed: " $0
+            if ($2 > want) bad = "first seen after the iterations: " $0
+            firsts++; next }
         /^iterations [0-9]+$/ { it = $2; phase = 2; next }
         /^elapsed [0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/ { next }
         /^interrupted [01]$/ { next }
@@ -35,6 +40,7 @@ check_histogram() {
             if (!bad && !ended) bad = "no end line"
             if (!bad && sum != it) bad = "counts sum to " sum ", iterations " it
             if (!bad && it != want) bad = "iterations " it ", wanted " want
+            if (!bad && firsts != nout) bad = firsts " first-seen lines for " nout " outcomes"
             if (bad) { print bad; exit 1 }
         }' "$1"
 }

@@ -58,6 +58,24 @@ iters=$(sed -n 's/^Config SB .* iterations=\([0-9]*\).*/\1/p' "$tmp/cov.log")
 max=$(echo "$line" | sed 's/.* first=\([^ ]*\).*/\1/' | tr ',' '\n' | sort -n | tail -1)
 [ "$max" = "$at" ] || fail "SB: covered after $at, but the last state was first seen at $max"
 
+# the directed schedules went with it: SB's two serial states have one each
+grep -q '^Config SB .* schedules=2 directed [0-9]' "$tmp/cov.log" ||
+    fail "SB --until-covered: no directed schedules in Config: $(grep '^Config' "$tmp/cov.log")"
+
+# the runner itself: schedules alternate with free runs and are dropped
+# once their state is seen; a malformed list is a usage error
+"$L" emit --target x86 "$ex/x86/SB.litmus" -o "$tmp/sb/" || fail "emit SB"
+cc -O2 -std=c11 -pthread -o "$tmp/sb/SB" "$tmp/sb"/*.c || fail "cc SB"
+"$tmp/sb/SB" -s 1000 -r 1 --until-covered '0,0;0,1;1,0;1,1' --schedules '1:0,1;2:1,0' --max-iterations 20M \
+    > "$tmp/sb.hist" || fail "SB runner with schedules: exit $?"
+grep -q '^config schedules 2 directed [0-9]' "$tmp/sb.hist" || fail "SB runner: $(grep config "$tmp/sb.hist")"
+grep -q '^covered 1$' "$tmp/sb.hist" || fail "SB runner with schedules not covered"
+for bad in '1:0' '1:0,1;' 'x:0,1' '1:0,2' '1:0;2:1'; do
+    "$tmp/sb/SB" -s 10 -r 1 --until-covered '0,0;0,1;1,0;1,1' --schedules "$bad" > /dev/null 2>&1
+    st=$?
+    [ "$st" -eq 2 ] || fail "SB runner --schedules '$bad': exit $st, want 2"
+done
+
 # rc11 allows MP+rlx's weak state; x86 never shows it: stop at the bound
 "$L" run --target c11 -s 1000 -r 1 --until-covered --max-iterations 20k "$ex/c/MP+rlx.litmus" > "$tmp/mp.log" 2> "$tmp/err"
 st=$?

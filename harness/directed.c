@@ -1,0 +1,149 @@
+/* Directed stress: schedules that make the orders between threads an
+ * allowed state needs happen on every instance.  RaceFuzzer postpones a
+ * thread at one access until its partner arrives; the model says more:
+ * for each allowed state, one of its executions says which thread's access
+ * must come before which other thread's (rf, fr and co edges between
+ * threads).  Threads with no such order both ways can simply run one after
+ * the other; those that need each other both ways (a cycle, like SB's two
+ * store buffers) must run together.  So a schedule is the strongly
+ * connected components of that order, run group by group in topological
+ * order (runtime/lrt_run.c runs them).  Nothing is made up: the runner
+ * still runs the test's own code, the histogram counts only what the
+ * machine did, and a state the model forbids still shows as forbidden. */
+#include <stdlib.h>
+#include <string.h>
+#include "harness/harness.h"
+#include "model/exec.h"
+
+enum { MAXT = 32 };
+
+typedef struct plan {
+    int nth;
+    int nstates;
+    const bset *b;
+    /* per allowed state: the groups of the best execution found (fewest
+     * threads in its largest group), and that size; 0: none found yet */
+    unsigned char (*group)[MAXT];
+    int *ngroups, *largest;
+} plan;
+
+/* reach[a] bit b: thread a's access must come before one of thread b's */
+static void thread_order(const exec *x, uint64_t *reach, int nth)
+{
+    memset(reach, 0, (size_t)nth * sizeof *reach);
+    for (int i = 0; i < x->n; i++)
+        for (int j = 0; j < x->n; j++) {
+            int a = x->ev[i].thread, b = x->ev[j].thread;
+            bool rf = (x->rf.row[i] >> j) & 1, co = (x->co.row[i] >> j) & 1;
+            if (co && a >= 0 && b >= 0 && a != b)
+                reach[a] |= (uint64_t)1 << b;
+            if (!rf || b < 0)
+                continue;
+            if (a >= 0 && a != b)
+                reach[a] |= (uint64_t)1 << b;
+            /* fr: the read comes before every write co-after the one it reads */
+            for (int k = 0; k < x->n; k++) {
+                int c = x->ev[k].thread;
+                if (((x->co.row[i] >> k) & 1) && c >= 0 && c != b)
+                    reach[b] |= (uint64_t)1 << c;
+            }
+        }
+    /* transitive closure over threads */
+    for (int k = 0; k < nth; k++)
+        for (int a = 0; a < nth; a++)
+            if ((reach[a] >> k) & 1)
+                reach[a] |= reach[k];
+}
+
+static bool observe(void *ctx, const struct exec *x, const model_exec_info *info, diag *d)
+{
+    (void)d;
+    plan *p = ctx;
+    int s = bset_find(p->b, info->state);
+    if (s < 0 || p->nth > MAXT)
+        return true;
+    uint64_t reach[MAXT];
+    thread_order(x, reach, p->nth);
+    /* components: a and b together when each must precede the other */
+    int comp[MAXT], ncomp = 0, largest = 0;
+    for (int a = 0; a < p->nth; a++)
+        comp[a] = -1;
+    for (int a = 0; a < p->nth; a++) {
+        if (comp[a] >= 0)
+            continue;
+        int size = 0;
+        for (int b = a; b < p->nth; b++)
+            if (b == a || (((reach[a] >> b) & 1) && ((reach[b] >> a) & 1))) {
+                comp[b] = ncomp;
+                size++;
+            }
+        largest = size > largest ? size : largest;
+        ncomp++;
+    }
+    if (p->largest[s] && p->largest[s] <= largest)
+        return true;
+    /* groups in topological order: a component goes after every component
+     * that must precede it */
+    int rank[MAXT], placed = 0;
+    bool done[MAXT] = {false};
+    while (placed < ncomp) {
+        int pick = -1;
+        for (int c = 0; c < ncomp && pick < 0; c++) {
+            if (done[c])
+                continue;
+            bool ready = true;
+            for (int a = 0; a < p->nth && ready; a++)
+                for (int b = 0; b < p->nth && ready; b++)
+                    if (comp[b] == c && comp[a] != c && !done[comp[a]] && ((reach[a] >> b) & 1))
+                        ready = false;
+            if (ready)
+                pick = c;
+        }
+        if (pick < 0)
+            return true;            /* cannot happen for components of a closure */
+        done[pick] = true;
+        rank[pick] = placed++;
+    }
+    for (int a = 0; a < p->nth; a++)
+        p->group[s][a] = (unsigned char)rank[comp[a]];
+    p->ngroups[s] = ncomp;
+    p->largest[s] = largest;
+    return true;
+}
+
+char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, diag *d)
+{
+    if (t->nthreads > MAXT || b->nstates == 0)
+        return NULL;
+    plan p = {t->nthreads, b->nstates, b, NULL, NULL, NULL};
+    p.group = xcalloc((size_t)b->nstates, sizeof *p.group);
+    p.ngroups = xcalloc((size_t)b->nstates, sizeof *p.ngroups);
+    p.largest = xcalloc((size_t)b->nstates, sizeof *p.largest);
+    diag md = {0};
+    bset *again = model_run_observed(m, t, observe, &p, &md);
+    strbuf s = {0};
+    if (!again) {
+        diag_fail(d, "%s: directed schedules: %s", t->name, md.msg);
+    } else {
+        /* a state whose threads all run together needs no schedule: that is
+         * what a free run does */
+        for (int k = 0; k < b->nstates; k++) {
+            if (!p.largest[k] || p.ngroups[k] < 2)
+                continue;
+            sb_printf(&s, "%s%d:", s.len ? ";" : "", k);
+            for (int a = 0; a < t->nthreads; a++)
+                sb_printf(&s, "%s%d", a ? "," : "", p.group[k][a]);
+        }
+    }
+    bset_free(again);
+    free(p.group);
+    free(p.ngroups);
+    free(p.largest);
+    if (!again)
+        return NULL;
+    if (!s.len) {
+        sb_free(&s);
+        return xstrdup("");
+    }
+    return sb_take(&s);
+}
