@@ -263,13 +263,14 @@ static bool runs_over(const lrt_shared *sh)
     return c->max_iterations && sh->runs_done * c->size >= c->max_iterations;
 }
 
-/* The schedule of the next run: every other run, once there is a period to
- * meet on, the next schedule whose target state is still unseen; NULL for a
- * free run (all threads together). */
+/* The schedule of the next run: every other run (the first one too: a
+ * group of one thread needs no period to meet on), the next schedule whose
+ * target state is still unseen; NULL for a free run (all threads
+ * together). */
 static const lrt_schedule *pick_schedule(lrt_shared *sh)
 {
     const lrt_config *c = sh->c;
-    if (!c->nschedules || c->sync != LRT_SYNC_TIMEBASE || !sh->period)
+    if (!c->nschedules || c->sync != LRT_SYNC_TIMEBASE)
         return NULL;
     sh->directed_turn = !sh->directed_turn;
     if (!sh->directed_turn)

@@ -30,7 +30,7 @@ tests="$ex/x86/SB.litmus $ex/x86/MP.litmus $ex/x86/IRIW.litmus"
 # "TEST|STATE COUNT" for every histogram line of a log, spaces dropped
 hist() {
     awk '/^Test / { name = $2 }
-         /^[0-9]+ +[*:]> ?/ { n = $1; s = $0; sub(/^[0-9]+ +[*:]> ?/, "", s); gsub(/ /, "", s);
+         /^[0-9]+ *[*:]> ?/ { n = $0; sub(/ *[*:]>.*/, "", n); s = $0; sub(/^[0-9]+ *[*:]> ?/, "", s); gsub(/ /, "", s);
                               print name "|" s, n }' "$@"
 }
 hist a.log b.log | awk '{ sum[$1] += $2 } END { for (k in sum) print k, sum[k] }' | sort > want.sum

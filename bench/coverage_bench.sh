@@ -1,0 +1,100 @@
+#!/bin/sh
+# Coverage of the behaviour set, per corpus folder: how many of the states
+# the model allows a run shows, at one budget (1M iterations a test: -s
+# 100000 -r 10), for
+#   litmusc        the default run;
+#   litmusc cover  --until-covered --max-iterations 1M in runs of 1k
+#                  (COVER_S; directed schedules);
+#   litmus7        -barrier userfence -mem direct -preload no -st 32 (the
+#                  settings with the most SB witnesses here), when LITMUS7
+#                  names it;
+# then, on the tests each covers fully, the iterations it took: litmusc's
+# first-seen count (at the end of the run of COVER_S it was first seen in),
+# litmus7's smallest of 1k, 3k, 10k, 30k, 100k, 300k, 1M that covered.
+# The allowed states are litmusc model's (herd7's on the whole corpus).
+#   LITMUSC=bin/litmusc LITMUS7=/path/litmus7 sh bench/coverage_bench.sh [DIR]
+# DIR: a folder of X86 tests with subfolders (default tests/corpus/x86).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+: "${LITMUSC:=$here/../bin/litmusc}"
+dir=${1:-$here/../tests/corpus/x86}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+export LITMUSC_CACHE="$tmp/cache"
+l7opts="-a 2 -barrier userfence -mem direct -preload no -st 32"
+
+# allowed FILE...: "TEST|STATE" per allowed state (spaces dropped)
+allowed() {
+    "$LITMUSC" model "$@" 2>/dev/null | awk '/^Test / { name = $2; n = 0; next }
+        /^States / { n = $2; next }
+        n > 0 { s = $0; gsub(/ /, "", s); print name "|" s; n-- }'
+}
+# seen LOG: "TEST|STATE" per observed state of a litmus7 or litmusc log
+seen() {
+    awk '/^Test / { name = $2 } /^[0-9]+ *[*:]>/ { s = $0; sub(/^[0-9]+ *[*:]>/, "", s); gsub(/ /, "", s); print name "|" s }' "$1" | sort -u
+}
+# cover ALLOWED SEEN: "tests-complete tests seen-states allowed-states"
+cover() {
+    awk -F'|' 'NR == FNR { a[$0] = 1; t[$1]++; next } ($0 in a) { s[$1]++ }
+        END { for (k in t) { n++; all += t[k]; got += s[k]; if (s[k] == t[k]) c++ }
+              printf "%d %d %d %d\n", c, n, got, all }' "$1" "$2"
+}
+
+printf '| folder | tests | allowed states | litmusc default | litmusc --until-covered | litmus7 | iterations to cover: litmusc (median, max) | litmus7 (median, max) |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
+tot="0 0 0 0 0 0 0 0"
+for sub in "$dir"/*/; do
+    name=$(basename "$sub")
+    files=$(find "$sub" -name '*.litmus' | sort)
+    [ -n "$files" ] || continue
+    # shellcheck disable=SC2086
+    allowed $files | sort -u > "$tmp/allowed"
+    # shellcheck disable=SC2086
+    "$LITMUSC" run -s 100000 -r 10 $files > "$tmp/def.log" 2>/dev/null
+    # shellcheck disable=SC2086
+    "$LITMUSC" run -s "${COVER_S:-1000}" -r 1 --until-covered --max-iterations 1M $files > "$tmp/cov.log" 2>/dev/null
+    seen "$tmp/def.log" > "$tmp/def.seen"
+    seen "$tmp/cov.log" > "$tmp/cov.seen"
+    set -- $(cover "$tmp/allowed" "$tmp/def.seen")
+    ntests=$2 nall=$4 dc=$1 ds=$3
+    set -- $(cover "$tmp/allowed" "$tmp/cov.seen")
+    cc=$1 cs=$3
+    lcit=$(sed -n 's/^Coverage .* (covered after \([0-9]*\) iterations)$/\1/p' "$tmp/cov.log" | sort -n |
+        awk '{ v[NR] = $1 } END { if (NR) printf "%d, %d (%d tests)", v[int((NR + 1) / 2)], v[NR], NR; else printf "-" }')
+    l7="-" l7it="-"
+    if [ -n "${LITMUS7:-}" ]; then
+        # shellcheck disable=SC2086
+        mkdir -p "$tmp/l7"
+        if "$LITMUS7" $l7opts -o "$tmp/l7" $files > /dev/null 2>&1 && make -s -j2 -C "$tmp/l7" > /dev/null 2>&1; then
+            : > "$tmp/l7.first"
+            for budget in "1000 1" "3000 1" "10000 1" "30000 1" "100000 1" "100000 3" "100000 10"; do
+                set -- $budget
+                (cd "$tmp/l7" && sh run.sh -s "$1" -r "$2") > "$tmp/l7.log" 2>/dev/null
+                seen "$tmp/l7.log" > "$tmp/l7.seen"
+                # tests fully covered at this budget, not at a smaller one
+                awk -F'|' -v it=$(($1 * $2)) 'NR == FNR { a[$0] = 1; t[$1]++; next } FILENAME == ARGV[2] { if ($0 in a) s[$1]++; next }
+                    { split($0, w, " "); done[w[1]] = 1 } END { for (k in t) if (s[k] == t[k] && !(k in done)) print k, it }' \
+                    "$tmp/allowed" "$tmp/l7.seen" "$tmp/l7.first" > "$tmp/l7.new"
+                cat "$tmp/l7.new" >> "$tmp/l7.first"
+            done
+            # litmus7 builds only the tests that fit the CPUs (-a 2): compare on those
+            awk '/^Test / { print $2 }' "$tmp/l7.log" | sort -u > "$tmp/l7.tests"
+            awk -F'|' 'NR == FNR { ok[$1] = 1; next } ($1 in ok)' "$tmp/l7.tests" "$tmp/allowed" > "$tmp/l7.allowed"
+            set -- $(cover "$tmp/l7.allowed" "$tmp/l7.seen")
+            n7=$2 s7=$3 c7=$1 a7=$4
+            set -- $(cover "$tmp/l7.allowed" "$tmp/def.seen")
+            l7="$s7 of $a7 ($c7 of $n7 tests complete; litmusc default on them: $3, $1 complete)"
+            l7it=$(awk '{ print $2 }' "$tmp/l7.first" | sort -n |
+                awk '{ v[NR] = $1 } END { if (NR) printf "%d, %d (%d tests)", v[int((NR + 1) / 2)], v[NR], NR; else printf "-" }')
+        else
+            l7="build failed"
+        fi
+        rm -rf "$tmp/l7"
+    fi
+    printf '| %s | %d | %d | %d (%d complete) | %d (%d complete) | %s | %s | %s |\n' \
+        "$name" "$ntests" "$nall" "$ds" "$dc" "$cs" "$cc" "$l7" "$lcit" "$l7it"
+    tot=$(echo "$tot" | awk -v a="$ntests" -v b="$nall" -v c="$ds" -v d="$dc" -v e="$cs" -v f="$cc" \
+        '{ printf "%d %d %d %d %d %d", $1 + a, $2 + b, $3 + c, $4 + d, $5 + e, $6 + f }')
+done
+set -- $tot
+printf '| **all** | %d | %d | %d (%d complete) | %d (%d complete) | | | |\n' "$1" "$2" "$3" "$4" "$5" "$6"
