@@ -26,11 +26,12 @@ static void usage(FILE *f)
                "Compute each test's allowed final states under a memory model and print\n"
                "them as herd7 does (States, Ok/No, Witnesses, Observation, Hash); with\n"
                "--graph, also draw every witness execution, as herd7's -show prop -gv does.\n\n"
-               "  --model M       model by name (sc, x86tso, rc11, jam21) or a .cat file;\n"
+               "  --model M       model by name (sc, x86tso, rc11, jam21, jls04) or a .cat file;\n"
                "                  default: x86tso for X86, rc11 for C, jam21 for Java\n"
                "  --json          the results as one JSON object (schema litmusc/1, see the README)\n"
                "  --notes         after each herd block, comment lines naming a data race\n"
                "                  and saying when the solver settled the state set\n"
+               "                  (jls04: one justification sequence per witness state)\n"
                "  --no-prune      build every candidate, even those the model must reject\n"
                "  --graph DIR     one picture per execution where the condition holds, as\n"
                "                  DIR/NAME-K.dot (K: the execution's number); DIR is made if missing\n"
@@ -201,6 +202,8 @@ int cmd_model(int argc, char **argv)
                 sb_printf(&out, "(* %s: data race between %s *)\n", t->name, b->race);
             if (notes && b->symbolic)
                 sb_printf(&out, "(* %s: the state set was settled by the solver *)\n", t->name);
+            if (notes && b->notes)
+                sb_add(&out, b->notes);
         }
         if (out.s)
             fputs(out.s, stdout);

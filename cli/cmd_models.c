@@ -18,7 +18,7 @@ static void usage(FILE *f)
                "one model's cat file to stdout, to start a model of your own from.\n"
                "\n"
                "  --print NAME  the cat file of NAME (sc, x86tso, rc11, jam21, or a library\n"
-               "                file such as cos or stdlib)\n"
+               "                file such as cos or stdlib; jls04 has none)\n"
                "\n"
                "exit status: 0 done, 2 no such model or bad usage\n"
                "example: litmusc models --print x86tso > mytso.cat\n");
@@ -35,6 +35,15 @@ static void title(const embed_file *e, char *buf, size_t size)
         if (end)
             snprintf(buf, size, "%.*s", (int)(end - q - 1), q + 1);
     }
+}
+
+/* A built-in model that is no cat file (jls04). */
+static bool is_multi(const char *name)
+{
+    for (const char *const *m = model_multi_names(); *m; m++)
+        if (!strcmp(name, *m))
+            return true;
+    return false;
 }
 
 static bool is_model(const char *name)
@@ -67,7 +76,11 @@ int cmd_models(int argc, char **argv)
         snprintf(path, sizeof path, "model/cat/%s%s", print,
                  strlen(print) > 4 && !strcmp(print + strlen(print) - 4, ".cat") ? "" : ".cat");
         const embed_file *e = strchr(print, '/') ? NULL : embed_find(path);
-        if (!e) {
+        if (is_multi(print)) {
+            fprintf(stderr, "litmusc models: error: '%s' is a built-in multi-execution model: it has no cat file "
+                    "(its causality check is C code, model/jls04*.c)\n", print);
+            st = EXIT_USAGE;
+        } else if (!e) {
             fprintf(stderr, "litmusc models: error: no built-in model '%s' (see litmusc models)\n", print);
             st = EXIT_USAGE;
         } else
@@ -88,6 +101,8 @@ int cmd_models(int argc, char **argv)
                 title(&embed_files[i], t, sizeof t);
                 printf("  %-10s %s\n", name, t);
             }
+            for (const char *const *m = model_multi_names(); !pass && *m; m++)
+                printf("  %-10s %s\n", *m, "Java 5 memory model, JLS 17.4 (multi-execution: causality; no cat file)");
         }
         printf("defaults: x86tso for X86, rc11 for C, jam21 for Java\n");
     }

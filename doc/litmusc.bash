@@ -16,7 +16,7 @@ _litmusc()
     --target) COMPREPLY=($(compgen -W "x86-litmus jcstress java c11 x86" -- "$cur")); return ;;
     --targets) COMPREPLY=($(compgen -W "x86 c11 java x86,c11 x86,c11,java" -- "$cur")); return ;;
     --model|--print|--source-model|--target-model)
-        COMPREPLY=($(compgen -W "sc x86tso rc11 jam21" -- "$cur") $(compgen -f -X '!*.cat' -- "$cur")); return ;;
+        COMPREPLY=($(compgen -W "sc x86tso rc11 jam21 jls04" -- "$cur") $(compgen -f -X '!*.cat' -- "$cur")); return ;;
     --sync) COMPREPLY=($(compgen -W "timebase loose user" -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "dot svg" -- "$cur")); return ;;
     --graph) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -127,6 +127,7 @@ void bset_free(bset *b)
         free(b->flags[i]);
     free(b->flags);
     free(b->race);
+    free(b->notes);
     free(b);
 }
 

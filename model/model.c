@@ -4,6 +4,7 @@
 #include "model/cat.h"
 #include "model/bset_build.h"
 #include "model/enum.h"
+#include "model/jls04.h"
 #include "model/model.h"
 #include "model/model_impl.h"
 #include "util/mem.h"
@@ -11,6 +12,7 @@
 struct model {
     cat_model *cat;
     bool prune;
+    bool jls04;             /* the multi-execution JLS04 (model/jls04.h), not CAT */
 };
 
 /* The project's models for which enumeration may skip candidates that
@@ -33,8 +35,31 @@ const char *const *model_builtin_names(void)
     return names;
 }
 
+const char *const *model_multi_names(void)
+{
+    static const char *const names[] = {"jls04", NULL};
+    return names;
+}
+
+/* JLS04 has no cat file.  It keeps an empty cat model of its name so that
+ * what asks a model for its cat side (pictures: the relations a model
+ * names) finds one that names none and accepts every execution it is
+ * shown; the executions themselves come from model/jls04.c. */
+static model *load_jls04(diag *d)
+{
+    cat_model *c = cat_load_text("\"JLS04: the Java 5 memory model (multi-execution, no cat file)\"\n", "jls04", d);
+    if (!c)
+        return NULL;
+    model *m = xcalloc(1, sizeof *m);
+    m->cat = c;
+    m->jls04 = true;
+    return m;
+}
+
 model *model_load(const char *name_or_path, diag *d)
 {
+    if (strcmp(name_or_path, "jls04") == 0)
+        return load_jls04(d);
     cat_model *c = cat_load(name_or_path, d);
     if (!c)
         return NULL;
@@ -67,7 +92,7 @@ const char *model_name(const model *m)
 
 void model_set_pruning(model *m, bool on)
 {
-    m->prune = on && cat_model_generates_co(m->cat);
+    m->prune = on && !m->jls04 && cat_model_generates_co(m->cat);
 }
 
 const char *model_default_name(ir_arch arch)
@@ -96,6 +121,13 @@ bset *model_run_observed(const model *m, const ir_test *t, model_exec_fn fn, voi
     bset *b = xcalloc(1, sizeof *b);
     uint64_t flags = 0;
     enum_observer obs = {fn, ctx};
+    if (m->jls04) {
+        if (!jls04_run(t, fn, ctx, b, d)) {
+            bset_free(b);
+            return NULL;
+        }
+        return b;
+    }
     if (!enum_run(t, m->cat, m->prune, fn ? &obs : NULL, b, &flags, d)) {
         bset_free(b);
         return NULL;

@@ -8,7 +8,7 @@
 
 typedef struct model model;
 
-/* Load a built-in model by name ("sc", "x86tso", "rc11", "jam21") or a
+/* Load a built-in model by name ("sc", "x86tso", "rc11", "jam21", "jls04") or a
  * .cat file by path (herd's own files run unchanged; includes are looked up
  * beside the file, then among the built-in files).  NULL + diag on error. */
 model *model_load(const char *name_or_path, diag *d);
@@ -29,6 +29,9 @@ void model_set_pruning(model *m, bool on);
 /* The built-in models, by name (model/cat/NAME.cat), NULL-terminated:
  * sc, x86tso, rc11, jam21. */
 const char *const *model_builtin_names(void);
+/* The built-in models that are no cat file, NULL-terminated: jls04, the
+ * Java 5 memory model with its causality requirements (model/jls04.h). */
+const char *const *model_multi_names(void);
 /* herd's default model for an arch: x86tso for X86, rc11 for C, jam21 for Java. */
 const char *model_default_name(ir_arch arch);
 
@@ -51,6 +54,8 @@ typedef struct bset {
     char *race;             /* "line L: `src` and line M: `src`" for a data race, or NULL */
     uint64_t candidates;    /* candidate executions examined (for benchmarks) */
     int events;             /* events of the largest candidate, IW included (for benchmarks) */
+    char *notes;            /* comment lines ("(* ... *)\n") a model adds for `model --notes`
+                               (jls04: a justification of each witness state), or NULL */
 } bset;
 
 /* Compute the behaviour set of T under M.  NULL + diag on error. */

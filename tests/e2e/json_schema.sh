@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every --json output follows the one schema, harness/litmusc.schema.json:
-# model (X86, C with a race, Java, a symbolic test, a user's model), races
+# model (X86, C with a race, Java, a symbolic test, a user's model, jls04), races
 # (C with and without races, Java, X86), run on each target (x86, c11 with
 # a race its states imply, java), a run stopped at its time limit, and an
 # empty result list.  Validated with python's jsonschema (Debian's
@@ -28,6 +28,7 @@ addr=$(ls "$own"/c11/classic/MP+porlxrel+addrrlxrlx.litmus)
 "$L" model --json "$corpus_sb" "$corpus_mp" > "$tmp/out$((n=n+1)).json"
 "$L" model --json $(ls "$own"/c11/na2/*.litmus | head -3) "$addr" > "$tmp/out$((n=n+1)).json"
 "$L" model --json $(ls "$own"/java/classic/*.litmus | head -3) > "$tmp/out$((n=n+1)).json"
+"$L" model --json --model jls04 "$here/../jls04/CTC01.litmus" "$here/../jls04/CTC04.litmus" > "$tmp/out$((n=n+1)).json"
 "$L" model --json --model sc $(ls "$own"/x86/rmw/*.litmus | head -2) > "$tmp/out$((n=n+1)).json"
 cat > "$tmp/lbodd.litmus" <<'LIT'
 C LbOdd

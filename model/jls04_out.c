@@ -1,0 +1,311 @@
+/* What JLS04 allows, as every model says it: the final states of the
+ * allowed executions into the behaviour set, each execution to an
+ * observer (races, pictures) as an exec, and for each state where the
+ * condition's proposition holds one justification in the notes.
+ *
+ * Final memory.  JLS04 has no coherence order and no final write; a
+ * location's final value is the one a thread would read after joining
+ * every thread: all writes happen before that read, so (happens-before
+ * consistency) it may see any write of the location that no other write
+ * of it happens after, and, for a volatile location, the so-last write. */
+#include <stdlib.h>
+#include <string.h>
+#include "model/jls04_impl.h"
+#include "util/mem.h"
+
+#define MAX_NOTED 16
+
+void jls_out_init(jls *j, bset *b, model_exec_fn fn, void *ctx)
+{
+    const ir_test *t = j->t;
+    j->b = b;
+    j->observe = fn;
+    j->observe_ctx = ctx;
+    int nobs = 0, nf = 0;
+    ir_obs *o = ir_observables(t, &nobs);
+    ir_obs *fo = t->filter ? ir_filter_observables(t, &nf) : NULL;
+    j->nobs = nobs;
+    j->nall = nobs + nf;
+    j->obs = xcalloc((size_t)(j->nall ? j->nall : 1), sizeof *j->obs);
+    for (int i = 0; i < nobs; i++)
+        j->obs[i] = o[i];
+    for (int i = 0; i < nf; i++)
+        j->obs[nobs + i] = fo[i];
+    bacc_init(&j->acc, b, o, nobs);
+    free(o);
+    free(fo);
+    j->obs_th = xcalloc((size_t)(j->nall ? j->nall : 1), sizeof *j->obs_th);
+    j->obs_reg = xcalloc((size_t)(j->nall ? j->nall : 1), sizeof *j->obs_reg);
+    for (int i = 0; i < j->nall; i++) {
+        j->obs_th[i] = j->obs_reg[i] = -1;
+        if (j->obs[i].kind == IR_OBS_REG) {
+            int th = ir_find_thread(t, j->obs[i].thread);
+            j->obs_th[i] = th;
+            if (th >= 0)
+                j->obs_reg[i] = ir_thread_find_reg(&t->threads[th], j->obs[i].reg);
+        }
+    }
+    int events = t->nlocs;
+    for (int th = 0; th < j->nth; th++) {
+        int most = 0;
+        for (int p = 0; p < j->tp[th].np; p++)
+            if (j->tp[th].p[p].nev > most)
+                most = j->tp[th].p[p].nev;
+        events += most;
+    }
+    b->events = events;
+}
+
+void jls_format_event(const jls *j, strbuf *b, int i, ir_val v)
+{
+    char val[64];
+    ir_format_val(j->t, v, val, sizeof val);
+    const jid *d = &j->id[i];
+    if (d->th < 0)
+        sb_printf(b, "init %s=%s", j->t->locs[d->loc].name, val);
+    else
+        sb_printf(b, "%s:%s %s=%s", j->t->threads[d->th].name, d->kind == EV_R ? "R" : "W", j->t->locs[d->loc].name,
+                  val);
+}
+
+/* One justification of the state VALS of target TI (T's values TW). */
+static void note(jls *j, int ti, const ir_val *vals, const ir_val *tw, const jstage *st, int nst)
+{
+    const ir_test *t = j->t;
+    const jexec *T = &j->x[ti];
+    jstage s[JLS04_MAX_EVENTS + 2];
+    int n = 0;
+    for (int k = 0; k < nst; k++)
+        s[n++] = st[k];
+    /* C_1 = the initial writes: the next stage's execution, whose reads
+     * all see writes that happen before them (condition 6 for C_1), also
+     * justifies them; when that stage commits no read, the two are one. */
+    if (n > 1 && s[0].x < 0) {
+        s[0].x = s[1].x;
+        if (!(s[1].add & T->rd)) {
+            s[1].add |= s[0].add;
+            memmove(s, s + 1, (size_t)(n - 1) * sizeof *s);
+            n--;
+        }
+    }
+    char *state = ir_format_state(t, j->obs, vals, j->nobs);
+    sb_printf(&j->notes, "(* %s: JLS04 justifies %s in %d stage%s (JLS 17.4.8): the events C_i adds, with "
+              "their values in T; E_i, with its own values *)\n", t->name, state, n, n == 1 ? "" : "s");
+    free(state);
+    jset C = 0;
+    ir_val ev[JLS04_MAX_EVENTS];
+    for (int k = 0; k < n; k++) {
+        const jexec *x = &j->x[s[k].x < 0 ? ti : s[k].x];
+        jls_exec_values(j, x, C, tw, ev);
+        if (k)
+            sb_printf(&j->notes, "(*   C%d = C%d + {", k + 1, k);
+        else
+            sb_add(&j->notes, "(*   C1 = {");
+        const char *sep = "";
+        for (int i = 0; i < j->nid; i++)
+            if (s[k].add & JBIT(i)) {
+                sb_add(&j->notes, sep);
+                jls_format_event(j, &j->notes, i, j->id[i].kind == EV_R ? tw[(int)T->src[i]] : tw[i]);
+                sep = ", ";
+            }
+        sb_printf(&j->notes, "}  E%d%s:", k + 1, s[k].x == ti ? " = T" : "");
+        const int *c = j->combo + (size_t)j->fr[x->frame].combo * (size_t)j->nth;
+        for (int th = 0; th < j->nth; th++) {
+            const tpath *p = jls_path(j, x, th);
+            sb_printf(&j->notes, "%s %s:", th ? ";" : "", t->threads[th].name);
+            for (int q = 0; q < p->nev; q++) {
+                int i = j->pm[th][c[th]].id[q];
+                char val[64];
+                ir_format_val(t, ev[i], val, sizeof val);
+                sb_printf(&j->notes, "%s %s %s=%s", q ? "," : "", j->id[i].kind == EV_R ? "R" : "W",
+                          t->locs[j->id[i].loc].name, val);
+            }
+        }
+        sb_add(&j->notes, " *)\n");
+        C |= s[k].add;
+    }
+}
+
+static bool noted(const jls *j, const ir_val *vals)
+{
+    for (int k = 0; k < j->nnotes && k < MAX_NOTED; k++)
+        if (!memcmp(j->noted + (size_t)k * (size_t)j->nobs, vals, (size_t)j->nobs * sizeof *vals))
+            return true;
+    return false;
+}
+
+/* X as the enumerator would have built it, for an observer. */
+static void to_exec(const jls *j, const jexec *T, const ir_val *tw, const int *fw, exec *x)
+{
+    const ir_test *t = j->t;
+    memset(x, 0, sizeof *x);
+    x->test = t;
+    int at[JLS04_MAX_EVENTS];
+    for (int l = 0; l < j->nlocs; l++) {
+        exec_event *e = &x->ev[l];
+        e->kind = EV_W | EV_IW;
+        e->thread = -1;
+        e->loc = l;
+        e->mode = IR_MODE_NONE;
+        e->wval = t->locs[l].init;
+        at[l] = l;
+    }
+    int n = j->nlocs;
+    for (int th = 0; th < j->nth; th++) {
+        const tpath *p = jls_path(j, T, th);
+        const int *c = j->combo + (size_t)j->fr[T->frame].combo * (size_t)j->nth;
+        int base = n;
+        for (int k = 0; k < p->nev && n < EXEC_MAX; k++, n++) {
+            int i = j->pm[th][c[th]].id[k];
+            at[i] = n;
+            exec_event *e = &x->ev[n];
+            e->kind = p->ev[k].kind;
+            e->thread = t->threads[th].id;
+            e->poi = k;
+            e->loc = p->ev[k].loc;
+            e->mode = p->ev[k].mode;
+            e->instr = p->ev[k].instr;
+            if (e->kind & EV_W)
+                e->wval = tw[i];
+            for (int q = k + 1; q < p->nev && base + q < EXEC_MAX; q++)
+                x->po.row[n] |= (uint64_t)1 << (base + q);
+        }
+    }
+    x->n = n;
+    for (int i = 0; i < j->nid; i++)
+        if (T->rd & JBIT(i)) {
+            x->ev[at[i]].rval = tw[(int)T->src[i]];
+            x->rf.row[at[(int)T->src[i]]] |= (uint64_t)1 << at[i];
+        }
+    for (int l = 0; l < j->nlocs; l++)
+        if (fw[l] >= 0)
+            x->fw |= (uint64_t)1 << at[fw[l]];
+}
+
+/* The final write choices of each observed location, one after the other. */
+typedef struct fwalk {
+    jls *j;
+    int ti;
+    const ir_val *tw;
+    ir_val (*slots)[64];
+    const jstage *st;
+    int nst;
+    jset cands[JLS04_MAX_EVENTS];
+    int fw[JLS04_MAX_EVENTS];
+    ir_val *state;
+} fwalk;
+
+static bool final_state(fwalk *f)
+{
+    jls *j = f->j;
+    const ir_test *t = j->t;
+    const jexec *T = &j->x[f->ti];
+    for (int i = 0; i < j->nall; i++) {
+        const ir_obs *o = &j->obs[i];
+        ir_val v = 0;
+        if (o->kind == IR_OBS_REG) {
+            int th = j->obs_th[i];
+            if (th >= 0 && j->obs_reg[i] >= 0)
+                vx_eval(&j->tp[th].pool, jls_path(j, T, th)->final[j->obs_reg[i]], f->slots[th], ~(uint64_t)0, &v);
+        } else if (o->loc >= 0 && o->loc < j->nlocs) {
+            v = f->tw[f->fw[o->loc]];
+        }
+        f->state[i] = v;
+    }
+    if (t->filter && !ir_cond_eval(t->filter, j->obs, f->state, j->nall))
+        return true;                    /* herd filters before the model runs */
+    bool c = ir_cond_eval(t->cond, j->obs, f->state, j->nall);
+    bacc_add(&j->acc, f->state, c, 1);
+    if (c && !noted(j, f->state)) {
+        if (j->nnotes < MAX_NOTED) {
+            j->noted = xrealloc(j->noted, (size_t)(j->nnotes + 1) * (size_t)(j->nobs ? j->nobs : 1) * sizeof *j->noted);
+            memcpy(j->noted + (size_t)j->nnotes * (size_t)j->nobs, f->state, (size_t)j->nobs * sizeof *f->state);
+            note(j, f->ti, f->state, f->tw, f->st, f->nst);
+        }
+        j->nnotes++;
+    }
+    if (j->observe) {
+        exec *x = xmalloc(sizeof *x);
+        to_exec(j, T, f->tw, f->fw, x);
+        model_exec_info info = {++j->nexec, f->state, c, false};
+        bool go = j->observe(j->observe_ctx, x, &info, j->d);
+        free(x);
+        if (!go)
+            return false;
+    }
+    return true;
+}
+
+static bool fw_choose(fwalk *f, int l)
+{
+    if (l == f->j->nlocs)
+        return final_state(f);
+    if (!f->cands[l]) {
+        f->fw[l] = -1;
+        return fw_choose(f, l + 1);
+    }
+    for (int w = 0; w < f->j->nid; w++) {
+        if (!(f->cands[l] & JBIT(w)))
+            continue;
+        f->fw[l] = w;
+        if (!fw_choose(f, l + 1))
+            return false;
+    }
+    return true;
+}
+
+bool jls_outcome(jls *j, int ti, const ir_val *tw, ir_val (*slots)[64], const jstage *st, int nst)
+{
+    const jexec *T = &j->x[ti];
+    const jframe *TF = &j->fr[T->frame];
+    fwalk f;
+    memset(&f, 0, sizeof f);
+    f.j = j;
+    f.ti = ti;
+    f.tw = tw;
+    f.slots = slots;
+    f.st = st;
+    f.nst = nst;
+    for (int i = 0; i < j->nall; i++) {
+        const ir_obs *o = &j->obs[i];
+        if (o->kind != IR_OBS_MEM || o->loc < 0 || o->loc >= j->nlocs || f.cands[o->loc])
+            continue;
+        int l = o->loc;
+        jset ws = 0;
+        for (int w = 0; w < j->nid; w++)
+            if ((T->wr & JBIT(w)) && j->id[w].loc == l)
+                ws |= JBIT(w);
+        jset last = 0;
+        for (int w = 0; w < j->nid; w++) {
+            if (!(ws & JBIT(w)))
+                continue;
+            if (j->vol[l] ? !(TF->so[w] & ws) : !(TF->hb[w] & ws))
+                last |= JBIT(w);
+        }
+        /* volatile: the so-last write (the initial write, outside so, only when there is no other) */
+        if (j->vol[l] && (last & ~JBIT(l)))
+            last &= ~JBIT(l);
+        f.cands[l] = last;
+    }
+    f.state = xcalloc((size_t)(j->nall ? j->nall : 1), sizeof *f.state);
+    bool ok = fw_choose(&f, 0);
+    free(f.state);
+    return ok;
+}
+
+void jls_out_finish(jls *j)
+{
+    bacc_finish(&j->acc);
+    if (j->nnotes > MAX_NOTED)
+        sb_printf(&j->notes, "(* %s: %d more states where the condition holds; their justifications are not shown *)\n",
+                  j->t->name, j->nnotes - MAX_NOTED);
+    if (j->nnotes == 0)
+        sb_printf(&j->notes, "(* %s: JLS04 justifies no execution where the condition's proposition holds: "
+                  "the %llu it allows (of %d well-formed) give other states *)\n", j->t->name,
+                  (unsigned long long)(j->b->pos + j->b->neg), j->nx);
+    j->b->notes = sb_take(&j->notes);
+    free(j->noted);
+    free(j->obs);
+    free(j->obs_th);
+    free(j->obs_reg);
+}
