@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "ir/ir.h"
 #include "util/diag.h"
+#include "util/json.h"
 #include "util/mem.h"
 
 #define LITMUSC_VERSION "0.1.0"
@@ -64,6 +65,18 @@ void cli_show_steps(void);
 /* Write what a JSON writer put in B to stdout and empty B (the writer
  * keeps its place, so results stream out as they come). */
 void cli_json_flush(strbuf *b);
+/* One --json document on stdout, the same for every command that streams
+ * results: begun with the command's name, flushed after each result,
+ * closed with a newline.  With ON false nothing is written, so a command
+ * keeps one code path for both forms. */
+typedef struct cli_json_out {
+    bool on;
+    json js;
+    strbuf buf;
+} cli_json_out;
+void cli_json_begin(cli_json_out *o, bool on, const char *command);
+/* Close the document (when on) and free the buffer. */
+void cli_json_end(cli_json_out *o);
 /* Read, parse and lower a litmus file into verified IR; NULL + diag. */
 ir_test *cli_load_test(const char *path, diag *d);
 

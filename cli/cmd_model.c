@@ -145,11 +145,8 @@ int cmd_model(int argc, char **argv)
     }
     model_set *models = model_set_new();
     int status = EXIT_OK;
-    strbuf jbuf = {0};
-    json js;
-    json_init(&js, &jbuf);
-    if (as_json)
-        harness_json_begin(&js, "model");
+    cli_json_out jo;
+    cli_json_begin(&jo, as_json, "model");
     for (int f = 0; f < nfiles; f++) {
         diag d = {0};
         ir_test *t = cli_load_test(files[f], &d);
@@ -194,8 +191,8 @@ int cmd_model(int argc, char **argv)
         }
         strbuf out = {0};
         if (as_json) {
-            harness_json_model(&js, t, files[f], model_name(m), b, secs);
-            cli_json_flush(&jbuf);
+            harness_json_model(&jo.js, t, files[f], model_name(m), b, secs);
+            cli_json_flush(&jo.buf);
         } else {
             bset_format_herd(&out, t, b, secs);
             if (notes && b->race)
@@ -212,12 +209,7 @@ int cmd_model(int argc, char **argv)
         bset_free(b);
         ir_test_free(t);
     }
-    if (as_json) {
-        harness_json_end(&js);
-        sb_addc(&jbuf, '\n');
-        cli_json_flush(&jbuf);
-    }
-    sb_free(&jbuf);
+    cli_json_end(&jo);
     harness_graphs_free(graphs);
     model_set_free(models);
     free(files);

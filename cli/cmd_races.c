@@ -82,11 +82,8 @@ int cmd_races(int argc, char **argv)
     model_set *models = model_set_new();
     int status = EXIT_OK;
     bool found = false;
-    strbuf jbuf = {0};
-    json js;
-    json_init(&js, &jbuf);
-    if (as_json)
-        harness_json_begin(&js, "races");
+    cli_json_out jo;
+    cli_json_begin(&jo, as_json, "races");
     for (int f = 0; f < it.nfiles; f++) {
         const char *file = it.files[f];
         diag d = {0};
@@ -108,8 +105,8 @@ int cmd_races(int argc, char **argv)
         }
         found |= r->nharmful > 0;
         if (as_json) {
-            harness_json_races(&js, t, file, model_name(m), r, secs);
-            cli_json_flush(&jbuf);
+            harness_json_races(&jo.js, t, file, model_name(m), r, secs);
+            cli_json_flush(&jo.buf);
         } else {
             strbuf out = {0};
             print_races(&out, t, file, r);
@@ -120,12 +117,7 @@ int cmd_races(int argc, char **argv)
         races_free(r);
         ir_test_free(t);
     }
-    if (as_json) {
-        harness_json_end(&js);
-        sb_addc(&jbuf, '\n');
-        cli_json_flush(&jbuf);
-    }
-    sb_free(&jbuf);
+    cli_json_end(&jo);
     model_set_free(models);
     free(it.files);
     return found ? EXIT_FOUND : status;

@@ -1,5 +1,8 @@
+/* What every subcommand prints alike: its diagnostics and its --json
+ * document. */
 #include <stdio.h>
 #include "cli/cli.h"
+#include "harness/harness.h"
 
 const char *cli_command = "litmusc";
 
@@ -18,4 +21,23 @@ void cli_json_flush(strbuf *b)
     b->len = 0;
     if (b->s)
         b->s[0] = '\0';
+}
+
+void cli_json_begin(cli_json_out *o, bool on, const char *command)
+{
+    o->on = on;
+    o->buf = (strbuf){0};
+    json_init(&o->js, &o->buf);
+    if (on)
+        harness_json_begin(&o->js, command);
+}
+
+void cli_json_end(cli_json_out *o)
+{
+    if (o->on) {
+        harness_json_end(&o->js);
+        sb_addc(&o->buf, '\n');
+        cli_json_flush(&o->buf);
+    }
+    sb_free(&o->buf);
 }

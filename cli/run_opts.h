@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "cli/cli.h"
 #include "harness/harness.h"
 
 typedef struct run_opts {
@@ -40,9 +41,7 @@ char *run_opts_canonical(const run_opts *o, bool with_timeout);
 
 /* Printing finished runs, the same for every target (cli/run_print.c). */
 typedef struct run_printer {
-    bool json;
-    json js;                /* --json: the writer, flushed after each result */
-    strbuf jbuf;
+    cli_json_out jo;        /* --json: the writer, flushed after each result */
     harness_report *rep;    /* --xml, or NULL */
 } run_printer;
 

@@ -8,20 +8,16 @@
 
 void run_printer_begin(run_printer *p, bool json, const char *xml)
 {
-    p->json = json;
-    p->jbuf = (strbuf){0};
-    json_init(&p->js, &p->jbuf);
     p->rep = xml ? harness_report_new("litmusc run") : NULL;
-    if (json)
-        harness_json_begin(&p->js, "run");
+    cli_json_begin(&p->jo, json, "run");
 }
 
 void run_printer_result(run_printer *p, const ir_test *t, const char *file, const bset *b, const harness_hist *h,
                         const harness_verdict *v, const harness_runinfo *ri, double seconds)
 {
-    if (p->json) {
-        harness_json_run(&p->js, t, file, b, h, v, ri);
-        cli_json_flush(&p->jbuf);
+    if (p->jo.on) {
+        harness_json_run(&p->jo.js, t, file, b, h, v, ri);
+        cli_json_flush(&p->jo.buf);
     } else {
         strbuf out = {0};
         harness_format_log(&out, t, h);
@@ -59,13 +55,8 @@ void run_printer_error(run_printer *p, const char *name, const diag *d)
 
 bool run_printer_end(run_printer *p, const char *xml, diag *d)
 {
-    if (p->json) {
-        harness_json_end(&p->js);
-        sb_addc(&p->jbuf, '\n');
-        cli_json_flush(&p->jbuf);
-    }
+    cli_json_end(&p->jo);
     fflush(stdout);
-    sb_free(&p->jbuf);
     bool ok = !p->rep || harness_report_write(p->rep, xml, d);
     harness_report_free(p->rep);
     p->rep = NULL;
