@@ -118,44 +118,52 @@ static const char *cell_type_of(const c11_ctx *cx, const ir_test *t, const ir_in
     return cx->ptr_type ? cx->ptr_type : "int64_t";
 }
 
+/* *ADDRESS[ = (TYPE)A];  a plain access through a volatile pointer, a
+ * store when TYPE (the cell's) is given. */
+static bool plain_access(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_instr *in, const char *ty,
+                         diag *d)
+{
+    sb_add(b, "*");
+    if (!address(b, cx, t, in, false, d))
+        return false;
+    if (ty) {
+        sb_printf(b, " = (%s)", ty);
+        opnd(b, in->a);
+    }
+    sb_add(b, ";\n");
+    return true;
+}
+
+/* FN(ADDRESS[, (TYPE)A], MO);  a call of an atomic_*_explicit function on
+ * the access's cell, with the value operand when TYPE (the cell's) is
+ * given. */
+static bool atomic_call(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_instr *in, const char *fn,
+                        const char *ty, const char *mo, diag *d)
+{
+    sb_printf(b, "%s(", fn);
+    if (!address(b, cx, t, in, true, d))
+        return false;
+    if (ty) {
+        sb_printf(b, ", (%s)", ty);
+        opnd(b, in->a);
+    }
+    sb_printf(b, ", %s);\n", mo);
+    return true;
+}
+
 static bool emit_load(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_instr *in, diag *d)
 {
     const char *mo = c11_order(in->mode, IR_LOAD, cx->o->plain_as_relaxed);
     sb_printf(b, "    v%d = (int64_t)", in->dst);
-    if (!mo) {
-        sb_add(b, "*");
-        if (!address(b, cx, t, in, false, d))
-            return false;
-        sb_add(b, ";\n");
-        return true;
-    }
-    sb_add(b, "atomic_load_explicit(");
-    if (!address(b, cx, t, in, true, d))
-        return false;
-    sb_printf(b, ", %s);\n", mo);
-    return true;
+    return mo ? atomic_call(b, cx, t, in, "atomic_load_explicit", NULL, mo, d) : plain_access(b, cx, t, in, NULL, d);
 }
 
 static bool emit_store(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_instr *in, diag *d)
 {
     const char *mo = c11_order(in->mode, IR_STORE, cx->o->plain_as_relaxed);
     const char *ty = cell_type_of(cx, t, in);
-    if (!mo) {
-        sb_add(b, "    *");
-        if (!address(b, cx, t, in, false, d))
-            return false;
-        sb_printf(b, " = (%s)", ty);
-        opnd(b, in->a);
-        sb_add(b, ";\n");
-        return true;
-    }
-    sb_add(b, "    atomic_store_explicit(");
-    if (!address(b, cx, t, in, true, d))
-        return false;
-    sb_printf(b, ", (%s)", ty);
-    opnd(b, in->a);
-    sb_printf(b, ", %s);\n", mo);
-    return true;
+    sb_add(b, "    ");
+    return mo ? atomic_call(b, cx, t, in, "atomic_store_explicit", ty, mo, d) : plain_access(b, cx, t, in, ty, d);
 }
 
 static bool emit_rmw(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_instr *in, diag *d)
@@ -193,13 +201,7 @@ static bool emit_rmw(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_in
         sb_printf(b, "    v%d = (int64_t)", in->dst);
     else
         sb_add(b, "    (void)");
-    sb_printf(b, "%s(", fn[in->rmw_op]);
-    if (!address(b, cx, t, in, true, d))
-        return false;
-    sb_printf(b, ", (%s)", ty);
-    opnd(b, in->a);
-    sb_printf(b, ", %s);\n", mo);
-    return true;
+    return atomic_call(b, cx, t, in, fn[in->rmw_op], ty, mo, d);
 }
 
 static void emit_fence(strbuf *b, const ir_instr *in)
