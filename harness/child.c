@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "harness/harness.h"
+#include "util/file.h"
+#include "util/mem.h"
 
 enum { ERR_KEEP = 64 * 1024, OUT_LIMIT = 64 * 1024 * 1024 };
 
@@ -269,4 +271,37 @@ void harness_child_describe(const harness_child *c, char *buf, size_t size)
         snprintf(buf, size, "was killed by signal %d (%s)", c->term_signal, strsignal(c->term_signal));
     else
         snprintf(buf, size, "exited with status %d", c->exit_status);
+}
+
+bool harness_child_failed(diag *d, const harness_child *c, double timeout_s, const char *what)
+{
+    char why[160];
+    if (c->timed_out)
+        snprintf(why, sizeof why, "ran past the %g s time limit", timeout_s);
+    else if (c->interrupted)
+        snprintf(why, sizeof why, "was interrupted");
+    else
+        harness_child_describe(c, why, sizeof why);
+    const char *err = c->err ? c->err : "";
+    size_t n = strcspn(err, "\n");
+    return diag_fail(d, "%s %s%s%.*s", what, why, n ? ": " : "", (int)n, err);
+}
+
+char *harness_temp_input(const char *prefix, const char *name, const char *text, const char *for_what,
+                         char **dir, diag *d)
+{
+    *dir = file_temp_dir(prefix);
+    if (!*dir) {
+        diag_fail(d, "cannot create a temporary folder for %s: %s (set TMPDIR)", for_what, strerror(errno));
+        return NULL;
+    }
+    char *path = xasprintf("%s/%s", *dir, name);
+    if (file_write_atomic(path, text, strlen(text)))
+        return path;
+    diag_fail(d, "cannot write %s: %s", path, strerror(errno));
+    file_remove_tree(*dir);
+    free(path);
+    free(*dir);
+    *dir = NULL;
+    return NULL;
 }

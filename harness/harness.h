@@ -209,6 +209,15 @@ bool harness_child_run(char *const argv[], double timeout_s, double grace_s,
 void harness_child_free(harness_child *c);
 /* "exited with status 2", "was killed by signal 11 (Segmentation fault)" */
 void harness_child_describe(const harness_child *c, char *buf, size_t size);
+/* false + diag (status 3) for a tool child C that did not succeed:
+ * "WHAT ran past the N s time limit", "... was interrupted" or "... exited
+ * with status 2", then the first line of its stderr. */
+bool harness_child_failed(diag *d, const harness_child *c, double timeout_s, const char *what);
+/* TEXT as file NAME in a new private temporary folder (prefix PREFIX), the
+ * input of the tool FOR_WHAT: the file's path, its folder in *DIR (remove
+ * it with file_remove_tree); else NULL + diag (status 3), nothing left. */
+char *harness_temp_input(const char *prefix, const char *name, const char *text, const char *for_what,
+                         char **dir, diag *d);
 
 /* herd7 at path HERD on the test TEXT: its whole stdout, or NULL + diag
  * (status 3) when it cannot start, fails, or runs past TIMEOUT_S. */
