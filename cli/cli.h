@@ -59,6 +59,10 @@ extern const char *cli_command;
 /* Print "litmusc CMD: file:line:col: error: msg" to stderr; returns
  * d->status (2 or 3). */
 int cli_report(const diag *d);
+/* Print "CMD: error: MSG" and "(see 'CMD --help')" to stderr, for a
+ * misused option that the usage alone would not explain; returns
+ * EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* On a terminal, long steps (compiling, javac) show a progress line on
  * stderr while they run (cli/steps.c). */
 void cli_show_steps(void);

@@ -10,7 +10,6 @@
  * This file parses and prints; the database, the runs, the shards and the
  * reports are campaign/'s. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,18 +57,6 @@ static void usage(FILE *f)
             "not a campaign database; 3 environment failure (a run could not be built or run,\n"
             "interrupted; finished runs are kept)\n"
             "example: litmusc campaign run --db c.db --targets x86,c11 --cc gcc --cc clang -s 10k tests/corpus/x86\n");
-}
-
-static int fail_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail_usage(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "litmusc campaign: error: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(see 'litmusc campaign --help')\n");
-    va_end(ap);
-    return EXIT_USAGE;
 }
 
 static int report_diag(const diag *d)
@@ -120,7 +107,7 @@ static int take_options(camp_opts *co, int *argc, char **argv)
             size_t n = strlen(valued[k].name);
             if (!strcmp(a, valued[k].name)) {
                 if (i + 1 >= *argc)
-                    return fail_usage("%s needs a value", a);
+                    return cli_usage_error("litmusc campaign", "%s needs a value", a);
                 hit = valued[k].slot;
                 val = argv[++i];
                 break;
@@ -137,9 +124,9 @@ static int take_options(camp_opts *co, int *argc, char **argv)
         }
         if (hit == 10) {
             if (!*val)
-                return fail_usage("--cc needs a compiler");
+                return cli_usage_error("litmusc campaign", "--cc needs a compiler");
             if (co->nccs == 16)
-                return fail_usage("at most 16 --cc");
+                return cli_usage_error("litmusc campaign", "at most 16 --cc");
             co->ccs[co->nccs++] = val;
         } else
             *slots[hit] = val;
@@ -175,18 +162,18 @@ static int configs_of(const camp_opts *co, const run_opts *ro, campaign_config *
     char *save = NULL;
     for (char *t = strtok_r(targets, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (strcmp(t, "x86") && strcmp(t, "c11") && strcmp(t, "java") && strcmp(t, "auto"))
-            return fail_usage("--targets: unknown target '%s' (x86, c11, java)", t);
+            return cli_usage_error("litmusc campaign", "--targets: unknown target '%s' (x86, c11, java)", t);
         int each = strcmp(t, "java") ? nccs : 1;
         for (int k = 0; k < each; k++) {
             if (*n == 64)
-                return fail_usage("too many targets and compilers");
+                return cli_usage_error("litmusc campaign", "too many targets and compilers");
             static char names[64][8];
             snprintf(names[*n], sizeof names[*n], "%s", t);
             cfg[*n] = (campaign_config){names[*n], strcmp(t, "java") ? ccs[k] : "javac", ro->model, options};
             ++*n;
         }
     }
-    return *n ? -1 : fail_usage("--targets names no target");
+    return *n ? -1 : cli_usage_error("litmusc campaign", "--targets names no target");
 }
 
 /* ---- progress ---------------------------------------------------------------- */
@@ -244,17 +231,18 @@ static int cmd_run_campaign(int argc, char **argv)
         goto out;
     st = EXIT_OK;
     if (!co.db) {
-        st = fail_usage("campaign run needs --db FILE");
+        st = cli_usage_error("litmusc campaign", "campaign run needs --db FILE");
         goto out;
     }
     if (o.json || o.xml) {
-        st = fail_usage("--json and --xml are report options: use `litmusc campaign report`");
+        st = cli_usage_error("litmusc campaign",
+                             "--json and --xml are report options: use `litmusc campaign report`");
         goto out;
     }
     int shard = 1, nshards = 1;
     if (co.shard && (sscanf(co.shard, "%d/%d", &shard, &nshards) != 2 || nshards < 1 || shard < 1 || shard > nshards ||
                      !strchr(co.shard, '/'))) {
-        st = fail_usage("--shard '%s': expected I/N with 1 <= I <= N", co.shard);
+        st = cli_usage_error("litmusc campaign", "--shard '%s': expected I/N with 1 <= I <= N", co.shard);
         goto out;
     }
     options = run_opts_canonical(&o, true);
@@ -310,7 +298,7 @@ out:
 static int cmd_merge(int argc, char **argv)
 {
     if (argc < 3)
-        return fail_usage("campaign merge needs OUT.db and at least one IN.db");
+        return cli_usage_error("litmusc campaign", "campaign merge needs OUT.db and at least one IN.db");
     diag d = {0};
     campaign *c = campaign_open(argv[1], true, &d);
     if (!c)
@@ -337,9 +325,9 @@ static int cmd_report(int argc, char **argv)
     if (st >= 0)
         return st;
     if (argc > 1)
-        return fail_usage("unexpected argument '%s'", argv[1]);
+        return cli_usage_error("litmusc campaign", "unexpected argument '%s'", argv[1]);
     if (!co.db)
-        return fail_usage("campaign report needs --db FILE");
+        return cli_usage_error("litmusc campaign", "campaign report needs --db FILE");
     diag d = {0};
     campaign *c = campaign_open(co.db, false, &d);
     if (!c)
@@ -370,7 +358,7 @@ static int cmd_report(int argc, char **argv)
 static int cmd_diff(int argc, char **argv)
 {
     if (argc != 3)
-        return fail_usage("campaign diff needs two databases");
+        return cli_usage_error("litmusc campaign", "campaign diff needs two databases");
     diag d = {0};
     campaign *a = campaign_open(argv[1], false, &d), *b = a ? campaign_open(argv[2], false, &d) : NULL;
     if (!a || !b) {
@@ -448,12 +436,12 @@ static int cmd_parallel(int argc, char **argv)
         return st;
     int jobs, shards;
     if (!co.db)
-        return fail_usage("campaign parallel needs --db FILE");
+        return cli_usage_error("litmusc campaign", "campaign parallel needs --db FILE");
     if (!positive(co.jobs, &jobs))
-        return fail_usage("campaign parallel needs --jobs N (a positive number)");
+        return cli_usage_error("litmusc campaign", "campaign parallel needs --jobs N (a positive number)");
     shards = jobs;
     if (co.shards && !positive(co.shards, &shards))
-        return fail_usage("--shards '%s': expected a positive number", co.shards);
+        return cli_usage_error("litmusc campaign", "--shards '%s': expected a positive number", co.shards);
     if ((st = check_run_options(argc, argv)) >= 0)
         return st;
     char **all = shard_args(&co, argc, argv);
@@ -487,12 +475,13 @@ static int cmd_slurm(int argc, char **argv)
         return st;
     int shards;
     if (!co.db)
-        return fail_usage("campaign slurm needs --db FILE");
+        return cli_usage_error("litmusc campaign", "campaign slurm needs --db FILE");
     if (!positive(co.shards, &shards))
-        return fail_usage("campaign slurm needs --shards N (a positive number)");
+        return cli_usage_error("litmusc campaign", "campaign slurm needs --shards N (a positive number)");
     if (co.partition && strspn(co.partition, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-,") !=
                             strlen(co.partition))
-        return fail_usage("--partition '%s': letters, digits, '_', '-' and ',' only", co.partition);
+        return cli_usage_error("litmusc campaign",
+                               "--partition '%s': letters, digits, '_', '-' and ',' only", co.partition);
     if ((st = check_run_options(argc, argv)) >= 0)
         return st;
     char **all = shard_args(&co, argc, argv);
@@ -551,5 +540,6 @@ int cmd_campaign(int argc, char **argv)
         return cmd_parallel(argc, argv);
     if (!strcmp(sub, "slurm"))
         return cmd_slurm(argc, argv);
-    return fail_usage("unknown campaign command '%s' (run, merge, report, diff, parallel, slurm)", sub);
+    return cli_usage_error("litmusc campaign",
+                           "unknown campaign command '%s' (run, merge, report, diff, parallel, slurm)", sub);
 }

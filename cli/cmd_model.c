@@ -7,7 +7,6 @@
  * set settled by the solver), --json gives everything to programs, and
  * --graph writes pictures of the witness executions into a folder (the
  * harness draws and writes them; this file only passes the options on). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,18 +43,6 @@ static void usage(FILE *f)
                "failure, a limit crossed, or --format svg without Graphviz\n\n"
                "example: litmusc model --model x86tso SB.litmus\n"
                "example: litmusc model --graph pictures --format svg --show ghb SB.litmus\n");
-}
-
-static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad_usage(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "litmusc model: error: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(see 'litmusc model --help')\n");
-    va_end(ap);
-    return EXIT_USAGE;
 }
 
 /* --show A,B (given once or more) into NAMES; false for an empty name. */
@@ -122,13 +109,14 @@ int cmd_model(int argc, char **argv)
         usage(stderr);
         bad = EXIT_USAGE;
     } else if (format && strcmp(format, "dot") && strcmp(format, "svg")) {
-        bad = bad_usage("--format takes 'dot' or 'svg', not '%s'", format);
+        bad = cli_usage_error("litmusc model", "--format takes 'dot' or 'svg', not '%s'", format);
     } else if (bad_show) {
-        bad = bad_usage("--show takes relation names separated by commas, with none empty");
+        bad = cli_usage_error("litmusc model",
+                              "--show takes relation names separated by commas, with none empty");
     } else if ((format || nshow) && !graph_dir) {
-        bad = bad_usage("--format and --show go with --graph DIR");
+        bad = cli_usage_error("litmusc model", "--format and --show go with --graph DIR");
     } else if (graph_dir && !*graph_dir) {
-        bad = bad_usage("--graph needs a folder name");
+        bad = cli_usage_error("litmusc model", "--graph needs a folder name");
     }
     harness_graphs *graphs = NULL;
     if (bad == EXIT_OK && graph_dir) {

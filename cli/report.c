@@ -1,5 +1,6 @@
 /* What every subcommand prints alike: its diagnostics and its --json
  * document. */
+#include <stdarg.h>
 #include <stdio.h>
 #include "cli/cli.h"
 #include "harness/harness.h"
@@ -12,6 +13,17 @@ int cli_report(const diag *d)
     diag_format(d, buf, sizeof buf);
     fprintf(stderr, "%s: %s\n", cli_command, buf);
     return d->status ? d->status : EXIT_USAGE;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see '%s --help')\n", cmd);
+    va_end(ap);
+    return EXIT_USAGE;
 }
 
 void cli_json_flush(strbuf *b)

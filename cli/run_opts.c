@@ -2,7 +2,6 @@
  * `campaign run` (run_opts.h). */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,18 +43,6 @@ static void note_native_only(run_opts *o, const char *flag)
 }
 
 static const char *cmd_name = "litmusc run";
-
-static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad_usage(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%s: error: ", cmd_name);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(see '%s --help')\n", cmd_name);
-    va_end(ap);
-    return EXIT_USAGE;
-}
 
 enum {
     OPT_TARGET = 256, OPT_SYNC, OPT_AFFINITY, OPT_LAYOUT, OPT_MODEL, OPT_CC, OPT_TIMEOUT,
@@ -99,14 +86,15 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
         case 's':
         case 'r':
             if (!valid_count(v))
-                return bad_usage("-%s needs a count (digits, optional k/M/G), not '%s'",
-                                 c == 's' ? "s" : "r", v);
+                return cli_usage_error(cmd_name, "-%s needs a count (digits, optional k/M/G), not '%s'",
+                                       c == 's' ? "s" : "r", v);
             add_run_arg(o, c == 's' ? "-s" : "-r", v);
             *(c == 's' ? &o->size : &o->runs) = v;
             break;
         case OPT_CHUNK:
             if (!valid_count(v))
-                return bad_usage("--chunk needs a count (digits, optional k/M/G), not '%s'", v);
+                return cli_usage_error(cmd_name,
+                                       "--chunk needs a count (digits, optional k/M/G), not '%s'", v);
             add_run_arg(o, "--chunk", v);
             note_native_only(o, "--chunk");
             break;
@@ -114,10 +102,10 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
         case OPT_DELAY: {
             const char *flag = c == OPT_PERIOD ? "--period" : "--delay";
             if (strcmp(v, "auto") && !valid_count(v))
-                return bad_usage("%s needs a number of ticks or auto, not '%s'", flag, v);
+                return cli_usage_error(cmd_name, "%s needs a number of ticks or auto, not '%s'", flag, v);
             /* valid_count: at most 12 digits, then an optional suffix. */
             if (c == OPT_PERIOD && strcmp(v, "auto") && strtoull(v, NULL, 10) == 0)
-                return bad_usage("--period must be positive (or auto)");
+                return cli_usage_error(cmd_name, "--period must be positive (or auto)");
             add_run_arg(o, flag, v);
             note_native_only(o, flag);
             break;
@@ -128,13 +116,15 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
             break;
         case OPT_MAX_ITER:
             if (!valid_count(v) || strtoull(v, NULL, 10) == 0)
-                return bad_usage("--max-iterations needs a positive count (digits, optional k/M/G), not '%s'", v);
+                return cli_usage_error(cmd_name,
+                                       "--max-iterations needs a positive count (digits, optional k/M/G), not '%s'",
+                                       v);
             add_run_arg(o, "--max-iterations", v);
             max_iterations = true;
             break;
         case OPT_TARGET:
             if (!one_of(v, targets))
-                return bad_usage("unknown target '%s' (c11, x86, java)", v);
+                return cli_usage_error(cmd_name, "unknown target '%s' (c11, x86, java)", v);
             o->target = v;
             break;
         case OPT_SYNC:
@@ -143,7 +133,7 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
             const char *const *names = c == OPT_SYNC ? syncs : c == OPT_AFFINITY ? affinities : layouts;
             const char *flag = c == OPT_SYNC ? "--sync" : c == OPT_AFFINITY ? "--affinity" : "--layout";
             if (!one_of(v, names))
-                return bad_usage("%s: unknown mode '%s'", flag, v);
+                return cli_usage_error(cmd_name, "%s: unknown mode '%s'", flag, v);
             add_run_arg(o, flag, v);
             if (c != OPT_SYNC || strcmp(v, "loose"))
                 note_native_only(o, flag);
@@ -152,7 +142,8 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
         case OPT_SEED:
         case OPT_CPUS:
             if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 19)
-                return bad_usage("%s needs a number, not '%s'", c == OPT_SEED ? "--seed" : "--cpus", v);
+                return cli_usage_error(cmd_name,
+                                       "%s needs a number, not '%s'", c == OPT_SEED ? "--seed" : "--cpus", v);
             add_run_arg(o, c == OPT_SEED ? "--seed" : "--cpus", v);
             note_native_only(o, c == OPT_SEED ? "--seed" : "--cpus");
             break;
@@ -161,8 +152,8 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
             errno = 0;
             double s = strtod(v, &end);
             if (errno || end == v || *end || !(s > 0) || s > 86400 * 7)
-                return bad_usage("%s needs a positive number of seconds, not '%s'",
-                                 c == OPT_TIME ? "--time" : "--timeout", v);
+                return cli_usage_error(cmd_name, "%s needs a positive number of seconds, not '%s'",
+                                       c == OPT_TIME ? "--time" : "--timeout", v);
             if (c == OPT_TIME)
                 add_run_arg(o, "--time", v), o->time = v;
             else
@@ -172,7 +163,7 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
         case OPT_MODEL: o->model = v; break;
         case OPT_CC:
             if (!*v)
-                return bad_usage("--cc needs a compiler");
+                return cli_usage_error(cmd_name, "--cc needs a compiler");
             o->cc = v;
             note_native_only(o, "--cc");
             break;
@@ -186,7 +177,7 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
             break;
         case OPT_PLAIN:
             if (!one_of(v, plains))
-                return bad_usage("--plain: '%s' is neither volatile nor relaxed", v);
+                return cli_usage_error(cmd_name, "--plain: '%s' is neither volatile nor relaxed", v);
             o->plain_relaxed = !strcmp(v, "relaxed");
             note_native_only(o, "--plain");
             break;
@@ -195,14 +186,15 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
             return EXIT_OK;
         default:
             if (optopt && optopt < 256)
-                return bad_usage("unknown option or missing value: -%c", optopt);
-            return bad_usage("unknown option or missing value: %s", argv[optind - 1]);
+                return cli_usage_error(cmd_name, "unknown option or missing value: -%c", optopt);
+            return cli_usage_error(cmd_name, "unknown option or missing value: %s", argv[optind - 1]);
         }
     }
     if (optind >= argc && !o->files_optional)
-        return bad_usage("no test files given");
+        return cli_usage_error(cmd_name, "no test files given");
     if (max_iterations && !o->until_covered)
-        return bad_usage("--max-iterations bounds --until-covered; without it, -s and -r say how many");
+        return cli_usage_error(cmd_name,
+                               "--max-iterations bounds --until-covered; without it, -s and -r say how many");
     if (o->until_covered && !max_iterations)
         add_run_arg(o, "--max-iterations", DEFAULT_MAX_ITERATIONS);
     VEC_PUSH(o->run_args, o->nrun_args, o->run_args_cap, NULL);
