@@ -57,10 +57,9 @@ static void usage(FILE *f)
             "example: litmusc run -s 1M -r 10 --affinity incr SB.litmus\n");
 }
 
-/* What the whole command returns: a forbidden observation wins, then an
- * environment failure, then bad input. */
+/* The tests seen (the printer counts the outcomes). */
 typedef struct outcome_counts {
-    int tests, forbidden, env_errors, input_errors, skipped;
+    int tests, skipped;
     bool stop;              /* interrupted, or a failure every test would repeat */
 } outcome_counts;
 
@@ -73,15 +72,6 @@ typedef struct run_ctx {
     harness_runinfo machine;
     outcome_counts n;
 } run_ctx;
-
-static void report_error(run_ctx *cx, const char *name, const diag *d)
-{
-    run_printer_error(&cx->out, name, d);
-    if (d->status == EXIT_USAGE)
-        cx->n.input_errors++;
-    else
-        cx->n.env_errors++;
-}
 
 static const char *target_of(const run_opts *o, const ir_test *t)
 {
@@ -97,7 +87,7 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     if (!cx->cc_version) {
         cx->cc_version = harness_cc_version(cx->o->cc, &d);
         if (!cx->cc_version) {
-            report_error(cx, t->name, &d);
+            run_printer_error(&cx->out, t->name, &d);
             cx->n.stop = true;  /* every other test would fail the same way */
             return;
         }
@@ -115,14 +105,14 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     no.until_covered = cx->o->until_covered ? b : NULL;
     char *schedules = NULL;
     if (no.until_covered && !(no.schedules = schedules = harness_schedules_arg(m, t, b, &d))) {
-        report_error(cx, t->name, &d);
+        run_printer_error(&cx->out, t->name, &d);
         return;
     }
     harness_run_result r;
     bool ran = harness_run_native(t, &no, &r, &d);
     free(schedules);
     if (!ran) {
-        report_error(cx, t->name, &d);
+        run_printer_error(&cx->out, t->name, &d);
         if (r.interrupted)
             cx->n.stop = true;
         harness_run_result_free(&r);
@@ -130,7 +120,7 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     }
     harness_verdict v;
     if (!harness_compare(t, b, r.hist, &v, &d)) {
-        report_error(cx, t->name, &d);
+        run_printer_error(&cx->out, t->name, &d);
         harness_run_result_free(&r);
         return;
     }
@@ -145,15 +135,13 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     char *build = r.cached ? xstrdup("cached") : xasprintf("built in %.2f s", r.build_s);
     ri.build = build;
     run_printer_result(&cx->out, t, t->file, b, r.hist, &v, &ri, r.build_s + r.run_s);
-    if (v.nforbidden)
-        cx->n.forbidden++;
     if (r.timed_out) {
         fprintf(stderr, "litmusc run: %s: %s\n", t->name, r.status);
-        cx->n.env_errors++;
+        cx->out.env_errors++;
     }
     if (r.interrupted) {
         fprintf(stderr, "litmusc run: %s: %s; stopping\n", t->name, r.status);
-        cx->n.env_errors++;
+        cx->out.env_errors++;
         cx->n.stop = true;
     }
     free(compiler);
@@ -167,7 +155,7 @@ static void run_file(run_ctx *cx, const char *path)
     diag d = {0};
     ir_test *t = cli_load_test(path, &d);
     if (!t) {
-        report_error(cx, path, &d);
+        run_printer_error(&cx->out, path, &d);
         return;
     }
     if (cx->filter && !harness_filter_match(cx->filter, t->name)) {
@@ -181,7 +169,7 @@ static void run_file(run_ctx *cx, const char *path)
     model *m = model_set_get(cx->models, mname, &d);
     races *rc = m ? races_run(m, t, &d) : NULL;
     if (!rc) {
-        report_error(cx, t->name, &d);
+        run_printer_error(&cx->out, t->name, &d);
         if (!m)
             cx->n.stop = true;  /* the same model would fail for every test */
         ir_test_free(t);
@@ -220,20 +208,10 @@ int cmd_run(int argc, char **argv)
     harness_signals_install();
     for (int i = optind; i < argc && !cx.n.stop && !harness_interrupted(); i++)
         run_file(&cx, argv[i]);
-    d = (diag){0};
-    if (!run_printer_end(&cx.out, o.xml, &d)) {
-        cli_report(&d);
-        cx.n.env_errors++;
-    }
+    run_printer_end(&cx.out, o.xml);
     if (harness_interrupted() && !cx.n.stop)
-        cx.n.env_errors++;
-    if (cx.filter && cx.n.tests == 0 && !cx.n.input_errors && !cx.n.env_errors)
-        fprintf(stderr, "litmusc run: no test matches --filter '%s'\n", o.filter);
-    st = cx.n.forbidden ? EXIT_FOUND
-         : cx.n.env_errors ? EXIT_INTERNAL
-         : cx.n.input_errors ? EXIT_USAGE
-         : cx.filter && cx.n.tests == 0 ? EXIT_USAGE
-                                        : EXIT_OK;
+        cx.out.env_errors++;
+    st = run_printer_status(&cx.out, cx.filter ? o.filter : NULL, cx.n.tests);
 done:
     harness_filter_free(cx.filter);
     model_set_free(cx.models);

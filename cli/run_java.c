@@ -17,10 +17,6 @@
 #include "harness/harness.h"
 #include "model/model.h"
 
-typedef struct counts {
-    int forbidden, env, input;
-} counts;
-
 /* One loaded test. */
 typedef struct jtest {
     const char *path;
@@ -33,17 +29,7 @@ typedef struct java_ctx {
     const run_opts *o;
     jtest *ts;              /* the tests handed to the harness, in its order */
     run_printer out;
-    counts k;
 } java_ctx;
-
-static void report_diag(java_ctx *cx, const char *name, const diag *d)
-{
-    run_printer_error(&cx->out, name, d);
-    if (d->status == EXIT_USAGE)
-        cx->k.input++;
-    else
-        cx->k.env++;
-}
 
 /* The harness's callback: one test's result, printed as it comes. */
 static void print_one(void *vctx, int i, const harness_hist *h, harness_runinfo *ri, const diag *rd)
@@ -51,22 +37,20 @@ static void print_one(void *vctx, int i, const harness_hist *h, harness_runinfo 
     java_ctx *cx = vctx;
     jtest *jt = &cx->ts[i];
     if (!h) {
-        report_diag(cx, jt->t->name, rd);
+        run_printer_error(&cx->out, jt->t->name, rd);
         return;
     }
     ri->model = model_name(jt->m);
     diag d = {0};
     harness_verdict v;
     if (!harness_compare(jt->t, jt->rc->b, h, &v, &d)) {
-        report_diag(cx, jt->t->name, &d);
+        run_printer_error(&cx->out, jt->t->name, &d);
         return;
     }
     harness_races_seen(&v, jt->rc, h);
     run_printer_result(&cx->out, jt->t, jt->path, jt->rc->b, h, &v, ri, h->elapsed);
-    if (v.nforbidden)
-        cx->k.forbidden++;
     if (h->interrupted && ri->status)
-        cx->k.env++;
+        cx->out.env_errors++;
     harness_verdict_free(&v);
 }
 
@@ -97,7 +81,7 @@ int run_java(const run_opts *o, char **files, int nfiles)
         d = (diag){0};
         ir_test *t = cli_load_test(files[i], &d);
         if (!t) {
-            report_diag(&cx, files[i], &d);
+            run_printer_error(&cx.out, files[i], &d);
             continue;
         }
         if (flt && !harness_filter_match(flt, t->name)) {
@@ -109,7 +93,7 @@ int run_java(const run_opts *o, char **files, int nfiles)
         model *m = model_set_get(ms, mname, &d);
         races *rc = m ? races_run(m, t, &d) : NULL;
         if (!rc) {
-            report_diag(&cx, t->name, &d);
+            run_printer_error(&cx.out, t->name, &d);
             ir_test_free(t);
             continue;
         }
@@ -119,21 +103,11 @@ int run_java(const run_opts *o, char **files, int nfiles)
     harness_java_opts jo = {o->size, o->runs, o->time, o->timeout_s, o->cache_dir, javac_version};
     d = (diag){0};
     if (n && !harness_interrupted() && !harness_run_java(tests, n, &jo, print_one, &cx, &d))
-        report_diag(&cx, "java", &d);
-    d = (diag){0};
-    if (!run_printer_end(&cx.out, o->xml, &d)) {
-        cli_report(&d);
-        cx.k.env++;
-    }
+        run_printer_error(&cx.out, "java", &d);
+    run_printer_end(&cx.out, o->xml);
     if (harness_interrupted())
-        cx.k.env++;
-    if (flt && matched == 0 && !cx.k.input && !cx.k.env)
-        fprintf(stderr, "litmusc run: no test matches --filter '%s'\n", o->filter);
-    int st = cx.k.forbidden ? EXIT_FOUND
-             : cx.k.env ? EXIT_INTERNAL
-             : cx.k.input ? EXIT_USAGE
-             : flt && matched == 0 ? EXIT_USAGE
-                                   : EXIT_OK;
+        cx.out.env_errors++;
+    int st = run_printer_status(&cx.out, flt ? o->filter : NULL, matched);
     for (int i = 0; i < n; i++) {
         races_free(cx.ts[i].rc);
         ir_test_free(cx.ts[i].t);

@@ -39,20 +39,31 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
  * string, flags sorted: "--sync loose -r 10 -s 1000 --timeout 120". */
 char *run_opts_canonical(const run_opts *o, bool with_timeout);
 
-/* Printing finished runs, the same for every target (cli/run_print.c). */
+/* Printing finished runs, the same for every target (cli/run_print.c),
+ * and counting what the exit status is made of. */
 typedef struct run_printer {
     cli_json_out jo;        /* --json: the writer, flushed after each result */
     harness_report *rep;    /* --xml, or NULL */
+    int forbidden;          /* results where a forbidden state was seen */
+    int env_errors;         /* environment failures (exit 3) */
+    int input_errors;       /* tests refused as bad input (exit 2) */
 } run_printer;
 
 void run_printer_begin(run_printer *p, bool json, const char *xml);
-/* The log and verdict (or the JSON result) on stdout, and the testcase. */
+/* The log and verdict (or the JSON result) on stdout, and the testcase;
+ * counted when V saw a forbidden state. */
 void run_printer_result(run_printer *p, const ir_test *t, const char *file, const bset *b, const harness_hist *h,
                         const harness_verdict *v, const harness_runinfo *ri, double seconds);
-/* A test that produced no result: the message on stderr, an error testcase. */
+/* A test that produced no result: the message on stderr, an error testcase;
+ * counted as bad input or as an environment failure by D's status. */
 void run_printer_error(run_printer *p, const char *name, const diag *d);
-/* Close the JSON and write the XML report; false + D when it cannot be written. */
-bool run_printer_end(run_printer *p, const char *xml, diag *d);
+/* Close the JSON and write the XML report; a report that cannot be
+ * written is said on stderr and counted as an environment failure. */
+void run_printer_end(run_printer *p, const char *xml);
+/* The exit status: a forbidden state seen wins, then an environment
+ * failure, then bad input, then a --filter FILTER (NULL: none given) that
+ * matched none of the tests (MATCHED of them), which is also said. */
+int run_printer_status(const run_printer *p, const char *filter, int matched);
 
 /* `run --target java` on FILES[0..NFILES). */
 int run_java(const run_opts *o, char **files, int nfiles);

@@ -8,6 +8,7 @@
 
 void run_printer_begin(run_printer *p, bool json, const char *xml)
 {
+    *p = (run_printer){0};
     p->rep = xml ? harness_report_new("litmusc run") : NULL;
     cli_json_begin(&p->jo, json, "run");
 }
@@ -26,6 +27,8 @@ void run_printer_result(run_printer *p, const ir_test *t, const char *file, cons
         sb_free(&out);
     }
     fflush(stdout);
+    if (v->nforbidden)
+        p->forbidden++;
     if (!p->rep)
         return;
     strbuf detail = {0};
@@ -46,6 +49,10 @@ void run_printer_result(run_printer *p, const ir_test *t, const char *file, cons
 void run_printer_error(run_printer *p, const char *name, const diag *d)
 {
     cli_report(d);
+    if (d->status == EXIT_USAGE)
+        p->input_errors++;
+    else
+        p->env_errors++;
     if (p->rep) {
         char msg[DIAG_MSG_MAX + 300];
         diag_format(d, msg, sizeof msg);
@@ -53,12 +60,26 @@ void run_printer_error(run_printer *p, const char *name, const diag *d)
     }
 }
 
-bool run_printer_end(run_printer *p, const char *xml, diag *d)
+void run_printer_end(run_printer *p, const char *xml)
 {
     cli_json_end(&p->jo);
     fflush(stdout);
-    bool ok = !p->rep || harness_report_write(p->rep, xml, d);
+    diag d = {0};
+    if (p->rep && !harness_report_write(p->rep, xml, &d)) {
+        cli_report(&d);
+        p->env_errors++;
+    }
     harness_report_free(p->rep);
     p->rep = NULL;
-    return ok;
+}
+
+int run_printer_status(const run_printer *p, const char *filter, int matched)
+{
+    if (filter && matched == 0 && !p->input_errors && !p->env_errors)
+        fprintf(stderr, "litmusc run: no test matches --filter '%s'\n", filter);
+    return p->forbidden ? EXIT_FOUND
+           : p->env_errors ? EXIT_INTERNAL
+           : p->input_errors ? EXIT_USAGE
+           : filter && matched == 0 ? EXIT_USAGE
+                                    : EXIT_OK;
 }
