@@ -329,6 +329,18 @@ static bool rf_choose(enumr *e, int j)
 
 /* ---- path combinations --------------------------------------------------- */
 
+void enum_initial_writes(exec *x, const ir_test *t)
+{
+    for (int l = 0; l < t->nlocs; l++) {
+        exec_event *ev = &x->ev[l];
+        ev->kind = EV_W | EV_IW;
+        ev->thread = -1;
+        ev->loc = l;
+        ev->mode = IR_MODE_NONE;
+        ev->wval = t->locs[l].init;
+    }
+}
+
 static void dep_rel(exec_rel *rel, const enumr *e, int th, int base, int i, uint64_t deps)
 {
     const tpath *p = e->cur[th];
@@ -361,13 +373,8 @@ static bool build_events(enumr *e)
     if (n > e->b->events)
         e->b->events = n;
     memset(e->locw, 0, sizeof e->locw);
+    enum_initial_writes(x, t);
     for (int l = 0; l < t->nlocs; l++) {
-        exec_event *ev = &x->ev[l];
-        ev->kind = EV_W | EV_IW;
-        ev->thread = -1;
-        ev->loc = l;
-        ev->mode = IR_MODE_NONE;
-        ev->wval = t->locs[l].init;
         e->evth[l] = -1;
         e->evix[l] = -1;
         e->locw[l] |= (uint64_t)1 << l;

@@ -60,6 +60,10 @@ typedef struct tpaths {
 bool enum_thread_paths(const ir_test *t, const ir_thread *th, tpaths *out, diag *d);
 void tpaths_free(tpaths *tp);
 
+/* Events 0..T->nlocs-1 of X (already zeroed): the initial write of each
+ * location, laid out as exec.h says, whichever model builds the execution. */
+void enum_initial_writes(exec *x, const ir_test *t);
+
 #include "model/cat.h"
 #include "model/model.h"
 

@@ -140,16 +140,10 @@ static void to_exec(const jls *j, const jexec *T, const ir_val *tw, const int *f
     const ir_test *t = j->t;
     memset(x, 0, sizeof *x);
     x->test = t;
+    enum_initial_writes(x, t);
     int at[JLS04_MAX_EVENTS];
-    for (int l = 0; l < j->nlocs; l++) {
-        exec_event *e = &x->ev[l];
-        e->kind = EV_W | EV_IW;
-        e->thread = -1;
-        e->loc = l;
-        e->mode = IR_MODE_NONE;
-        e->wval = t->locs[l].init;
+    for (int l = 0; l < j->nlocs; l++)
         at[l] = l;
-    }
     int n = j->nlocs;
     for (int th = 0; th < j->nth; th++) {
         const tpath *p = jls_path(j, T, th);
