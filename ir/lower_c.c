@@ -92,15 +92,8 @@ static bool c_call(lw *w, const fe_expr *e, ir_operand *out)
         ir_operand expected = lw_load(w, exp_addr, IR_MO_NA);
         if (!value_arg(w, e, 2, &v))
             return false;
-        ir_instr *cas = lw_emit(w, IR_RMW);
-        cas->rmw_op = IR_RMW_CAS;
-        cas->addr = addr;
-        cas->a = v;
-        cas->b = expected;
-        cas->mode = c_mode(e->mo);
-        cas->fail_mode = c_mode(fail);
+        ir_instr *cas = lw_cas(w, addr, expected, v, c_mode(e->mo), c_mode(fail));
         cas->weak = e->ccall == FE_C_CAS_WEAK;
-        cas->dst = ir_new_val(w->th);
         cas->flag = ir_new_val(w->th);
         ir_operand old = ir_value(cas->dst);
         /* Success joins directly; failure writes the value read back.  The
@@ -111,9 +104,7 @@ static bool c_call(lw *w, const fe_expr *e, ir_operand *out)
         lw_branch_then(w, ok, &success);
         lw_store(w, exp_addr, old, IR_MO_NA);
         lw_add_fall(w, &join);
-        for (size_t i = 0; i < success.n; i++)
-            VEC_PUSH(join.v, join.n, join.cap, success.v[i]);
-        free(success.v);
+        lw_edges_append(&join, &success);
         /* The result is a phi of 1 (success) and 0 (failure): carried by a
          * scratch register slot so that lw_join builds it. */
         int scratch = w->nregs - 1;

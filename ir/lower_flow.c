@@ -122,7 +122,7 @@ void lw_store(lw *w, ir_operand addr, ir_operand v, ir_mode mode)
     in->mode = mode;
 }
 
-ir_operand lw_rmw(lw *w, ir_rmw_op op, ir_operand addr, ir_operand v, ir_mode mode)
+static ir_instr *emit_rmw(lw *w, ir_rmw_op op, ir_operand addr, ir_operand v, ir_mode mode)
 {
     ir_instr *in = lw_emit(w, IR_RMW);
     in->rmw_op = op;
@@ -130,7 +130,20 @@ ir_operand lw_rmw(lw *w, ir_rmw_op op, ir_operand addr, ir_operand v, ir_mode mo
     in->a = v;
     in->mode = mode;
     in->dst = ir_new_val(w->th);
-    return ir_value(in->dst);
+    return in;
+}
+
+ir_operand lw_rmw(lw *w, ir_rmw_op op, ir_operand addr, ir_operand v, ir_mode mode)
+{
+    return ir_value(emit_rmw(w, op, addr, v, mode)->dst);
+}
+
+ir_instr *lw_cas(lw *w, ir_operand addr, ir_operand expected, ir_operand v, ir_mode mode, ir_mode fail_mode)
+{
+    ir_instr *in = emit_rmw(w, IR_RMW_CAS, addr, v, mode);
+    in->b = expected;
+    in->fail_mode = fail_mode;
+    return in;
 }
 
 void lw_fence(lw *w, ir_fence_kind k, ir_mode mode)
@@ -196,6 +209,14 @@ void lw_edges_free(lw_edges *e)
         free(e->v[i].vals);
     free(e->v);
     memset(e, 0, sizeof *e);
+}
+
+void lw_edges_append(lw_edges *to, lw_edges *from)
+{
+    for (size_t i = 0; i < from->n; i++)
+        VEC_PUSH(to->v, to->n, to->cap, from->v[i]);
+    free(from->v);
+    memset(from, 0, sizeof *from);
 }
 
 static int edge_cmp(const void *a, const void *b)

@@ -63,6 +63,9 @@ ir_operand lw_bin(lw *w, ir_binop op, ir_operand a, ir_operand b);   /* folds co
 ir_operand lw_load(lw *w, ir_operand addr, ir_mode mode);
 void lw_store(lw *w, ir_operand addr, ir_operand v, ir_mode mode);
 ir_operand lw_rmw(lw *w, ir_rmw_op op, ir_operand addr, ir_operand v, ir_mode mode);
+/* A compare-exchange writing V where ADDR holds EXPECTED; its dst is the
+ * value read.  The caller adds what differs by language (weak, flag). */
+ir_instr *lw_cas(lw *w, ir_operand addr, ir_operand expected, ir_operand v, ir_mode mode, ir_mode fail_mode);
 void lw_fence(lw *w, ir_fence_kind k, ir_mode mode);
 
 /* Control flow. */
@@ -83,6 +86,8 @@ void lw_jump(lw *w, lw_edges *e);
  * edge, control is dead. */
 void lw_join(lw *w, lw_edges *e);
 void lw_edges_free(lw_edges *e);
+/* Move FROM's edges, maps and all, to the end of TO; FROM is left empty. */
+void lw_edges_append(lw_edges *to, lw_edges *from);
 
 /* Per-architecture thread lowering (the thread is set up and current). */
 bool lw_x86_thread(lw *w);

@@ -92,16 +92,12 @@ static bool j_call(lw *w, const fe_expr *e, ir_operand *out)
     case FE_J_WEAK_CAS: {
         if (!handle_address(w, e, &addr) || !arg(w, e, 0, &exp) || !arg(w, e, 1, &v))
             return false;
-        ir_instr *cas = lw_emit(w, IR_RMW);
-        cas->rmw_op = IR_RMW_CAS;
-        cas->addr = addr;
-        cas->b = exp;
-        cas->a = v;
-        cas_modes(e->jmethod == FE_J_CAS ? FE_JM_VOLATILE : e->jmode, &cas->mode, &cas->fail_mode);
+        ir_mode mode, fail_mode;
+        cas_modes(e->jmethod == FE_J_CAS ? FE_JM_VOLATILE : e->jmode, &mode, &fail_mode);
         if (e->jmethod == FE_J_WEAK_CAS && e->jmode == FE_JM_PLAIN)
-            cas->mode = cas->fail_mode = IR_JM_PLAIN;
+            mode = fail_mode = IR_JM_PLAIN;
+        ir_instr *cas = lw_cas(w, addr, exp, v, mode, fail_mode);
         cas->weak = e->jmethod == FE_J_WEAK_CAS;
-        cas->dst = ir_new_val(w->th);
         ir_operand old = ir_value(cas->dst);
         /* compareAndExchange returns the witness value, compareAndSet and
          * weakCompareAndSet whether it wrote (the weak one may fail when

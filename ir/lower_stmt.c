@@ -105,9 +105,7 @@ static bool lower_if(lw *w, const fe_stmt *s, lw_call_fn call)
         }
         lw_add_fall(w, &join);
     } else {
-        for (size_t i = 0; i < else_edges.n; i++)
-            VEC_PUSH(join.v, join.n, join.cap, else_edges.v[i]);
-        free(else_edges.v);
+        lw_edges_append(&join, &else_edges);
     }
     lw_join(w, &join);
     return true;

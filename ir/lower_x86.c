@@ -141,6 +141,18 @@ static bool carry_flag(x86 *x, const fe_x86_instr *in, ir_operand *out)
     return true;
 }
 
+/* [ADDR] = [ADDR] OP V, returning the old value: one locked RMW (ROP) with
+ * LOCK, else a plain read and a plain write that other threads may come
+ * between. */
+static ir_operand update_mem(lw *w, bool lock, ir_binop op, ir_rmw_op rop, ir_operand addr, ir_operand v)
+{
+    if (lock)
+        return lw_rmw(w, rop, addr, v, IR_X86_LOCKED);
+    ir_operand old = lw_load(w, addr, IR_X86_PLAIN);
+    lw_store(w, addr, lw_bin(w, op, old, v), IR_X86_PLAIN);
+    return old;
+}
+
 static bool arith(x86 *x, const fe_x86_instr *in, ir_binop op, ir_rmw_op rop, const fe_x86_opnd *src)
 {
     lw *w = x->w;
@@ -158,12 +170,7 @@ static bool arith(x86 *x, const fe_x86_instr *in, ir_binop op, ir_rmw_op rop, co
         return lw_error(w, in->dst.pos, "expected a register or memory destination");
     if (!mem_addr(x, &in->dst, &addr))
         return false;
-    if (in->lock) {
-        old = lw_rmw(w, rop, addr, v, IR_X86_LOCKED);
-    } else {
-        old = lw_load(w, addr, IR_X86_PLAIN);
-        lw_store(w, addr, lw_bin(w, op, old, v), IR_X86_PLAIN);
-    }
+    old = update_mem(w, in->lock, op, rop, addr, v);
     x->fl = (flags){FL_RESULT, old, v, op};
     return true;
 }
@@ -207,12 +214,7 @@ static bool xadd(x86 *x, const fe_x86_instr *in)
     }
     if (!mem_addr(x, &in->dst, &addr))
         return false;
-    if (in->lock) {
-        old = lw_rmw(w, IR_RMW_ADD, addr, v, IR_X86_LOCKED);
-    } else {
-        old = lw_load(w, addr, IR_X86_PLAIN);
-        lw_store(w, addr, lw_bin(w, IR_ADD, old, v), IR_X86_PLAIN);
-    }
+    old = update_mem(w, in->lock, IR_ADD, IR_RMW_ADD, addr, v);
     x->fl = (flags){FL_RESULT, old, v, IR_ADD};
     w->cur[s] = old;
     return true;
@@ -240,14 +242,7 @@ static bool cmpxchg(x86 *x, const fe_x86_instr *in)
     if (!mem_addr(x, &in->dst, &addr))
         return false;
     if (in->lock) {
-        ir_instr *cas = lw_emit(w, IR_RMW);
-        cas->rmw_op = IR_RMW_CAS;
-        cas->addr = addr;
-        cas->a = nv;
-        cas->b = expected;
-        cas->mode = IR_X86_LOCKED;
-        cas->dst = ir_new_val(w->th);
-        old = ir_value(cas->dst);
+        old = ir_value(lw_cas(w, addr, expected, nv, IR_X86_LOCKED, IR_MODE_NONE)->dst);
     } else {
         /* Not atomic: a read, then a write only when the values are equal. */
         old = lw_load(w, addr, IR_X86_PLAIN);
@@ -256,9 +251,7 @@ static bool cmpxchg(x86 *x, const fe_x86_instr *in)
         lw_branch(w, eq, &skip);
         lw_store(w, addr, nv, IR_X86_PLAIN);
         lw_add_fall(w, &join);
-        for (size_t i = 0; i < skip.n; i++)
-            VEC_PUSH(join.v, join.n, join.cap, skip.v[i]);
-        free(skip.v);
+        lw_edges_append(&join, &skip);
         lw_join(w, &join);
     }
     w->cur[acc] = old;
