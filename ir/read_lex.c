@@ -228,18 +228,14 @@ char *rd_take_name(reader *r, const char *what)
     return s;
 }
 
+/* A quoted string only: a name that must be quoted. */
 char *rd_take_string(reader *r, const char *what)
 {
     if (r->tok.kind != T_STR) {
         rd_err_tok(r, what);
         return NULL;
     }
-    char *s = xstrdup(r->tok.text);
-    if (!rd_next(r)) {
-        free(s);
-        return NULL;
-    }
-    return s;
+    return rd_take_name(r, what);
 }
 
 bool rd_take_num(reader *r, const char *what, ir_val *out)
