@@ -213,20 +213,27 @@ static void print_args(strbuf *b, const fe_test *t, const fe_expr *e)
     }
 }
 
+/* *ADDR, read or written: a bare register needs no parentheses, any other
+ * address does (unary * binds tighter than every binary operator). */
+static void print_deref(strbuf *b, const fe_test *t, const fe_expr *addr)
+{
+    sb_addc(b, '*');
+    if (addr->kind == FE_E_REG) {
+        sb_add(b, addr->name);
+    } else {
+        sb_addc(b, '(');
+        print_expr(b, t, addr, 0);
+        sb_addc(b, ')');
+    }
+}
+
 static void print_expr(strbuf *b, const fe_test *t, const fe_expr *e, int minlvl)
 {
     switch (e->kind) {
     case FE_E_CONST: sb_printf(b, "%" PRId64, e->value); break;
     case FE_E_REG: sb_add(b, e->name); break;
     case FE_E_DEREF:
-        sb_addc(b, '*');
-        if (e->l->kind == FE_E_REG) {
-            sb_add(b, e->l->name);
-        } else {
-            sb_addc(b, '(');
-            print_expr(b, t, e->l, 0);
-            sb_addc(b, ')');
-        }
+        print_deref(b, t, e->l);
         break;
     case FE_E_CAST:
         sb_printf(b, "(%s)", e->type);
@@ -338,14 +345,7 @@ static void print_stmt(strbuf *b, const fe_test *t, const fe_stmt *s, int ind)
         sb_add(b, ";\n");
         break;
     case FE_S_STORE:
-        sb_addc(b, '*');
-        if (s->addr->kind == FE_E_REG) {
-            sb_add(b, s->addr->name);
-        } else {
-            sb_addc(b, '(');
-            print_expr(b, t, s->addr, 0);
-            sb_addc(b, ')');
-        }
+        print_deref(b, t, s->addr);
         sb_add(b, " = ");
         print_expr(b, t, s->e, 0);
         sb_add(b, ";\n");
