@@ -63,6 +63,18 @@ static void set_add(relax_set *s, const relax *r)
     VEC_PUSH(s->r, s->n, s->cap, *r);
 }
 
+/* In cmp_relax order, which is diy7's order of relaxations. */
+static void set_sort(relax_set *s)
+{
+    for (int i = 0; i < s->n; i++)
+        for (int j = i + 1; j < s->n; j++)
+            if (cmp_relax(&s->r[j], &s->r[i]) < 0) {
+                relax t = s->r[i];
+                s->r[i] = s->r[j];
+                s->r[j] = t;
+            }
+}
+
 /* Can the target of X be the source of Y (directions and annotations)? */
 static bool can_precede(const gen_edge *x, const gen_edge *y)
 {
@@ -596,20 +608,8 @@ bool gen_enumerate(const gen_enum_opts *o, gen_sink sink, void *ctx, diag *d)
     walk w = {.o = o, .a = a, .sink = sink, .ctx = ctx, .d = d};
     w.items = xcalloc((size_t)(rs.n + ss.n), sizeof *w.items);
     /* sorted in diy7's order of relaxations, relaxations first */
-    for (int i = 0; i < rs.n; i++)
-        for (int j = i + 1; j < rs.n; j++)
-            if (cmp_relax(&rs.r[j], &rs.r[i]) < 0) {
-                relax t = rs.r[i];
-                rs.r[i] = rs.r[j];
-                rs.r[j] = t;
-            }
-    for (int i = 0; i < ss.n; i++)
-        for (int j = i + 1; j < ss.n; j++)
-            if (cmp_relax(&ss.r[j], &ss.r[i]) < 0) {
-                relax t = ss.r[i];
-                ss.r[i] = ss.r[j];
-                ss.r[j] = t;
-            }
+    set_sort(&rs);
+    set_sort(&ss);
     for (int i = 0; i < rs.n; i++) {
         w.items[w.nitems] = rs.r[i];
         w.items[w.nitems++].is_relax = true;
