@@ -267,18 +267,26 @@ static cat_expr *parse_star(parser *p)
 }
 
 typedef cat_expr *(*level_fn)(parser *);
+typedef cat_expr *(*join_fn)(parser *, cat_eop, cat_token *, cat_expr *, cat_expr *);
+
+/* OPERAND [TOK SELF], SELF being the level itself: a right-associative
+ * operator.  JOIN builds the node (mk_nary for those herd flattens). */
+static cat_expr *right_assoc(parser *p, level_fn operand, level_fn self, cat_tok tok, cat_eop op, join_fn join)
+{
+    cat_expr *e = operand(p);
+    if (e && peek(p) == tok) {
+        cat_token *at = cur(p);
+        next(p);
+        cat_expr *r = self(p);
+        if (!r) { cat_expr_free(e); return NULL; }
+        e = join(p, op, at, e, r);
+    }
+    return e;
+}
 
 static cat_expr *parse_inter(parser *p)     /* & right */
 {
-    cat_expr *e = parse_star(p);
-    if (e && peek(p) == CT_INTER) {
-        cat_token *at = cur(p);
-        next(p);
-        cat_expr *r = parse_inter(p);
-        if (!r) { cat_expr_free(e); return NULL; }
-        e = mk2(p, CE_INTER, at, e, r);
-    }
-    return e;
+    return right_assoc(p, parse_star, parse_inter, CT_INTER, CE_INTER, mk2);
 }
 
 static cat_expr *parse_diff(parser *p)      /* \ left */
@@ -296,41 +304,17 @@ static cat_expr *parse_diff(parser *p)      /* \ left */
 
 static cat_expr *parse_seq(parser *p)       /* ; right, flattened */
 {
-    cat_expr *e = parse_diff(p);
-    if (e && peek(p) == CT_SEMI) {
-        cat_token *at = cur(p);
-        next(p);
-        cat_expr *r = parse_seq(p);
-        if (!r) { cat_expr_free(e); return NULL; }
-        e = mk_nary(p, CE_SEQ, at, e, r);
-    }
-    return e;
+    return right_assoc(p, parse_diff, parse_seq, CT_SEMI, CE_SEQ, mk_nary);
 }
 
 static cat_expr *parse_add(parser *p)       /* ++ right */
 {
-    cat_expr *e = parse_seq(p);
-    if (e && peek(p) == CT_PLUSPLUS) {
-        cat_token *at = cur(p);
-        next(p);
-        cat_expr *r = parse_add(p);
-        if (!r) { cat_expr_free(e); return NULL; }
-        e = mk2(p, CE_ADD, at, e, r);
-    }
-    return e;
+    return right_assoc(p, parse_seq, parse_add, CT_PLUSPLUS, CE_ADD, mk2);
 }
 
 cat_expr *cat_parse_base(parser *p)         /* | right, flattened */
 {
-    cat_expr *e = parse_add(p);
-    if (e && peek(p) == CT_UNION) {
-        cat_token *at = cur(p);
-        next(p);
-        cat_expr *r = cat_parse_base(p);
-        if (!r) { cat_expr_free(e); return NULL; }
-        e = mk_nary(p, CE_UNION, at, e, r);
-    }
-    return e;
+    return right_assoc(p, parse_add, cat_parse_base, CT_UNION, CE_UNION, mk_nary);
 }
 
 /* match e with 'tag -> e || ... || _ -> e end   or the set form
