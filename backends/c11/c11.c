@@ -240,17 +240,12 @@ static void emit_bin(strbuf *b, const ir_instr *in)
         return;
     case IR_DIV: sb_add(b, "lt_div("); break;
     case IR_REM: sb_add(b, "lt_rem("); break;
-    case IR_SHL:
+    case IR_SHL: op = "<<"; goto shift;
+    case IR_SHR: op = ">>"; goto shift;
+    shift:
         sb_add(b, "(int64_t)((uint64_t)");
         opnd(b, in->a);
-        sb_add(b, " << ((uint64_t)");
-        opnd(b, in->b);
-        sb_add(b, " & 63));\n");
-        return;
-    case IR_SHR:
-        sb_add(b, "(int64_t)((uint64_t)");
-        opnd(b, in->a);
-        sb_add(b, " >> ((uint64_t)");
+        sb_printf(b, " %s ((uint64_t)", op);
         opnd(b, in->b);
         sb_add(b, " & 63));\n");
         return;
