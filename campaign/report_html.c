@@ -176,15 +176,14 @@ bool campaign_report_html(campaign *c, const char *path, diag *d)
         int allowed = sqlite3_column_int(st, 12), seen = sqlite3_column_int(st, 13);
         sb_printf(&rows, "<tr class=\"%s\"><td><a href=\"#run-%lld\">", cls, (long long)rid);
         esc(&rows, cdb_text(st, 2));
-        sb_add(&rows, "</a></td><td>");
-        esc(&rows, cdb_text(st, 21));
-        sb_add(&rows, "</td><td>");
-        esc(&rows, cdb_text(st, 3));
-        sb_add(&rows, "</td><td>");
-        esc(&rows, cdb_text(st, 4));
-        sb_add(&rows, "</td><td>");
-        esc(&rows, cdb_text(st, 5));
-        sb_printf(&rows, "</td><td>%s</td><td>%s</td>", status, done ? verdict : "");
+        sb_add(&rows, "</a></td>");
+        static const int text_cols[] = {21, 3, 4, 5};   /* arch, target, compiler, model */
+        for (size_t k = 0; k < sizeof text_cols / sizeof *text_cols; k++) {
+            sb_add(&rows, "<td>");
+            esc(&rows, cdb_text(st, text_cols[k]));
+            sb_add(&rows, "</td>");
+        }
+        sb_printf(&rows, "<td>%s</td><td>%s</td>", status, done ? verdict : "");
         if (done)
             sb_printf(&rows, "<td class=\"num\">%lld</td><td class=\"num\">%lld</td><td class=\"num\">%d</td>"
                              "<td class=\"num\" data-v=\"%.4f\">%d/%d</td><td class=\"num\">%.3f</td></tr>\n",
