@@ -59,6 +59,9 @@ extern const char *cli_command;
 /* Print "litmusc CMD: file:line:col: error: msg" to stderr; returns
  * d->status (2 or 3). */
 int cli_report(const diag *d);
+/* cli_report for one of several files: *STATUS keeps the worst status so
+ * far, so a later good file does not hide an earlier failure. */
+void cli_report_worst(const diag *d, int *status);
 /* Print "CMD: error: MSG" and "(see 'CMD --help')" to stderr, for a
  * misused option that the usage alone would not explain; returns
  * EXIT_USAGE. */

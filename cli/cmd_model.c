@@ -139,9 +139,7 @@ int cmd_model(int argc, char **argv)
         diag d = {0};
         ir_test *t = cli_load_test(files[f], &d);
         if (!t) {
-            int s = cli_report(&d);
-            if (s > status)
-                status = s;
+            cli_report_worst(&d, &status);
             continue;
         }
         const char *name = model_arg ? model_arg : model_default_name(t->arch);
@@ -150,17 +148,13 @@ int cmd_model(int argc, char **argv)
             model_set_pruning(m, false);
         if (m && graphs && !harness_graphs_check(graphs, m, &d)) {
             /* a --show name is the user's option: every test would fail alike */
-            int s = cli_report(&d);
-            if (s > status)
-                status = s;
+            cli_report_worst(&d, &status);
             ir_test_free(t);
             break;
         }
         if (!m) {
-            int s = cli_report(&d);
+            cli_report_worst(&d, &status);
             ir_test_free(t);
-            if (s > status)
-                status = s;
             if (model_arg)
                 break;              /* every further test would fail the same way */
             continue;
@@ -171,9 +165,7 @@ int cmd_model(int argc, char **argv)
         if (!b) {
             if (!d.set)
                 diag_fail(&d, "%s: the model run failed", files[f]);
-            int s = cli_report(&d);
-            if (s > status)
-                status = s;
+            cli_report_worst(&d, &status);
             ir_test_free(t);
             continue;
         }

@@ -95,9 +95,7 @@ int cmd_races(int argc, char **argv)
         if (!r) {
             if (!d.set)
                 diag_fail(&d, "%s: the model run failed", file);
-            int s = cli_report(&d);
-            if (s > status)
-                status = s;
+            cli_report_worst(&d, &status);
             ir_test_free(t);
             if (t && !m && model_arg)
                 break;              /* every further test would fail the same way */

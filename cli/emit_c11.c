@@ -88,11 +88,8 @@ int emit_native_main(int argc, char **argv, native_target target)
                 em[i].stem = native_file_stem(t->name);
             ir_test_free(t);
         }
-        if (!em[i].src) {
-            int s = cli_report(&d);
-            if (s > status)
-                status = s;
-        }
+        if (!em[i].src)
+            cli_report_worst(&d, &status);
     }
     /* Two tests with one name would overwrite each other's file. */
     for (int i = 0; status == EXIT_OK && folder && i < nfiles; i++)

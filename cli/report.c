@@ -15,6 +15,13 @@ int cli_report(const diag *d)
     return d->status ? d->status : EXIT_USAGE;
 }
 
+void cli_report_worst(const diag *d, int *status)
+{
+    int s = cli_report(d);
+    if (s > *status)
+        *status = s;
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
