@@ -289,9 +289,7 @@ static int cmd_run_campaign(int argc, char **argv)
 out:
     campaign_close(c);
     free(options);
-    for (size_t i = 0; i < o.nrun_args; i++)
-        free(o.run_args[i]);
-    free(o.run_args);
+    run_opts_free(&o);
     return st;
 }
 
@@ -422,9 +420,7 @@ static int check_run_options(int argc, char **argv)
     memcpy(copy, argv, (size_t)argc * sizeof *copy);
     int st = run_opts_parse(&o, argc, copy, "litmusc campaign", usage);
     free(copy);
-    for (size_t i = 0; i < o.nrun_args; i++)
-        free(o.run_args[i]);
-    free(o.run_args);
+    run_opts_free(&o);
     return st;
 }
 

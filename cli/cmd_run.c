@@ -189,9 +189,7 @@ int cmd_run(int argc, char **argv)
     if (st < 0 && o.target && !strcmp(o.target, "java"))
         st = run_java(&o, argv + optind, argc - optind);
     if (st >= 0) {
-        for (size_t i = 0; i < o.nrun_args; i++)
-            free(o.run_args[i]);
-        free(o.run_args);
+        run_opts_free(&o);
         return st;
     }
     run_ctx cx = {0};
@@ -216,8 +214,6 @@ done:
     harness_filter_free(cx.filter);
     model_set_free(cx.models);
     free(cx.cc_version);
-    for (size_t i = 0; i < o.nrun_args; i++)
-        free(o.run_args[i]);
-    free(o.run_args);
+    run_opts_free(&o);
     return st;
 }

@@ -211,6 +211,13 @@ static int cmp_pair(const void *a, const void *b)
     return c ? c : strcmp(x[1], y[1]);
 }
 
+void run_opts_free(run_opts *o)
+{
+    for (size_t i = 0; i < o->nrun_args; i++)
+        free(o->run_args[i]);
+    free(o->run_args);
+}
+
 char *run_opts_canonical(const run_opts *o, bool with_timeout)
 {
     size_t npairs = o->nrun_args / 2;

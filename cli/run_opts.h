@@ -35,6 +35,8 @@ typedef struct run_opts {
  * run"); -h prints USAGE.  Returns -1 to go on (files from optind), else
  * the exit status to stop with. */
 int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*usage)(FILE *f));
+/* Free what run_opts_parse allocated (the runner arguments), whatever it returned. */
+void run_opts_free(run_opts *o);
 /* The runner options (and the limit with WITH_TIMEOUT) as one canonical
  * string, flags sorted: "--sync loose -r 10 -s 1000 --timeout 120". */
 char *run_opts_canonical(const run_opts *o, bool with_timeout);
