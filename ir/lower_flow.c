@@ -173,26 +173,33 @@ void lw_add_fall(lw *w, lw_edges *e)
         push_edge(e, w->block, -1, LW_FALL, lw_snapshot(w));
 }
 
-void lw_branch(lw *w, ir_operand cond, lw_edges *else_edges)
+/* End the current block with BR COND: side PENDING (LW_THEN or LW_ELSE) is
+ * left pending in EDGES, the other goes to a fresh block that becomes
+ * current. */
+static void branch(lw *w, ir_operand cond, lw_edges *edges, int pending)
 {
     ir_instr *br = lw_emit(w, IR_BR);
     br->a = cond;
     int from = w->block, idx = w->th->blocks[from].ninstrs - 1;
-    push_edge(else_edges, from, idx, LW_ELSE, lw_snapshot(w));
+    push_edge(edges, from, idx, pending, lw_snapshot(w));
     int nb = ir_add_block(w->th);
-    w->th->blocks[from].instrs[idx].then_block = nb;
+    /* Looked up again: adding a block may have moved the block array. */
+    ir_instr *in = &w->th->blocks[from].instrs[idx];
+    if (pending == LW_ELSE)
+        in->then_block = nb;
+    else
+        in->else_block = nb;
     w->block = nb;
+}
+
+void lw_branch(lw *w, ir_operand cond, lw_edges *else_edges)
+{
+    branch(w, cond, else_edges, LW_ELSE);
 }
 
 void lw_branch_then(lw *w, ir_operand cond, lw_edges *then_edges)
 {
-    ir_instr *br = lw_emit(w, IR_BR);
-    br->a = cond;
-    int from = w->block, idx = w->th->blocks[from].ninstrs - 1;
-    push_edge(then_edges, from, idx, LW_THEN, lw_snapshot(w));
-    int nb = ir_add_block(w->th);
-    w->th->blocks[from].instrs[idx].else_block = nb;
-    w->block = nb;
+    branch(w, cond, then_edges, LW_THEN);
 }
 
 void lw_jump(lw *w, lw_edges *e)
