@@ -216,6 +216,30 @@ static bool parse_test(parser *p, cat_ins *in)
     return true;
 }
 
+/* An instruction KIND at AT named by the variable that comes next (WHAT
+ * describes it in the error when something else does). */
+static bool named_ins(parser *p, cat_iop kind, cat_token *at, const char *what, cat_ins *in)
+{
+    if (peek(p) != CT_VAR)
+        return cat_err_at(p, cur(p), "syntax error: expected %s, found %s", what, cat_tok_desc(cur(p)));
+    *in = mk_ins(p, kind, at);
+    in->name = xstrdup(cur(p)->text);
+    next(p);
+    return true;
+}
+
+/* The instructions up to `end` (consumed), as IN's next body. */
+static bool body_to_end(parser *p, cat_ins *in)
+{
+    ins_vec b = {0};
+    if (!parse_ins_list(p, &b) || !cat_expect(p, CT_END, NULL)) {
+        ins_vec_free(&b);
+        return false;
+    }
+    ins_add_body(in, &b);
+    return true;
+}
+
 static bool parse_one_ins(parser *p, ins_vec *out)
 {
     cat_token *at = cur(p);
@@ -312,28 +336,19 @@ static bool parse_one_ins(parser *p, ins_vec *out)
     case CT_PROCEDURE: {
         next(p);
         if (peek(p) == CT_REC) next(p);
-        if (peek(p) != CT_VAR)
-            return cat_err_at(p, cur(p), "syntax error: expected a procedure name, found %s%s", cat_tok_desc(cur(p)), "");
-        in = mk_ins(p, CI_PROC, at);
-        in.name = xstrdup(cur(p)->text);
-        next(p);
+        if (!named_ins(p, CI_PROC, at, "a procedure name", &in))
+            return false;
         bool ok = peek(p) == CT_LPAR ? cat_parse_formals_paren(p, &in.params) : cat_parse_pat0(p, &in.params);
-        ins_vec b = {0};
-        if (!ok || !cat_expect(p, CT_EQUAL, NULL) || !parse_ins_list(p, &b) || !cat_expect(p, CT_END, NULL)) {
-            ins_vec_free(&b);
+        if (!ok || !cat_expect(p, CT_EQUAL, NULL) || !body_to_end(p, &in)) {
             ins_free(&in);
             return false;
         }
-        ins_add_body(&in, &b);
         break;
     }
     case CT_CALL:
         next(p);
-        if (peek(p) != CT_VAR)
-            return cat_err_at(p, cur(p), "syntax error: expected a procedure name, found %s%s", cat_tok_desc(cur(p)), "");
-        in = mk_ins(p, CI_CALL, at);
-        in.name = xstrdup(cur(p)->text);
-        next(p);
+        if (!named_ins(p, CI_CALL, at, "a procedure name", &in))
+            return false;
         if (!(in.e = cat_parse_simple(p))) { ins_free(&in); return false; }
         if (peek(p) == CT_AS) {
             next(p);
@@ -342,28 +357,19 @@ static bool parse_one_ins(parser *p, ins_vec *out)
         break;
     case CT_FORALL: {
         next(p);
-        if (peek(p) != CT_VAR)
-            return cat_err_at(p, cur(p), "syntax error: expected a name after 'forall', found %s%s", cat_tok_desc(cur(p)), "");
-        in = mk_ins(p, CI_FORALL, at);
-        in.name = xstrdup(cur(p)->text);
-        next(p);
-        ins_vec b = {0};
+        if (!named_ins(p, CI_FORALL, at, "a name after 'forall'", &in))
+            return false;
         if (!cat_expect(p, CT_IN, NULL) || !(in.e = cat_parse_exp(p)) || !cat_expect(p, CT_DO, NULL) ||
-            !parse_ins_list(p, &b) || !cat_expect(p, CT_END, NULL)) {
-            ins_vec_free(&b);
+            !body_to_end(p, &in)) {
             ins_free(&in);
             return false;
         }
-        ins_add_body(&in, &b);
         break;
     }
     case CT_WITH:
         next(p);
-        if (peek(p) != CT_VAR)
-            return cat_err_at(p, cur(p), "syntax error: expected a name after 'with', found %s%s", cat_tok_desc(cur(p)), "");
-        in = mk_ins(p, CI_WITH, at);
-        in.name = xstrdup(cur(p)->text);
-        next(p);
+        if (!named_ins(p, CI_WITH, at, "a name after 'with'", &in))
+            return false;
         if (!cat_expect(p, CT_FROM, NULL) || !(in.e = cat_parse_exp(p))) { ins_free(&in); return false; }
         break;
     case CT_IF: {
@@ -386,11 +392,8 @@ static bool parse_one_ins(parser *p, ins_vec *out)
     }
     case CT_ENUM: {
         next(p);
-        if (peek(p) != CT_VAR)
-            return cat_err_at(p, cur(p), "syntax error: expected a name after 'enum', found %s%s", cat_tok_desc(cur(p)), "");
-        in = mk_ins(p, CI_ENUM, at);
-        in.name = xstrdup(cur(p)->text);
-        next(p);
+        if (!named_ins(p, CI_ENUM, at, "a name after 'enum'", &in))
+            return false;
         if (!cat_expect(p, CT_EQUAL, NULL)) { ins_free(&in); return false; }
         if (peek(p) == CT_ALT) next(p);
         for (;;) {
