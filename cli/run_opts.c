@@ -117,8 +117,8 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
         case OPT_MAX_ITER:
             if (!valid_count(v) || strtoull(v, NULL, 10) == 0)
                 return cli_usage_error(cmd_name,
-                                       "--max-iterations needs a positive count (digits, optional k/M/G), not '%s'",
-                                       v);
+                                       "--max-iterations needs a positive count (digits, optional k/M/G), "
+                                       "not '%s'", v);
             add_run_arg(o, "--max-iterations", v);
             max_iterations = true;
             break;

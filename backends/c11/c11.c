@@ -155,7 +155,9 @@ static bool emit_load(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_i
 {
     const char *mo = c11_order(in->mode, IR_LOAD, cx->o->plain_as_relaxed);
     sb_printf(b, "    v%d = (int64_t)", in->dst);
-    return mo ? atomic_call(b, cx, t, in, "atomic_load_explicit", NULL, mo, d) : plain_access(b, cx, t, in, NULL, d);
+    if (mo)
+        return atomic_call(b, cx, t, in, "atomic_load_explicit", NULL, mo, d);
+    return plain_access(b, cx, t, in, NULL, d);
 }
 
 static bool emit_store(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_instr *in, diag *d)
@@ -163,7 +165,9 @@ static bool emit_store(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_
     const char *mo = c11_order(in->mode, IR_STORE, cx->o->plain_as_relaxed);
     const char *ty = cell_type_of(cx, t, in);
     sb_add(b, "    ");
-    return mo ? atomic_call(b, cx, t, in, "atomic_store_explicit", ty, mo, d) : plain_access(b, cx, t, in, ty, d);
+    if (mo)
+        return atomic_call(b, cx, t, in, "atomic_store_explicit", ty, mo, d);
+    return plain_access(b, cx, t, in, ty, d);
 }
 
 static bool emit_rmw(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_instr *in, diag *d)
