@@ -239,14 +239,15 @@ static bool memo_seen(jsearch *s, jset C, jset R, const tval *v)
     for (; s->tab[q].n >= 0; q = (q + 1) & (s->ntab - 1)) {
         const mentry *m = &s->tab[q];
         if (m->h == h && m->c == C && m->r == R && m->n == n &&
-            !memcmp(s->vals + m->off, key, (size_t)n * sizeof *key))
+            (n == 0 || !memcmp(s->vals + m->off, key, (size_t)n * sizeof *key)))
             return true;
     }
     while (s->nvals + (size_t)n > s->capvals) {
         s->capvals = s->capvals ? 2 * s->capvals : 1024;
         s->vals = xrealloc(s->vals, s->capvals * sizeof *s->vals);
     }
-    memcpy(s->vals + s->nvals, key, (size_t)n * sizeof *key);
+    if (n > 0)      /* no values yet: vals may still be NULL */
+        memcpy(s->vals + s->nvals, key, (size_t)n * sizeof *key);
     s->tab[q] = (mentry){C, R, h, (int)s->nvals, n};
     s->nvals += (size_t)n;
     s->nused++;

@@ -51,6 +51,12 @@ void lrt_hist_free(lrt_hist *h)
     h->cap = h->n = 0;
 }
 
+void lrt_result_free(lrt_result *r)
+{
+    lrt_hist_free(&r->hist);
+    lrt_hist_free(&r->first);
+}
+
 /* The slot holding KEY, or the empty slot where it belongs. */
 static size_t hist_find(const lrt_hist *h, const int64_t *key)
 {

@@ -175,7 +175,9 @@ typedef struct lrt_result {
 extern volatile sig_atomic_t lrt_stop_requested;
 
 /* Run T under C.  Returns 0, or 3 when memory or threads are refused
- * (then *R holds nothing to free).  Free R->hist with lrt_hist_free. */
+ * (then *R holds nothing to free).  Free R's tables with lrt_result_free. */
 int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r);
+/* Free the tables of a finished run: its histogram and first-seen table. */
+void lrt_result_free(lrt_result *r);
 
 #endif

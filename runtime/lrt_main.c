@@ -294,8 +294,7 @@ int lrt_main(const lrt_test *t, int argc, char **argv)
         return 3;
     }
     bool ok = print_result(t, &c, &r);
-    lrt_hist_free(&r.hist);
-    lrt_hist_free(&r.first);
+    lrt_result_free(&r);
     free(c.allowed);
     free(c.schedules);
     return ok ? 0 : 3;

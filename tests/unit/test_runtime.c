@@ -281,7 +281,7 @@ static void run_sb(lrt_sync_kind sync, lrt_layout_kind layout, lrt_affinity_kind
     assert_int_equal(r.runs_done, 5);
     assert_false(r.interrupted);
     assert_true(r.elapsed > 0);
-    lrt_hist_free(&r.hist);
+    lrt_result_free(&r);
 }
 
 static void test_run_every_mode(void **state)
@@ -313,7 +313,7 @@ static void test_run_oversubscribed(void **state)
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     assert_true(r.oversubscribed);
     assert_int_equal(r.cpus, 1);
-    lrt_hist_free(&r.hist);
+    lrt_result_free(&r);
 }
 
 /* Final memory is collected after every thread finished, and reset
@@ -350,7 +350,7 @@ static void test_run_memory_and_reset(void **state)
          * both strong ones on any machine. */
         int64_t k01[4] = {0, 1, 1, 1}, k10[4] = {1, 0, 1, 1};
         assert_true(lrt_hist_get(&r.hist, k01) + lrt_hist_get(&r.hist, k10) > 0);
-        lrt_hist_free(&r.hist);
+        lrt_result_free(&r);
     }
 }
 
@@ -382,7 +382,7 @@ static void test_run_interrupted(void **state)
     assert_int_equal(r.runs_done, 3);
     assert_int_equal(r.iterations, 3000);
     assert_int_equal(lrt_hist_total(&r.hist), 3000);
-    lrt_hist_free(&r.hist);
+    lrt_result_free(&r);
 }
 
 static void test_run_time_limit(void **state)
@@ -400,7 +400,7 @@ static void test_run_time_limit(void **state)
     assert_true(r.runs_done >= 1);
     assert_int_equal(r.iterations, r.runs_done * 1000);
     assert_true(r.elapsed >= 0.05 && r.elapsed < 5);
-    lrt_hist_free(&r.hist);
+    lrt_result_free(&r);
 }
 
 /* Outcomes in runs of 3 and 7: the run-length counting must add each run
@@ -434,7 +434,7 @@ static void test_run_length_counting(void **state)
     assert_int_equal(lrt_hist_get(&r.hist, k5), 909);
     assert_int_equal(lrt_hist_get(&r.hist, k7), 2121);
     assert_int_equal(r.hist.n, 2);
-    lrt_hist_free(&r.hist);
+    lrt_result_free(&r);
 }
 
 /* Loose sweeps in chunks of K: at every instance the other thread is at
@@ -482,7 +482,7 @@ static void test_loose_chunks_keep_threads_close(void **state)
         if (atomic_load(&max_gap) > c.chunk)
             fail_msg("chunk %llu: threads %llu instances apart", (unsigned long long)c.chunk,
                      (unsigned long long)atomic_load(&max_gap));
-        lrt_hist_free(&r.hist);
+        lrt_result_free(&r);
     }
 }
 
@@ -539,7 +539,7 @@ static void test_timebase_chunks_follow_the_clock(void **state)
                      TB_PERIOD);
     assert_int_equal(r.period, TB_PERIOD);
     assert_true(r.aligned >= 0 && r.aligned <= 1);
-    lrt_hist_free(&r.hist);
+    lrt_result_free(&r);
     /* The adaptive period: the first run measures, later ones adjust. */
     c.period = 0;
     c.size = 4096;
@@ -550,7 +550,7 @@ static void test_timebase_chunks_follow_the_clock(void **state)
     check_sb_result(&r, 2, 4096 * 6);
     assert_true(r.period >= 4 * TB_CHUNK);
     assert_true(r.aligned >= 0 && r.aligned <= 1);
-    lrt_hist_free(&r.hist);
+    lrt_result_free(&r);
 }
 
 /* The range forms, as a generated program supplies them: every phase must
@@ -618,7 +618,7 @@ static void test_run_range_functions(void **state)
     assert_true(atomic_load(&range_calls) >= 4 * (2 + 2));
     assert_int_equal(atomic_load(&reset_calls), 2);        /* one slice per worker, run 1 */
     assert_int_equal(atomic_load(&count_resets), 4000);
-    lrt_hist_free(&r.hist);
+    lrt_result_free(&r);
     /* Shuffled cells change places between runs: reset after placing. */
     c.layout = LRT_LAYOUT_SHUFFLE;
     atomic_store(&reset_calls, 0);
@@ -627,13 +627,13 @@ static void test_run_range_functions(void **state)
     check_sb_result(&r, 2, 4000);
     assert_int_equal(atomic_load(&reset_calls), 8);
     assert_int_equal(atomic_load(&count_resets), 0);
-    lrt_hist_free(&r.hist);
+    lrt_result_free(&r);
     /* User sync meets per instance: it uses the body. */
     c.sync = LRT_SYNC_USER;
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     check_sb_result(&r, 2, 4000);
     assert_int_equal(atomic_load(&single_calls), 4000);
-    lrt_hist_free(&r.hist);
+    lrt_result_free(&r);
 }
 
 /* A thread that takes about 4000 ticks per instance: the adaptive
@@ -662,13 +662,13 @@ static void test_timebase_adapts(void **state)
     if (r.period < 3000 * c.chunk)
         fail_msg("period stayed at %llu ticks for %llu instances", (unsigned long long)r.period,
                  (unsigned long long)c.chunk);
-    lrt_hist_free(&r.hist);
+    lrt_result_free(&r);
     /* A fixed period is kept. */
     c.period = 700;
     t.threads = fns4;
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     assert_int_equal(r.period, 700);
-    lrt_hist_free(&r.hist);
+    lrt_result_free(&r);
 }
 
 int main(void)
