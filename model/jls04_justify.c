@@ -510,8 +510,10 @@ bool jls_justify(jls *j, int ti)
     v.known = s.iw;
     ir_val slots[j->nth > 0 ? j->nth : 1][64];
     uint64_t sk[j->nth > 0 ? j->nth : 1];
-    if (!t_settle(&s, &v, slots, sk))
+    if (!t_settle(&s, &v, slots, sk)) {
+        free(s.tpath);
         return true;                    /* T's paths cannot be taken with the values T itself forces */
+    }
     s.forced = (v.known & s.T->wr) == s.T->wr;
     bool ok;
     if (s.forced && (s.T->rd & ~s.T->hbreads) == 0) {
