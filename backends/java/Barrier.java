@@ -34,31 +34,24 @@ final class Barrier {
     }
 
     private void waitWhile(int gen) {
-        int spins = 0;
-        while (generation == gen) {
-            if (spins < spinLimit) {
-                Thread.onSpinWait();
-            } else if (spins < spinLimit + 64) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(20_000);
-            }
-            spins++;
-        }
+        for (int spins = 0; generation == gen; spins++)
+            backOff(spins, spinLimit);
     }
 
     /** Wait until COUNTER reaches TARGET, in the same escalating way. */
     static void awaitCount(AtomicInteger counter, int target, int spinLimit) {
-        int spins = 0;
-        while (counter.get() < target) {
-            if (spins < spinLimit) {
-                Thread.onSpinWait();
-            } else if (spins < spinLimit + 64) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(20_000);
-            }
-            spins++;
+        for (int spins = 0; counter.get() < target; spins++)
+            backOff(spins, spinLimit);
+    }
+
+    /** One step of waiting, the SPINS-th: spin, then yield, then park. */
+    private static void backOff(int spins, int spinLimit) {
+        if (spins < spinLimit) {
+            Thread.onSpinWait();
+        } else if (spins < spinLimit + 64) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(20_000);
         }
     }
 }
