@@ -66,8 +66,11 @@ l7rate() {  # from a litmus7 log (Time has two decimals: runs are long enough)
     awk '/^Positive:/ { gsub(",", ""); p = $2; n = $4 } /^Time / { t = $3 }
          END { if (t > 0) printf "%.0f %.0f\n", (p + n) / t, p / t }' "$1"
 }
-lcrate() {  # from litmusc's JSON (microsecond elapsed)
-    tr ',' '\n' <"$1" | awk -F: '/"iterations"/ { n = $2 } /"elapsed"/ { e = $2 } /"positive"/ { p = $2 }
+lcrate() {  # from litmusc's JSON: the "run" object's iterations, seconds and positive
+    tr ',' '\n' <"$1" | awk -F: '/"run":\{/ { run = 1 } !run { next }
+         $1 == "\"iterations\"" && !n { n = $2 } $1 == "\"seconds\"" && !e { e = $2 } $1 == "\"positive\"" && p == "" { p = $2 }
+         END { if (e > 0) printf "%.0f %.0f\n", n / e, p / e }'
+}
          END { if (e > 0) printf "%.0f %.0f\n", n / e, p / e }'
 }
 round=0
