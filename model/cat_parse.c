@@ -40,6 +40,13 @@ static void pat_add(cat_pat *pt, const char *name)
     pt->names[pt->n++] = name ? xstrdup(name) : NULL;
 }
 
+void cat_pat_free(cat_pat *pt)
+{
+    for (int k = 0; k < pt->n; k++) free(pt->names[k]);
+    free(pt->names);
+    free(pt->slots);
+}
+
 /* pat0: `_` or a name */
 bool cat_parse_pat0(parser *p, cat_pat *pt)
 {
@@ -101,8 +108,7 @@ static bool parse_bind(parser *p, cat_bind *b)
         b->e = fn;
         return true;
     fail_params:
-        for (int k = 0; k < params.n; k++) free(params.names[k]);
-        free(params.names);
+        cat_pat_free(&params);
         return false;
     } else {                                         /* let a = e   or   let a, b = e */
         for (;;) {
@@ -119,9 +125,7 @@ static bool parse_bind(parser *p, cat_bind *b)
 
 static void bind_free(cat_bind *b)
 {
-    for (int k = 0; k < b->pat.n; k++) free(b->pat.names[k]);
-    free(b->pat.names);
-    free(b->pat.slots);
+    cat_pat_free(&b->pat);
     cat_expr_free(b->e);
 }
 
@@ -474,9 +478,7 @@ bool cat_parse(const char *text, const char *file, cat_file *out, diag *d)
 static void fun_free(cat_fun *f)
 {
     if (!f) return;
-    for (int k = 0; k < f->params.n; k++) free(f->params.names[k]);
-    free(f->params.names);
-    free(f->params.slots);
+    cat_pat_free(&f->params);
     cat_expr_free(f->body);
     free(f->name);
     free(f);
@@ -506,9 +508,7 @@ static void ins_free(cat_ins *in)
     free(in->binds);
     free(in->name);
     cat_expr_free(in->e);
-    for (int k = 0; k < in->params.n; k++) free(in->params.names[k]);
-    free(in->params.names);
-    free(in->params.slots);
+    cat_pat_free(&in->params);
     for (int b = 0; b < in->nbodies; b++) {
         for (int k = 0; k < in->nbody[b]; k++) ins_free(&in->body[b][k]);
         free(in->body[b]);

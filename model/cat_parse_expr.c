@@ -423,8 +423,7 @@ cat_expr *cat_parse_exp(parser *p)
         bool ok = peek(p) == CT_LPAR ? cat_parse_formals_paren(p, &params) : cat_parse_pat0(p, &params);
         cat_expr *body = NULL;
         if (!ok || !cat_expect(p, CT_ARROW, NULL) || !(body = cat_parse_exp(p))) {
-            for (int k = 0; k < params.n; k++) free(params.names[k]);
-            free(params.names);
+            cat_pat_free(&params);
             return NULL;
         }
         e = cat_mk(p, CE_FUN, at);

@@ -43,6 +43,7 @@ const char *cat_tok_desc(cat_token *t);
 /* Consume a K or report "expected WHAT" (NULL: K's name). */
 bool cat_expect(parser *p, cat_tok k, const char *what);
 bool cat_parse_pat0(parser *p, cat_pat *pt);
+void cat_pat_free(cat_pat *pt);     /* its names and slots, not PT itself */
 bool cat_parse_formals_paren(parser *p, cat_pat *pt);
 /* One or more `and`-separated bindings of a let. */
 bool cat_parse_binds(parser *p, cat_bind **out, int *nout);
