@@ -271,7 +271,8 @@ typedef cat_expr *(*join_fn)(parser *, cat_eop, cat_token *, cat_expr *, cat_exp
 
 /* OPERAND [TOK SELF], SELF being the level itself: a right-associative
  * operator.  JOIN builds the node (mk_nary for those herd flattens). */
-static cat_expr *right_assoc(parser *p, level_fn operand, level_fn self, cat_tok tok, cat_eop op, join_fn join)
+static cat_expr *right_assoc(parser *p, level_fn operand, level_fn self, cat_tok tok, cat_eop op,
+                             join_fn join)
 {
     cat_expr *e = operand(p);
     if (e && peek(p) == tok) {
