@@ -176,6 +176,9 @@ extern volatile sig_atomic_t lrt_stop_requested;
 
 /* Run T under C.  Returns 0, or 3 when memory or threads are refused
  * (then *R holds nothing to free).  Free R's tables with lrt_result_free. */
+/* With --until-covered the runs grow from this many instances (lrt_run.c,
+ * run_size). */
+#define LRT_RAMP_START 16
 int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r);
 /* Free the tables of a finished run: its histogram and first-seen table. */
 void lrt_result_free(lrt_result *r);

@@ -220,8 +220,11 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
     printf("config layout %s\n", layout_names[c->layout]);
     printf("config size %" PRIu64 "\n", c->size);
     printf("config runs %" PRIu64 "\n", c->runs);
-    if (c->nallowed)
+    if (c->nallowed) {
         printf("config until-covered %d\n", c->nallowed);
+        printf("config ramp %d\n", LRT_RAMP_START);
+        printf("config runs-done %" PRIu64 "\n", r->runs_done);
+    }
     if (c->max_iterations)
         printf("config max-iterations %" PRIu64 "\n", c->max_iterations);
     if (c->nschedules)

@@ -65,7 +65,9 @@ typedef struct lrt_shared {
     uint64_t period;                /* timebase: ticks between chunks; 0 = not yet known */
     uint64_t period_cap;            /* timebase, adaptive: 8 times the first period, at most MAX */
     size_t tb_chunk;                /* timebase: instances per chunk */
-    size_t nchunks;
+    size_t nchunks;                 /* chunks of the current run */
+    size_t ninst_run;               /* instances of the current run (see run_size) */
+    uint64_t iters_done;            /* instances run so far, over every run */
     /* timebase: lateness[t][c] = ticks test thread t began chunk c after
      * its schedule (0 when on time); took[t] = ticks its whole run took. */
     uint32_t *lateness[LRT_MAX_THREADS];
@@ -203,9 +205,16 @@ static uint64_t median_chunk(lrt_shared *sh, int t)
  * value: when another program takes the CPUs for milliseconds at a time,
  * no period keeps the threads together, and an unbounded one would only
  * make every run slower. */
+enum { CALIBRATE_CHUNKS = 8 };
+
 static void adapt_period(lrt_shared *sh, uint64_t together)
 {
     uint64_t k = sh->tb_chunk, n = sh->nchunks, p = sh->period;
+    /* The short first runs of --until-covered (run_size) are one chunk or
+     * a few: they need no period, and too few chunks to time the pace by.
+     * The first run of CALIBRATE_CHUNKS chunks or more does. */
+    if (p == 0 && n < CALIBRATE_CHUNKS && n < (sh->layout.ninst + k - 1) / k)
+        return;
     if (p == 0) {
         for (int t = 0; t < sh->nworkers; t++) {
             uint64_t pace = median_chunk(sh, t);
@@ -235,7 +244,7 @@ static void adapt_period(lrt_shared *sh, uint64_t together)
 static void note_first_seen(lrt_shared *sh)
 {
     const lrt_test *t = sh->t;
-    uint64_t done = sh->runs_done * sh->c->size;
+    uint64_t done = sh->iters_done;
     size_t w = (size_t)t->nobs;
     for (int k = 0; k < t->nthreads; k++) {
         const lrt_hist *h = &sh->hist[k];
@@ -260,7 +269,7 @@ static bool runs_over(const lrt_shared *sh)
         return sh->runs_done >= c->runs;
     if (sh->covered)
         return true;
-    return c->max_iterations && sh->runs_done * c->size >= c->max_iterations;
+    return c->max_iterations && sh->iters_done >= c->max_iterations;
 }
 
 /* The schedule of the next run: every other run (the first one too: a
@@ -321,12 +330,37 @@ static void assign_apart(lrt_shared *sh)
         sh->assign[w] = assign[w];
 }
 
+/* The instances of the next run: all of them (--size), except when the
+ * run goes on until every allowed state is seen.  Then the runs start at
+ * LRT_RAMP_START instances and double every second run (a free and a directed
+ * run of each size) up to --size: each run begins with the threads meeting,
+ * so short runs show the states that need only that within a few dozen
+ * iterations, and dated at the end of a short run, a state's first-seen
+ * iteration is close to the real one; the long runs that follow keep the
+ * iterations per second of the plain run for the states that need many.
+ * The last run is cut to what --max-iterations leaves. */
+static size_t run_size(const lrt_shared *sh)
+{
+    const lrt_config *c = sh->c;
+    size_t n = sh->layout.ninst;
+    if (!c->nallowed)
+        return n;
+    uint32_t doublings = (sh->run_id - 1) / 2;
+    if (doublings < 40 && ((size_t)LRT_RAMP_START << doublings) < n)
+        n = (size_t)LRT_RAMP_START << doublings;
+    /* The last run stops at --max-iterations, not past it. */
+    if (c->max_iterations && c->max_iterations - sh->iters_done < n)
+        n = (size_t)(c->max_iterations - sh->iters_done);
+    return n;
+}
+
 static void step_prepare(void *arg)
 {
     lrt_shared *sh = arg;
     double now = lrt_now();
     if (sh->running) {
         sh->runs_done++;
+        sh->iters_done += sh->ninst_run;
         sh->end = now;
         if (sh->sched)
             sh->directed_runs++;
@@ -354,6 +388,8 @@ static void step_prepare(void *arg)
     }
     sh->running = true;
     sh->run_id++;
+    sh->ninst_run = run_size(sh);
+    sh->nchunks = (sh->ninst_run + sh->tb_chunk - 1) / sh->tb_chunk;
     sh->meet_id += 64;              /* a directed run meets once per group */
     int n = sh->nworkers;
     sh->sched = pick_schedule(sh);
@@ -379,9 +415,9 @@ static void step_prepare(void *arg)
     lrt_layout_shuffle(&sh->layout, &sh->rng);
 }
 
-static void slice(const lrt_shared *sh, int w, size_t *lo, size_t *hi)
+/* Worker W's share of the first S instances. */
+static void slice(const lrt_shared *sh, size_t s, int w, size_t *lo, size_t *hi)
 {
-    size_t s = sh->layout.ninst;
     *lo = s * (size_t)w / (size_t)sh->nworkers;
     *hi = s * (size_t)(w + 1) / (size_t)sh->nworkers;
 }
@@ -398,7 +434,7 @@ static void run_loose(lrt_shared *sh, int w, int t)
     lrt_sweep_fn sweep = sh->t->sweeps ? sh->t->sweeps[t] : NULL;
     size_t nout = (size_t)sh->t->nout[t];
     int64_t *out = sh->out[t];
-    size_t n = sh->layout.ninst;
+    size_t n = sh->ninst_run;
     size_t chunk = sh->c->chunk ? (size_t)sh->c->chunk : n;
     uint64_t mine = atomic_load_explicit(&sh->progress[w].chunks, memory_order_relaxed);
     for (size_t lo = 0; lo < n; lo += chunk) {
@@ -457,7 +493,7 @@ static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
     lrt_sweep_fn sweep = sh->t->sweeps ? sh->t->sweeps[t] : NULL;
     size_t nout = (size_t)sh->t->nout[t];
     int64_t *out = sh->out[t];
-    size_t n = sh->layout.ninst, k = sh->tb_chunk;
+    size_t n = sh->ninst_run, k = sh->tb_chunk;
     uint64_t period = sh->period;
     uint32_t *lateness = sh->lateness[t];
     uint64_t start = meet_origin(sh, w, g, id) + sh->delay[t];
@@ -493,7 +529,7 @@ static void run_user(lrt_shared *sh, int t)
     int64_t *out = sh->out[t];
     size_t n = (size_t)sh->t->nthreads;
     uint32_t id = sh->run_id;
-    size_t ninst = sh->layout.ninst;
+    size_t ninst = sh->ninst_run;
     size_t stride = ninst < USER_STRIDE ? 1 : USER_STRIDE;
     for (size_t j = 0; j < stride; j++)
         for (size_t i = j; i < ninst; i += stride) {
@@ -524,7 +560,7 @@ static void count_slice(lrt_shared *sh, int w, bool reset_too)
 {
     const lrt_test *t = sh->t;
     size_t lo, hi;
-    slice(sh, w, &lo, &hi);
+    slice(sh, sh->ninst_run, w, &lo, &hi);
     lrt_tally tally = {&sh->hist[w], false};
     if (t->count_range) {
         t->count_range(sh->layout.cell, sh->out, lo, hi, reset_too, &tally);
@@ -554,10 +590,12 @@ static void count_slice(lrt_shared *sh, int w, bool reset_too)
         sh->failed = true;
 }
 
+/* When counting resets, the first run resets every instance, also those
+ * only later (longer) runs reach; otherwise each run resets its own. */
 static void reset_slice(lrt_shared *sh, int w)
 {
     size_t lo, hi;
-    slice(sh, w, &lo, &hi);
+    slice(sh, sh->reset_when_counting ? sh->layout.ninst : sh->ninst_run, w, &lo, &hi);
     if (sh->t->reset_range)
         sh->t->reset_range(sh->layout.cell, lo, hi);
     else

@@ -2,7 +2,9 @@
 # Coverage as a result: every run's verdict block has
 # `Coverage NAME seen/allowed first=...` that agrees with its State and
 # Unseen lines (a state is first seen at the end of a run, so at a multiple
-# of -s, no later than the iterations run); --until-covered goes on past -r
+# of -s, no later than the iterations run; under --until-covered the runs
+# grow from 16 instances, doubling every second run up to -s, so at the end
+# of one of those); --until-covered goes on past -r
 # until every allowed state is seen and stops right then, or stops at
 # --max-iterations with "not covered" when the machine cannot show a state
 # the model allows (rc11's MP+rlx weak state on x86); bad uses are exit 2.
@@ -16,9 +18,22 @@ export LITMUSC_CACHE="$tmp/cache"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# check_coverage LOG NAME SIZE: the Coverage line against the State/Unseen lines
+# run_ends SIZE ITERS [ramp]: the iteration counts at which runs of SIZE end,
+# up to ITERS; with ramp, runs of 16, 16, 32, 32, 64, ... up to SIZE.
+run_ends() {
+    awk -v s="$1" -v max="$2" -v ramp="${3:-}" 'BEGIN {
+        done = 0
+        for (k = 0; done < max; k++) {
+            n = s
+            if (ramp != "") { n = 16 * 2 ^ int(k / 2); if (n > s) n = s }
+            if (done + n > max) n = max - done
+            done += n
+            print done
+        } }'
+}
+# check_coverage LOG NAME SIZE [ramp]: the Coverage line against the State/Unseen lines
 check_coverage() {
-    log=$1 name=$2 size=$3
+    log=$1 name=$2 size=$3 ramp=${4:-}
     line=$(grep "^Coverage $name " "$log")
     [ -n "$line" ] || { fail "$name: no Coverage line: $(cat "$log")"; return; }
     seen=$(grep -c "^State $name allowed" "$log")
@@ -27,11 +42,15 @@ check_coverage() {
         fail "$name: '$line' does not say $seen/$((seen + unseen))"
     iters=$(sed -n "s/^Config $name .* iterations=\([0-9]*\).*/\1/p" "$log")
     firsts=$(echo "$line" | sed 's/.* first=\([^ ]*\).*/\1/' | tr ',' ' ')
+    ends=" $(run_ends "$size" "$iters" $ramp | tr '\n' ' ')"
     nf=0 nd=0
     for f in $firsts; do
         nf=$((nf + 1))
         [ "$f" = - ] && { nd=$((nd + 1)); continue; }
-        [ $((f % size)) -eq 0 ] || fail "$name: first-seen $f is not at the end of a run of $size"
+        case $ends in
+        *" $f "*) ;;
+        *) fail "$name: first-seen $f is not at the end of a run (runs of $size${ramp:+, ramp from 16})" ;;
+        esac
         [ "$f" -le "$iters" ] || fail "$name: first-seen $f after the $iters iterations run"
     done
     [ "$nf" -eq $((seen + unseen)) ] || fail "$name: $nf first-seen entries for $((seen + unseen)) allowed states"
@@ -48,7 +67,7 @@ grep -q '(covered after\|(not covered' "$tmp/plain.log" && fail "a coverage outc
 # (the interleavings alone give three, the store buffers the fourth)
 "$L" run -s 1000 -r 1 --until-covered --max-iterations 50M "$ex/x86/SB.litmus" > "$tmp/cov.log" 2> "$tmp/err" ||
     fail "run --until-covered SB: $(cat "$tmp/err")"
-check_coverage "$tmp/cov.log" SB 1000
+check_coverage "$tmp/cov.log" SB 1000 ramp
 line=$(grep '^Coverage SB ' "$tmp/cov.log")
 echo "$line" | grep -q '^Coverage SB 4/4 first=.* (covered after [0-9]* iterations)$' ||
     fail "SB --until-covered not covered: $line"
@@ -83,6 +102,7 @@ st=$?
 grep -q '^Coverage MP+rlx 3/4 first=.* (not covered within 20000 iterations)$' "$tmp/mp.log" ||
     fail "MP+rlx: $(grep '^Coverage' "$tmp/mp.log")"
 grep -q '^Config MP+rlx .* iterations=20000' "$tmp/mp.log" || fail "MP+rlx did not stop at --max-iterations"
+check_coverage "$tmp/mp.log" MP+rlx 1000 ramp
 
 # JSON carries the same
 "$L" run --json -s 1000 -r 2 "$ex/x86/SB.litmus" > "$tmp/sb.json" || fail "run --json"
