@@ -3,14 +3,18 @@
 # the model allows a run shows, at one budget (1M iterations a test: -s
 # 100000 -r 10), for
 #   litmusc        the default run;
-#   litmusc cover  --until-covered --max-iterations 1M in runs of 1k
-#                  (COVER_S; directed schedules);
+#   litmusc cover  --until-covered --max-iterations 1M (runs growing from
+#                  16 instances up to COVER_S, default 100k; directed
+#                  schedules);
 #   litmus7        -barrier userfence -mem direct -preload no -st 32 (the
 #                  settings with the most SB witnesses here), when LITMUS7
 #                  names it;
 # then, on the tests each covers fully, the iterations it took: litmusc's
-# first-seen count (at the end of the run of COVER_S it was first seen in),
-# litmus7's smallest of 1k, 3k, 10k, 30k, 100k, 300k, 1M that covered.
+# first-seen count (at the end of the run it was first seen in), litmus7's
+# smallest budget of 10, 30, 100, 300, 1k, 3k, ... 300k, 1M (one run of
+# that many, -s B -r 1, up to 100k) that covered, an upper bound within a
+# factor of about 3; and on the tests both cover, litmus7's figure over
+# litmusc's per test (median, and how many tests reach 10).
 # The allowed states are litmusc model's (herd7's on the whole corpus).
 #   LITMUSC=bin/litmusc LITMUS7=/path/litmus7 sh bench/coverage_bench.sh [DIR]
 # DIR: a folder of X86 tests with subfolders (default tests/corpus/x86).
@@ -40,8 +44,8 @@ cover() {
               printf "%d %d %d %d\n", c, n, got, all }' "$1" "$2"
 }
 
-printf '| folder | tests | allowed states | litmusc default | litmusc --until-covered | litmus7 | iterations to cover: litmusc (median, max) | litmus7 (median, max) |\n'
-printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
+printf '| folder | tests | allowed states | litmusc default | litmusc --until-covered | litmus7 | iterations to cover: litmusc (median, max) | litmus7 (median, max) | litmus7 / litmusc on tests both cover (median; tests at 10 or more) |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 tot="0 0 0 0 0 0 0 0"
 for sub in "$dir"/*/; do
     name=$(basename "$sub")
@@ -52,7 +56,7 @@ for sub in "$dir"/*/; do
     # shellcheck disable=SC2086
     "$LITMUSC" run -s 100000 -r 10 $files > "$tmp/def.log" 2>/dev/null
     # shellcheck disable=SC2086
-    "$LITMUSC" run -s "${COVER_S:-1000}" -r 1 --until-covered --max-iterations 1M $files > "$tmp/cov.log" 2>/dev/null
+    "$LITMUSC" run -s "${COVER_S:-100000}" -r 1 --until-covered --max-iterations 1M $files > "$tmp/cov.log" 2>/dev/null
     seen "$tmp/def.log" > "$tmp/def.seen"
     seen "$tmp/cov.log" > "$tmp/cov.seen"
     set -- $(cover "$tmp/allowed" "$tmp/def.seen")
@@ -61,13 +65,14 @@ for sub in "$dir"/*/; do
     cc=$1 cs=$3
     lcit=$(sed -n 's/^Coverage .* (covered after \([0-9]*\) iterations)$/\1/p' "$tmp/cov.log" | sort -n |
         awk '{ v[NR] = $1 } END { if (NR) printf "%d, %d (%d tests)", v[int((NR + 1) / 2)], v[NR], NR; else printf "-" }')
-    l7="-" l7it="-"
+    sed -n 's/^Coverage \([^ ]*\) .* (covered after \([0-9]*\) iterations)$/\1 \2/p' "$tmp/cov.log" | sort > "$tmp/lc.first"
+    l7="-" l7it="-" ratio="-"
     if [ -n "${LITMUS7:-}" ]; then
         # shellcheck disable=SC2086
         mkdir -p "$tmp/l7"
         if "$LITMUS7" $l7opts -o "$tmp/l7" $files > /dev/null 2>&1 && make -s -j2 -C "$tmp/l7" > /dev/null 2>&1; then
             : > "$tmp/l7.first"
-            for budget in "1000 1" "3000 1" "10000 1" "30000 1" "100000 1" "100000 3" "100000 10"; do
+            for budget in "10 1" "30 1" "100 1" "300 1" "1000 1" "3000 1" "10000 1" "30000 1" "100000 1" "100000 3" "100000 10"; do
                 set -- $budget
                 (cd "$tmp/l7" && sh run.sh -s "$1" -r "$2") > "$tmp/l7.log" 2>/dev/null
                 seen "$tmp/l7.log" > "$tmp/l7.seen"
@@ -86,15 +91,25 @@ for sub in "$dir"/*/; do
             l7="$s7 of $a7 ($c7 of $n7 tests complete; litmusc default on them: $3, $1 complete)"
             l7it=$(awk '{ print $2 }' "$tmp/l7.first" | sort -n |
                 awk '{ v[NR] = $1 } END { if (NR) printf "%d, %d (%d tests)", v[int((NR + 1) / 2)], v[NR], NR; else printf "-" }')
+            sort "$tmp/l7.first" | join - "$tmp/lc.first" | awk -v f="$name" '{ print f, $0, $2 / $3 }' >> "$tmp/ratios.all"
+            ratio=$(sort "$tmp/l7.first" | join - "$tmp/lc.first" | awk '{ print $2 / $3 }' | sort -g |
+                awk '{ v[NR] = $1; if ($1 >= 10) ten++ } END { if (NR) printf "%.2f; %d of %d", v[int((NR + 1) / 2)], ten, NR; else printf "-" }')
         else
             l7="build failed"
         fi
         rm -rf "$tmp/l7"
     fi
-    printf '| %s | %d | %d | %d (%d complete) | %d (%d complete) | %s | %s | %s |\n' \
-        "$name" "$ntests" "$nall" "$ds" "$dc" "$cs" "$cc" "$l7" "$lcit" "$l7it"
+    printf '| %s | %d | %d | %d (%d complete) | %d (%d complete) | %s | %s | %s | %s |\n' \
+        "$name" "$ntests" "$nall" "$ds" "$dc" "$cs" "$cc" "$l7" "$lcit" "$l7it" "$ratio"
     tot=$(echo "$tot" | awk -v a="$ntests" -v b="$nall" -v c="$ds" -v d="$dc" -v e="$cs" -v f="$cc" \
         '{ printf "%d %d %d %d %d %d", $1 + a, $2 + b, $3 + c, $4 + d, $5 + e, $6 + f }')
 done
 set -- $tot
-printf '| **all** | %d | %d | %d (%d complete) | %d (%d complete) | | | |\n' "$1" "$2" "$3" "$4" "$5" "$6"
+printf '| **all** | %d | %d | %d (%d complete) | %d (%d complete) | | | | |\n' "$1" "$2" "$3" "$4" "$5" "$6"
+if [ -s "$tmp/ratios.all" ]; then
+    echo
+    echo "tests both cover: folder, test, litmus7's budget, litmusc's first-seen, ratio"
+    sort -k5 -g "$tmp/ratios.all" | awk '{ printf "  %-10s %-28s %8d %8d %8.2f\n", $1, $2, $3, $4, $5 }'
+    awk '{ print $5 }' "$tmp/ratios.all" | sort -g | awk '{ v[NR] = $1; if ($1 >= 10) ten++ }
+        END { printf "all: median litmus7 / litmusc %.2f; %d of %d tests at 10 or more\n", v[int((NR + 1) / 2)], ten, NR }'
+fi

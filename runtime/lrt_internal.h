@@ -178,7 +178,7 @@ extern volatile sig_atomic_t lrt_stop_requested;
  * (then *R holds nothing to free).  Free R's tables with lrt_result_free. */
 /* With --until-covered the runs grow from this many instances (lrt_run.c,
  * run_size). */
-#define LRT_RAMP_START 16
+#define LRT_RAMP_START 1
 int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r);
 /* Free the tables of a finished run: its histogram and first-seen table. */
 void lrt_result_free(lrt_result *r);

@@ -3,8 +3,8 @@
 # `Coverage NAME seen/allowed first=...` that agrees with its State and
 # Unseen lines (a state is first seen at the end of a run, so at a multiple
 # of -s, no later than the iterations run; under --until-covered the runs
-# grow from 16 instances, doubling every second run up to -s, so at the end
-# of one of those); --until-covered goes on past -r
+# grow from the Config line's ramp=N instances, doubling every second run up
+# to -s, so at the end of one of those); --until-covered goes on past -r
 # until every allowed state is seen and stops right then, or stops at
 # --max-iterations with "not covered" when the machine cannot show a state
 # the model allows (rc11's MP+rlx weak state on x86); bad uses are exit 2.
@@ -18,14 +18,14 @@ export LITMUSC_CACHE="$tmp/cache"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# run_ends SIZE ITERS [ramp]: the iteration counts at which runs of SIZE end,
-# up to ITERS; with ramp, runs of 16, 16, 32, 32, 64, ... up to SIZE.
+# run_ends SIZE ITERS [RAMP]: the iteration counts at which runs of SIZE end,
+# up to ITERS; with RAMP, runs of RAMP, RAMP, 2 RAMP, 2 RAMP, ... up to SIZE.
 run_ends() {
     awk -v s="$1" -v max="$2" -v ramp="${3:-}" 'BEGIN {
         done = 0
         for (k = 0; done < max; k++) {
             n = s
-            if (ramp != "") { n = 16 * 2 ^ int(k / 2); if (n > s) n = s }
+            if (ramp != "") { n = ramp * 2 ^ int(k / 2); if (n > s) n = s }
             if (done + n > max) n = max - done
             done += n
             print done
@@ -41,6 +41,10 @@ check_coverage() {
     echo "$line" | grep -q "^Coverage $name $seen/$((seen + unseen)) first=" ||
         fail "$name: '$line' does not say $seen/$((seen + unseen))"
     iters=$(sed -n "s/^Config $name .* iterations=\([0-9]*\).*/\1/p" "$log")
+    if [ -n "$ramp" ]; then
+        ramp=$(sed -n "s/^Config $name .* ramp=\([0-9]*\) .*/\1/p" "$log")
+        [ -n "$ramp" ] || fail "$name: --until-covered, but no ramp= in the Config line"
+    fi
     firsts=$(echo "$line" | sed 's/.* first=\([^ ]*\).*/\1/' | tr ',' ' ')
     ends=" $(run_ends "$size" "$iters" $ramp | tr '\n' ' ')"
     nf=0 nd=0
@@ -49,7 +53,7 @@ check_coverage() {
         [ "$f" = - ] && { nd=$((nd + 1)); continue; }
         case $ends in
         *" $f "*) ;;
-        *) fail "$name: first-seen $f is not at the end of a run (runs of $size${ramp:+, ramp from 16})" ;;
+        *) fail "$name: first-seen $f is not at the end of a run (runs of $size${ramp:+, ramp from $ramp})" ;;
         esac
         [ "$f" -le "$iters" ] || fail "$name: first-seen $f after the $iters iterations run"
     done
