@@ -71,8 +71,6 @@ lcrate() {  # from litmusc's JSON: the "run" object's iterations, seconds and po
          $1 == "\"iterations\"" && !n { n = $2 } $1 == "\"seconds\"" && !e { e = $2 } $1 == "\"positive\"" && p == "" { p = $2 }
          END { if (e > 0) printf "%.0f %.0f\n", n / e, p / e }'
 }
-         END { if (e > 0) printf "%.0f %.0f\n", n / e, p / e }'
-}
 round=0
 while [ $round -lt "$N" ]; do
     round=$((round + 1))
