@@ -11,29 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tests/unit/unit_litmus.h"
 #include "frontend/frontend.h"
 #include "harness/harness.h"
 #include "ir/lower.h"
 #include "model/model.h"
 
-static ir_test *load(const char *text)
-{
-    diag d = {0};
-    fe_test *ft = fe_parse(text, strlen(text), "test.litmus", &d);
-    if (!ft)
-        fail_msg("parse: %d:%d: %s", d.line, d.col, d.msg);
-    ir_test *t = ir_lower(ft, &d);
-    fe_test_free(ft);
-    if (!t)
-        fail_msg("lower: %s", d.msg);
-    return t;
-}
-
 /* The schedules of TEXT under x86tso. */
 static char *schedules(const char *text, int *nstates)
 {
     diag d = {0};
-    ir_test *t = load(text);
+    ir_test *t = unit_litmus(text);
     model *m = model_load("x86tso", &d);
     assert_non_null(m);
     bset *b = model_run(m, t, &d);

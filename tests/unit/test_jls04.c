@@ -11,28 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tests/unit/unit_litmus.h"
 #include "frontend/frontend.h"
 #include "ir/lower.h"
 #include "model/model.h"
 #include "util/mem.h"
 
-static ir_test *load(const char *text)
-{
-    diag d = {0};
-    fe_test *ft = fe_parse(text, strlen(text), "test.litmus", &d);
-    if (!ft)
-        fail_msg("parse: %d:%d: %s", d.line, d.col, d.msg);
-    ir_test *t = ir_lower(ft, &d);
-    fe_test_free(ft);
-    if (!t)
-        fail_msg("lower: %s", d.msg);
-    return t;
-}
-
 /* The behaviour set of TEXT under jls04, or NULL with D filled. */
 static bset *run(const char *text, diag *d)
 {
-    ir_test *t = load(text);
+    ir_test *t = unit_litmus(text);
     model *m = model_load("jls04", d);
     assert_non_null(m);
     bset *b = model_run(m, t, d);
@@ -239,7 +227,7 @@ static bool count_exec(void *ctx, const struct exec *x, const model_exec_info *i
 static void test_observed(void **state)
 {
     (void)state;
-    ir_test *t = load(ctc1);
+    ir_test *t = unit_litmus(ctc1);
     diag d = {0};
     model *m = model_load("jls04", &d);
     uint64_t n = 0;

@@ -8,23 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tests/unit/unit_litmus.h"
 #include "frontend/frontend.h"
 #include "ir/ir.h"
 #include "ir/lower.h"
 #include "util/mem.h"
-
-static ir_test *lower(const char *src)
-{
-    diag d = {0};
-    fe_test *ft = fe_parse(src, strlen(src), "t.litmus", &d);
-    if (!ft)
-        fail_msg("parse: %d:%d: %s", d.line, d.col, d.msg);
-    ir_test *t = ir_lower(ft, &d);
-    fe_test_free(ft);
-    if (!t)
-        fail_msg("lower: %d:%d: %s", d.line, d.col, d.msg);
-    return t;
-}
 
 /* Lowering fails at LINE:COL with MSG in the message (status 2). */
 static void lower_fails(const char *src, int line, int col, const char *msg)
@@ -65,11 +53,11 @@ static const ir_instr *instr(const ir_test *t, int th, int b, int i)
 static void test_x86_sb(void **state)
 {
     (void)state;
-    ir_test *t = lower("X86 SB\n\"Fre PodWR\"\nCycle=Fre PodWR\n{ x=0; y=0; }\n"
-                       " P0          | P1          ;\n"
-                       " MOV [x],$1  | MOV [y],$1  ;\n"
-                       " MOV EAX,[y] | MOV EAX,[x] ;\n"
-                       "exists (0:EAX=0 /\\ 1:EAX=0)\n");
+    ir_test *t = unit_litmus("X86 SB\n\"Fre PodWR\"\nCycle=Fre PodWR\n{ x=0; y=0; }\n"
+                             " P0          | P1          ;\n"
+                             " MOV [x],$1  | MOV [y],$1  ;\n"
+                             " MOV EAX,[y] | MOV EAX,[x] ;\n"
+                             "exists (0:EAX=0 /\\ 1:EAX=0)\n");
     assert_ir(t, "test \"SB\"\n"
                  "arch X86\n"
                  "doc \"Fre PodWR\"\n"
@@ -100,19 +88,19 @@ static void test_x86_sb(void **state)
 static void test_x86_control_and_rmw(void **state)
 {
     (void)state;
-    ir_test *t = lower("X86 T\n{ x=0; y=0; 0:ESI=y; 0:EDI=5; }\n"
-                       " P0                   ;\n"
-                       " MOV EAX,[x]          ;\n"
-                       " CMP EAX,1            ;\n"
-                       " JNE L0               ;\n"
-                       " MOV EBX,[ESI]        ;\n"
-                       " L0:                  ;\n"
-                       " LOCK ADD [y],$2      ;\n"
-                       " XCHG [x],ECX         ;\n"
-                       " LOCK CMPXCHG [x],EDX ;\n"
-                       " MFENCE               ;\n"
-                       " ADD EDI,[y]          ;\n"
-                       "exists (0:EAX=1 /\\ 0:EBX=0)\n");
+    ir_test *t = unit_litmus("X86 T\n{ x=0; y=0; 0:ESI=y; 0:EDI=5; }\n"
+                             " P0                   ;\n"
+                             " MOV EAX,[x]          ;\n"
+                             " CMP EAX,1            ;\n"
+                             " JNE L0               ;\n"
+                             " MOV EBX,[ESI]        ;\n"
+                             " L0:                  ;\n"
+                             " LOCK ADD [y],$2      ;\n"
+                             " XCHG [x],ECX         ;\n"
+                             " LOCK CMPXCHG [x],EDX ;\n"
+                             " MFENCE               ;\n"
+                             " ADD EDI,[y]          ;\n"
+                             "exists (0:EAX=1 /\\ 0:EBX=0)\n");
     diag d = {0};
     assert_true(ir_verify(t, &d));
     const ir_thread *th = &t->threads[0];
@@ -168,7 +156,7 @@ static void test_x86_control_and_rmw(void **state)
 static void test_x86_unlocked_rmw(void **state)
 {
     (void)state;
-    ir_test *t = lower("X86 T\n{ x=0; }\n P0 ;\n INC [x] ;\nexists ([x]=1)\n");
+    ir_test *t = unit_litmus("X86 T\n{ x=0; }\n P0 ;\n INC [x] ;\nexists ([x]=1)\n");
     assert_int_equal(instr(t, 0, 0, 0)->op, IR_LOAD);
     assert_int_equal(instr(t, 0, 0, 1)->op, IR_BIN);
     assert_int_equal(instr(t, 0, 0, 1)->binop, IR_ADD);
@@ -183,21 +171,21 @@ static void test_x86_unlocked_rmw(void **state)
 static void test_x86_flags_and_jumps(void **state)
 {
     (void)state;
-    ir_test *t = lower("X86 T\n{ x=0; y=0; }\n"
-                       " P0                ;\n"
-                       " MOV EAX,[x]       ;\n"
-                       " CMP EAX,2         ;\n"
-                       " SETNB EBX         ;\n"
-                       " CMOVC ECX,EAX     ;\n"
-                       " LOCK XADD [y],EDX ;\n"
-                       " JMP L1            ;\n"
-                       " MOV [x],$5        ;\n"
-                       " L1:               ;\n"
-                       " CMPXCHG [y],EBX   ;\n"
-                       " JE L2             ;\n"
-                       " MOV ESI,$9        ;\n"
-                       " L2:               ;\n"
-                       "exists (0:EBX=0 /\\ 0:ESI=9)\n");
+    ir_test *t = unit_litmus("X86 T\n{ x=0; y=0; }\n"
+                             " P0                ;\n"
+                             " MOV EAX,[x]       ;\n"
+                             " CMP EAX,2         ;\n"
+                             " SETNB EBX         ;\n"
+                             " CMOVC ECX,EAX     ;\n"
+                             " LOCK XADD [y],EDX ;\n"
+                             " JMP L1            ;\n"
+                             " MOV [x],$5        ;\n"
+                             " L1:               ;\n"
+                             " CMPXCHG [y],EBX   ;\n"
+                             " JE L2             ;\n"
+                             " MOV ESI,$9        ;\n"
+                             " L2:               ;\n"
+                             "exists (0:EBX=0 /\\ 0:ESI=9)\n");
     const ir_thread *th = &t->threads[0];
     /* b0: load, unsigned compare (xor bias, lt) and its negation, CMOVC's
      * compare and multiply, the XADD, and the JMP; the skipped MOV [x],$5
@@ -243,17 +231,17 @@ static void test_x86_flags_and_jumps(void **state)
 static void test_constant_branches(void **state)
 {
     (void)state;
-    ir_test *t = lower("Java T\n{ x=0; 0:X=x; }\nThread0 {\n"
-                       "  int r0 = 2;\n  if (r0 == 2) { int r1 = X.get(); } else { X.set(1); }\n"
-                       "  if (r0 - 2) { X.set(3); }\n}\nexists (0:r1=0)\n");
+    ir_test *t = unit_litmus("Java T\n{ x=0; 0:X=x; }\nThread0 {\n"
+                             "  int r0 = 2;\n  if (r0 == 2) { int r1 = X.get(); } else { X.set(1); }\n"
+                             "  if (r0 - 2) { X.set(3); }\n}\nexists (0:r1=0)\n");
     const ir_thread *th = &t->threads[0];
     assert_int_equal(th->nblocks, 1);
     assert_int_equal(th->blocks[0].ninstrs, 2);
     assert_int_equal(instr(t, 0, 0, 0)->op, IR_LOAD);
     assert_int_equal(instr(t, 0, 0, 1)->op, IR_RET);
     ir_test_free(t);
-    t = lower("X86 T\n{ x=0; }\n P0 ;\n MOV EAX,$1 ;\n CMP EAX,1 ;\n JE L0 ;\n MOV [x],$1 ;\n L0: ;\n"
-              " CMP EAX,2 ;\n JE L1 ;\n MOV [x],$2 ;\n L1: ;\nexists ([x]=2)\n");
+    t = unit_litmus("X86 T\n{ x=0; }\n P0 ;\n MOV EAX,$1 ;\n CMP EAX,1 ;\n JE L0 ;\n MOV [x],$1 ;\n L0: ;\n"
+                    " CMP EAX,2 ;\n JE L1 ;\n MOV [x],$2 ;\n L1: ;\nexists ([x]=2)\n");
     th = &t->threads[0];
     int stores = 0;
     for (int b = 0; b < th->nblocks; b++)
@@ -295,7 +283,7 @@ static const char cas_src[] =
 static void test_c_cas(void **state)
 {
     (void)state;
-    ir_test *t = lower(cas_src);
+    ir_test *t = unit_litmus(cas_src);
     const char *cas_text = "\"int r0 = atomic_compare_exchange_strong_explicit(x, e, 2, memory_order_acq_rel, "
                            "memory_order_acquire);\"";
     char want[4096];
@@ -344,16 +332,16 @@ static void test_c_cas(void **state)
 static void test_c_modes_and_registers(void **state)
 {
     (void)state;
-    ir_test *t = lower("C T\n{ [x]=0; int *p=x; __int128 w=1; }\n"
-                       "P0 (atomic_int* x, volatile int* y, int** p) {\n"
-                       "  atomic_store(x, 1);\n"
-                       "  int r0 = atomic_load(x);\n"
-                       "  *y = r0 + 1;\n"
-                       "  atomic_store_explicit(x, 2, memory_order_release);\n"
-                       "  if (r0) { int r1 = atomic_exchange_explicit(x, 3, memory_order_relaxed); }\n"
-                       "  atomic_thread_fence(memory_order_acquire);\n"
-                       "}\n"
-                       "exists (0:r1=0 /\\ y=1)\n");
+    ir_test *t = unit_litmus("C T\n{ [x]=0; int *p=x; __int128 w=1; }\n"
+                             "P0 (atomic_int* x, volatile int* y, int** p) {\n"
+                             "  atomic_store(x, 1);\n"
+                             "  int r0 = atomic_load(x);\n"
+                             "  *y = r0 + 1;\n"
+                             "  atomic_store_explicit(x, 2, memory_order_release);\n"
+                             "  if (r0) { int r1 = atomic_exchange_explicit(x, 3, memory_order_relaxed); }\n"
+                             "  atomic_thread_fence(memory_order_acquire);\n"
+                             "}\n"
+                             "exists (0:r1=0 /\\ y=1)\n");
     diag d = {0};
     assert_true(ir_verify(t, &d));
     int x = ir_find_loc(t, "x"), p = ir_find_loc(t, "p"), w = ir_find_loc(t, "w"), y = ir_find_loc(t, "y");
@@ -419,20 +407,20 @@ static void test_c_errors(void **state)
 static void test_java(void **state)
 {
     (void)state;
-    ir_test *t = lower("Java T\n{ x=0; y=0; 0:X=x; 0:Y=y; 1:X=y; }\n"
-                       "Thread0 {\n"
-                       "  int r0 = X.compareAndExchangeRelease(0, 1);\n"
-                       "  int r1 = X.compareAndExchangeAcquire(1, 2);\n"
-                       "  int r2 = X.compareAndExchange(2, 3);\n"
-                       "  int r3 = Y.getAndAdd(1);\n"
-                       "  Y.set(r0 - 1);\n"
-                       "  int r4 = Y.getOpaque();\n"
-                       "  if (r4 == 1) { int r5 = X.get(); } else { loadLoadFence(); }\n"
-                       "}\n"
-                       "Thread1 {\n"
-                       "  X.setVolatile(1);\n"
-                       "}\n"
-                       "exists (0:r5=0 /\\ x=0)\n");
+    ir_test *t = unit_litmus("Java T\n{ x=0; y=0; 0:X=x; 0:Y=y; 1:X=y; }\n"
+                             "Thread0 {\n"
+                             "  int r0 = X.compareAndExchangeRelease(0, 1);\n"
+                             "  int r1 = X.compareAndExchangeAcquire(1, 2);\n"
+                             "  int r2 = X.compareAndExchange(2, 3);\n"
+                             "  int r3 = Y.getAndAdd(1);\n"
+                             "  Y.set(r0 - 1);\n"
+                             "  int r4 = Y.getOpaque();\n"
+                             "  if (r4 == 1) { int r5 = X.get(); } else { loadLoadFence(); }\n"
+                             "}\n"
+                             "Thread1 {\n"
+                             "  X.setVolatile(1);\n"
+                             "}\n"
+                             "exists (0:r5=0 /\\ x=0)\n");
     diag d = {0};
     assert_true(ir_verify(t, &d));
     int x = ir_find_loc(t, "x"), y = ir_find_loc(t, "y");
@@ -473,8 +461,10 @@ static void test_java(void **state)
 static void test_condition(void **state)
 {
     (void)state;
-    ir_test *t = lower("C T\n{ [x]=0; [z]=0; }\nP0 (atomic_int* x) { int r0 = atomic_load_explicit(x, memory_order_relaxed); }\n"
-                       "locations [0:r0; z;]\nfilter 0:r0 = 0\n~exists (x=2 /\\ 0:r0 != 1 \\/ [z]=x)\n");
+    ir_test *t = unit_litmus("C T\n{ [x]=0; [z]=0; }\n"
+                             "P0 (atomic_int* x) { int r0 = atomic_load_explicit(x, memory_order_relaxed); }\n"
+                             "locations [0:r0; z;]\nfilter 0:r0 = 0\n"
+                             "~exists (x=2 /\\ 0:r0 != 1 \\/ [z]=x)\n");
     char *c = ir_format_cond(t);
     assert_string_equal(c, "~exists ([x]=2 /\\ not (0:r0=1) \\/ [z]=x)");
     free(c);
@@ -493,7 +483,7 @@ static void test_condition(void **state)
     ir_test_free(t);
 
     /* No condition: herd's forall (true). */
-    t = lower("X86 T\n{ }\n P0 ;\n MOV [x],$1 ;\n");
+    t = unit_litmus("X86 T\n{ }\n P0 ;\n MOV [x],$1 ;\n");
     c = ir_format_cond(t);
     assert_string_equal(c, "forall (true)");
     free(c);

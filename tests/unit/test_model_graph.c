@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tests/unit/unit_litmus.h"
 #include "frontend/frontend.h"
 #include "ir/lower.h"
 #include "model/cat.h"
@@ -24,19 +25,6 @@
 #include "util/mem.h"
 
 #define BIT(i) ((exec_set)1 << (i))
-
-static ir_test *load(const char *text)
-{
-    diag d = {0};
-    fe_test *ft = fe_parse(text, strlen(text), "test.litmus", &d);
-    if (!ft)
-        fail_msg("parse: %d:%d: %s", d.line, d.col, d.msg);
-    ir_test *t = ir_lower(ft, &d);
-    fe_test_free(ft);
-    if (!t)
-        fail_msg("lower: %s", d.msg);
-    return t;
-}
 
 static const char sb_x86[] = "X86 SB\n"
                              "{ x=0; y=0; }\n"
@@ -180,7 +168,7 @@ static bool sb_exec(void *ctx, const exec *x, const model_exec_info *info, diag 
 static void test_sb_ghb(void **state)
 {
     (void)state;
-    ir_test *t = load(sb_x86);
+    ir_test *t = unit_litmus(sb_x86);
     model *m = load_model("x86tso");
     diag d = {0};
     cat_model *cm = cat_load("x86tso", &d);
@@ -227,7 +215,7 @@ static void test_rc11_hb(void **state)
     diag d = {0};
     cat_model *cm = cat_load("rc11", &d);
     for (size_t k = 0; k < sizeof c_tests / sizeof c_tests[0]; k++) {
-        ir_test *t = load(c_tests[k]);
+        ir_test *t = unit_litmus(c_tests[k]);
         hb_ctx c = {cat_run_new(cm), 0};
         bset *b = model_run_observed(m, t, hb_exec, &c, &d);
         if (!b)
@@ -265,7 +253,7 @@ static bool dot_exec(void *ctx, const exec *x, const model_exec_info *info, diag
 static char *picture(const char *model_name, const char *text, const char *const *show, int nshow,
                      int witnesses)
 {
-    ir_test *t = load(text);
+    ir_test *t = unit_litmus(text);
     model *m = load_model(model_name);
     diag d = {0};
     dot_ctx c = {model_graph_new(m, show, nshow, &d), NULL, 0};

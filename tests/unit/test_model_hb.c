@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "tests/unit/unit_litmus.h"
 #include "frontend/frontend.h"
 #include "ir/lower.h"
 #include "model/hb.h"
@@ -381,17 +382,6 @@ static void test_corpus_java(void **state)
 
 /* ---- races_run: pairs merged over executions, the races each state implies ----- */
 
-static ir_test *parse(const char *text)
-{
-    diag d = {0};
-    fe_test *ft = fe_parse(text, strlen(text), "t.litmus", &d);
-    ir_test *t = ft ? ir_lower(ft, &d) : NULL;
-    fe_test_free(ft);
-    if (!t)
-        fail_msg("%s:%d:%d: %s", d.file, d.line, d.col, d.msg);
-    return t;
-}
-
 static races *run_races(const char *model_name, const ir_test *t)
 {
     diag d = {0};
@@ -411,16 +401,16 @@ static races *run_races(const char *model_name, const ir_test *t)
 static void test_races_per_state(void **state)
 {
     (void)state;
-    ir_test *t = parse("C MP\n{ }\n"
-                       "P0 (int* x, atomic_int* y) {\n"
-                       "  *x = 1;\n"
-                       "  atomic_store_explicit(y, 1, memory_order_release);\n"
-                       "}\n"
-                       "P1 (int* x, atomic_int* y) {\n"
-                       "  int r0 = atomic_load_explicit(y, memory_order_acquire);\n"
-                       "  int r1 = *x;\n"
-                       "}\n"
-                       "exists (1:r1=0)\n");
+    ir_test *t = unit_litmus("C MP\n{ }\n"
+                             "P0 (int* x, atomic_int* y) {\n"
+                             "  *x = 1;\n"
+                             "  atomic_store_explicit(y, 1, memory_order_release);\n"
+                             "}\n"
+                             "P1 (int* x, atomic_int* y) {\n"
+                             "  int r0 = atomic_load_explicit(y, memory_order_acquire);\n"
+                             "  int r1 = *x;\n"
+                             "}\n"
+                             "exists (1:r1=0)\n");
     races *r = run_races("rc11", t);
     assert_int_equal(r->executions, 3);
     assert_int_equal(r->racy, 2);
@@ -461,12 +451,12 @@ static void test_races_per_state(void **state)
 static void test_races_kinds(void **state)
 {
     (void)state;
-    ir_test *t = parse("C RMW\n{ }\n"
-                       "P0 (atomic_int* x) {\n"
-                       "  int r0 = atomic_fetch_add_explicit(x, 1, memory_order_relaxed);\n"
-                       "}\n"
-                       "P1 (int* x) { *x = 2; }\n"
-                       "exists (0:r0=0)\n");
+    ir_test *t = unit_litmus("C RMW\n{ }\n"
+                             "P0 (atomic_int* x) {\n"
+                             "  int r0 = atomic_fetch_add_explicit(x, 1, memory_order_relaxed);\n"
+                             "}\n"
+                             "P1 (int* x) { *x = 2; }\n"
+                             "exists (0:r0=0)\n");
     races *r = run_races("rc11", t);
     assert_int_equal(r->npairs, 1);
     assert_string_equal(races_access_kind(&r->pairs[0].a), "RW");
@@ -476,10 +466,10 @@ static void test_races_kinds(void **state)
     races_free(r);
     ir_test_free(t);
 
-    t = parse("Java MP\n{ x=0; y=0; 0:X=x; 0:Y=y; 1:X=x; 1:Y=y; }\n"
-              "Thread0 { X.set(1); Y.setVolatile(1); }\n"
-              "Thread1 { int r0 = Y.getVolatile(); int r1 = X.get(); }\n"
-              "exists (1:r0=1 /\\ 1:r1=0)\n");
+    t = unit_litmus("Java MP\n{ x=0; y=0; 0:X=x; 0:Y=y; 1:X=x; 1:Y=y; }\n"
+                    "Thread0 { X.set(1); Y.setVolatile(1); }\n"
+                    "Thread1 { int r0 = Y.getVolatile(); int r1 = X.get(); }\n"
+                    "exists (1:r0=1 /\\ 1:r1=0)\n");
     r = run_races("jam21", t);
     assert_int_equal(r->npairs, 1);
     assert_true(r->pairs[0].benign);
@@ -488,8 +478,8 @@ static void test_races_kinds(void **state)
     races_free(r);
     ir_test_free(t);
 
-    t = parse("X86 SB\n{ }\n P0 | P1 ;\n MOV [x],$1 | MOV [y],$1 ;\n MOV EAX,[y] | MOV EAX,[x] ;\n"
-              "exists (0:EAX=0 /\\ 1:EAX=0)\n");
+    t = unit_litmus("X86 SB\n{ }\n P0 | P1 ;\n MOV [x],$1 | MOV [y],$1 ;\n MOV EAX,[y] | MOV EAX,[x] ;\n"
+                    "exists (0:EAX=0 /\\ 1:EAX=0)\n");
     r = run_races("x86tso", t);
     assert_int_equal(r->npairs, 0);
     assert_int_equal(r->b->nstates, 4);
