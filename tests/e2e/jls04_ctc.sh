@@ -94,7 +94,16 @@ j1="$tmp/jcs/litmusc/generated/CTC1.java"
 grep -q '^@Outcome(id = "1, 1", expect = Expect.ACCEPTABLE_INTERESTING' "$j1" 2>/dev/null ||
     fail "CTC1's jcstress outcomes lack the allowed 1, 1"
 
-# 7. Bad input: VarHandle modes, a field both plain and volatile, a C test.
+# refuses STATUS FILE PATTERN WHAT: jls04 stops on FILE with STATUS, prints
+# no block, and says PATTERN (a grep pattern) on stderr.
+refuses() {
+    "$LITMUSC" model --model jls04 "$2" > "$tmp/out" 2> "$tmp/err"
+    st=$?
+    [ "$st" -eq "$1" ] && [ ! -s "$tmp/out" ] && grep -q "$3" "$tmp/err" ||
+        fail "$4: status $st, $(cat "$tmp/err")"
+}
+
+# 7. Bad input: VarHandle modes, a field both plain and volatile, an X86 test.
 cat > "$tmp/opaque.litmus" <<'LIT'
 Java Opaque
 { x=0; 0:X=x; 1:X=x; }
@@ -102,10 +111,8 @@ Thread0 { X.setOpaque(1); }
 Thread1 { int r0 = X.getOpaque(); }
 exists (1:r0=1)
 LIT
-"$LITMUSC" model --model jls04 "$tmp/opaque.litmus" > "$tmp/out" 2> "$tmp/err"
-st=$?
-[ "$st" -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "^litmusc model: $tmp/opaque.litmus:3:11: error: jls04: opaque accesses came with Java 9's VarHandles" "$tmp/err" ||
-    fail "opaque under jls04: status $st, $(cat "$tmp/err")"
+refuses 2 "$tmp/opaque.litmus" "^litmusc model: $tmp/opaque.litmus:3:11: error: jls04: opaque accesses came with Java 9's VarHandles" \
+    "opaque under jls04"
 cat > "$tmp/mixed.litmus" <<'LIT'
 Java Mixed
 { x=0; 0:X=x; 1:X=x; }
@@ -113,14 +120,10 @@ Thread0 { X.setVolatile(1); }
 Thread1 { int r0 = X.get(); }
 exists (1:r0=1)
 LIT
-"$LITMUSC" model --model jls04 "$tmp/mixed.litmus" > "$tmp/out" 2> "$tmp/err"
-st=$?
-[ "$st" -eq 2 ] && grep -q "mixed.litmus:4:11: error: jls04: x is accessed both as a plain and as a volatile field (line 3 and here)" "$tmp/err" ||
-    fail "mixed modes under jls04: status $st, $(cat "$tmp/err")"
-"$LITMUSC" model --model jls04 "$here/../../examples/x86/SB.litmus" > /dev/null 2> "$tmp/err"
-st=$?
-[ "$st" -eq 2 ] && grep -q "error: jls04 is a model of Java programs, not of X86 tests" "$tmp/err" ||
-    fail "an x86 test under jls04: status $st, $(cat "$tmp/err")"
+refuses 2 "$tmp/mixed.litmus" "mixed.litmus:4:11: error: jls04: x is accessed both as a plain and as a volatile field (line 3 and here)" \
+    "mixed modes under jls04"
+refuses 2 "$here/../../examples/x86/SB.litmus" "error: jls04 is a model of Java programs, not of X86 tests" \
+    "an x86 test under jls04"
 
 # 8. A limit: eight reads that may each see one of nine writes make 9^8
 #    well-formed executions, past the 50000 jls04 takes: status 3, no block.
@@ -131,10 +134,7 @@ Thread0 { X.set(1); X.set(2); X.set(3); X.set(4); X.set(5); X.set(6); X.set(7); 
 Thread1 { int a = X.get(); int b = X.get(); int c = X.get(); int d = X.get(); int e = X.get(); int f = X.get(); int g = X.get(); int h = X.get(); }
 exists (1:a=1)
 LIT
-"$LITMUSC" model --model jls04 "$tmp/many.litmus" > "$tmp/out" 2> "$tmp/err"
-st=$?
-[ "$st" -eq 3 ] && [ ! -s "$tmp/out" ] && grep -q "error: jls04: the test has more than 50000 well-formed executions" "$tmp/err" ||
-    fail "the execution limit: status $st, $(cat "$tmp/err")"
+refuses 3 "$tmp/many.litmus" "error: jls04: the test has more than 50000 well-formed executions" "the execution limit"
 
 if [ "$fails" -ne 0 ]; then
     echo "jls04_ctc: $fails failure(s)"
