@@ -37,19 +37,12 @@ static void title(const embed_file *e, char *buf, size_t size)
     }
 }
 
-/* A built-in model that is no cat file (jls04). */
-static bool is_multi(const char *name)
+/* Whether NAME is in the NULL-terminated list NAMES (model_builtin_names,
+ * or model_multi_names: the built-in models that are no cat file). */
+static bool in_list(const char *const *names, const char *name)
 {
-    for (const char *const *m = model_multi_names(); *m; m++)
-        if (!strcmp(name, *m))
-            return true;
-    return false;
-}
-
-static bool is_model(const char *name)
-{
-    for (const char *const *m = model_builtin_names(); *m; m++)
-        if (!strcmp(name, *m))
+    for (; *names; names++)
+        if (!strcmp(name, *names))
             return true;
     return false;
 }
@@ -76,7 +69,7 @@ int cmd_models(int argc, char **argv)
         snprintf(path, sizeof path, "model/cat/%s%s", print,
                  strlen(print) > 4 && !strcmp(print + strlen(print) - 4, ".cat") ? "" : ".cat");
         const embed_file *e = strchr(print, '/') ? NULL : embed_find(path);
-        if (is_multi(print)) {
+        if (in_list(model_multi_names(), print)) {
             fprintf(stderr, "litmusc models: error: '%s' is a built-in multi-execution model: it has no cat file "
                     "(its causality check is C code, model/jls04*.c)\n", print);
             st = EXIT_USAGE;
@@ -96,7 +89,7 @@ int cmd_models(int argc, char **argv)
                     continue;
                 char name[64], t[128];
                 snprintf(name, sizeof name, "%.*s", (int)(strlen(p) - 14), p + 10);
-                if (is_model(name) != !pass)
+                if (in_list(model_builtin_names(), name) != !pass)
                     continue;
                 title(&embed_files[i], t, sizeof t);
                 printf("  %-10s %s\n", name, t);
