@@ -187,6 +187,9 @@ static uint64_t median_chunk(lrt_shared *sh, int t)
     return select_kth(l, n, n / 2);
 }
 
+/* The fewest chunks a free run must have for its pace to set the period. */
+enum { CALIBRATE_CHUNKS = 8 };
+
 /* Serial, timebase with an adaptive period.  The first run has none: the
  * threads run free, and two and a half times the slowest one's median
  * pace becomes the period (threads that run the same instances at the
@@ -205,8 +208,6 @@ static uint64_t median_chunk(lrt_shared *sh, int t)
  * value: when another program takes the CPUs for milliseconds at a time,
  * no period keeps the threads together, and an unbounded one would only
  * make every run slower. */
-enum { CALIBRATE_CHUNKS = 8 };
-
 static void adapt_period(lrt_shared *sh, uint64_t together)
 {
     uint64_t k = sh->tb_chunk, n = sh->nchunks, p = sh->period;
