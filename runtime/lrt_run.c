@@ -238,7 +238,6 @@ static void adapt_period(lrt_shared *sh, uint64_t together)
     sh->period = p;
 }
 
-/* Serial: close the run that just ended and set up the next one. */
 /* After a run: the outcomes seen for the first time get the iterations
  * done so far.  The workers' tables hold every run's outcomes and few
  * distinct ones, so a scan per run costs next to nothing. */
@@ -355,6 +354,7 @@ static size_t run_size(const lrt_shared *sh)
     return n;
 }
 
+/* Serial: close the run that just ended and set up the next one. */
 static void step_prepare(void *arg)
 {
     lrt_shared *sh = arg;
