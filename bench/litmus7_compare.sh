@@ -66,10 +66,9 @@ l7rate() {  # from a litmus7 log (Time has two decimals: runs are long enough)
     awk '/^Positive:/ { gsub(",", ""); p = $2; n = $4 } /^Time / { t = $3 }
          END { if (t > 0) printf "%.0f %.0f\n", (p + n) / t, p / t }' "$1"
 }
-lcrate() {  # from litmusc's JSON: the "run" object's iterations, seconds and positive
-    tr ',' '\n' <"$1" | awk -F: '/"run":\{/ { run = 1 } !run { next }
-         $1 == "\"iterations\"" && !n { n = $2 } $1 == "\"seconds\"" && !e { e = $2 } $1 == "\"positive\"" && p == "" { p = $2 }
-         END { if (e > 0) printf "%.0f %.0f\n", n / e, p / e }'
+. "$here/run_counts.sh"
+lcrate() {  # from litmusc's JSON (bench/run_counts.sh)
+    run_counts "$1" | awk '$2 > 0 { printf "%.0f %.0f\n", $1 / $2, $3 / $2 }'
 }
 round=0
 while [ $round -lt "$N" ]; do

@@ -12,15 +12,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 test=${1:-$here/../examples/x86/SB.litmus}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-# field NAME FILE: a number of the "run" object of run --json's document
-field() { tr ',' '\n' <"$2" | awk -F: -v k="\"$1\"" '/"run":\{/ { run = 1 } run && $1 == k { print $2; exit }'; }
+. "$here/run_counts.sh"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cpus, load $(cut -d' ' -f1 /proc/loadavg)"
 echo "test: $test"
 for r in $(seq 1 "${ROUNDS:-15}"); do
     for v in OLD NEW; do
         eval L=\$$v
         LITMUSC_CACHE="$tmp/cache.$v" "$L" run --json -s 100000 -r 10 --affinity incr "$test" > "$tmp/j" 2>/dev/null || continue
-        echo "$v $(field iterations "$tmp/j") $(field seconds "$tmp/j") $(field positive "$tmp/j")"
+        echo "$v $(run_counts "$tmp/j")"
     done
 done | awk '{ it[$1] += $2; el[$1] += $3; pos[$1] += $4; n[$1]++; r = $2 / $3; w = $4 / $3
               ir[$1] = ir[$1] sprintf(" %.0f", r / 1e6); wr[$1] = wr[$1] sprintf(" %.0f", w / 1e6) }

@@ -23,10 +23,7 @@ load=$(cut -d' ' -f1 /proc/loadavg)
 cc=${CC:-cc}
 ccv=$($cc --version | head -1)
 
-# field NAME FILE: a number of the "run" object in the one-test JSON
-# document `run --json` printed (schema litmusc/1; "model" has a
-# "positive" of its own, so only what follows "run": counts).
-field() { tr ',' '\n' <"$2" | awk -F: -v k="\"$1\"" '/"run":\{/ { run = 1 } run && $1 == k { print $2; exit }'; }
+. "$here/run_counts.sh"
 
 # One configuration per line: test, then the run options.
 : >"$tmp/configs"
@@ -54,7 +51,7 @@ while [ $k -lt "$N" ]; do
         # shellcheck disable=SC2086
         if "$LITMUSC" run --json -s "$S" -r "$R" $opts --affinity incr --timeout 300 \
             "$here/../examples/$test.litmus" >"$tmp/j" 2>"$tmp/err"; then
-            echo "$(field iterations "$tmp/j") $(field seconds "$tmp/j") $(field positive "$tmp/j")" >>"$tmp/runs.$c"
+            run_counts "$tmp/j" >>"$tmp/runs.$c"
         else
             echo "native_sb: $test $opts failed: $(head -2 "$tmp/err")" >&2
         fi
