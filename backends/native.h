@@ -5,8 +5,9 @@
  * final states.
  *
  * The generated source holds only the test: one function per thread (C11
- * atomics, or x86 inline asm), a reset and a collect function, and a
- * descriptor handed to the runtime (runtime/lrt.h), which owns everything
+ * atomics, or x86 inline asm) and its gapped twin (a spin before each
+ * access, for the gapped runs of --until-covered), a reset and a collect
+ * function, and a descriptor handed to the runtime (runtime/lrt.h), which owns everything
  * else: worker threads, placement, synchronisation, memory layout, outcome
  * counting, timing, signals and the output.
  *
@@ -52,7 +53,9 @@
  *                              cpus, oversubscribed, seed; loose and
  *                              timebase: chunk; timebase: period (N, or
  *                              "auto" and the last period), delay, aligned
- *                              (share of chunks the threads began together))
+ *                              (share of chunks the threads began together);
+                              until-covered: gapped N (runs made with gaps,
+                              when any))
  *   outcome COUNT V1 ... Vn   (Vi: the i-th of ir_observables(), decimal int64;
  *                              addresses are IR_ADDR(loc) values)
  *   iterations N              (= sum of COUNTs = completed runs * S)
@@ -113,6 +116,8 @@ bool native_write_runtime(const char *dir, diag *d);
 char *native_file_stem(const char *name);
 
 /* Flags to compile and link a generated program with its runtime. */
+/* Gap slots of a gapped thread body (runtime/lrt.h's LRT_GAPS). */
+#define NATIVE_GAPS 8
 #define NATIVE_CFLAGS "-O2 -std=c11 -pthread"
 #define NATIVE_LDLIBS "-pthread"
 

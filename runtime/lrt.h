@@ -30,6 +30,29 @@ typedef void (*lrt_thread_fn)(void *const *cells, int64_t *out);
  * accesses cost and no call per instance. */
 typedef void (*lrt_sweep_fn)(void *const *cells, int64_t *out, size_t lo, size_t hi);
 
+/* The same with gaps: before its k-th memory access (in program order,
+ * the last one for k >= LRT_GAPS) the thread spins GAP[k] times.  A gap
+ * stretches the time between two accesses of one thread, so that another
+ * thread's access can fall between them on every instance: SB's state
+ * 1:r0=1; 0:r0=1 needs both stores visible before either load, which the
+ * tight code seldom gives.  The spins touch no memory and fence nothing,
+ * so every outcome is still one the test's code can produce. */
+#define LRT_GAPS 8
+typedef void (*lrt_gap_sweep_fn)(void *const *cells, int64_t *out, size_t lo, size_t hi,
+                                 const uint32_t *gap);
+
+/* N spin-loop hints (pause on x86), nothing else. */
+static inline void lrt_spin(uint32_t n)
+{
+    for (; n; n--) {
+#if defined(__x86_64__) || defined(__i386__)
+        __asm__ __volatile__("pause" ::: "memory");
+#else
+        __asm__ __volatile__("" ::: "memory");
+#endif
+    }
+}
+
 /* Where a harness counts outcomes (the runtime's; opaque here). */
 typedef struct lrt_tally lrt_tally;
 /* COUNT more instances ended with the nobs values VALS. */
@@ -62,6 +85,8 @@ typedef struct lrt_test {
      * cache line carries as many instances as it can: a test of 32-bit
      * cells moves half the lines of one of 64-bit cells. */
     int cell_size;
+    /* Optional (NULL: no gapped runs): thread t as an lrt_gap_sweep_fn. */
+    const lrt_gap_sweep_fn *gap_sweeps;
 } lrt_test;
 
 /* Parse the command line, run, print the histogram; returns the exit

@@ -169,6 +169,7 @@ typedef struct lrt_result {
     lrt_hist first;
     bool covered;               /* --until-covered: every allowed state was seen */
     uint64_t directed_runs;     /* runs made under a schedule */
+    uint64_t gapped_runs;       /* runs made with gaps (lrt_gap_sweep_fn) */
 } lrt_result;
 
 /* Set by the signal handler (or anyone) to stop at the next run boundary. */

@@ -229,6 +229,8 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
         printf("config max-iterations %" PRIu64 "\n", c->max_iterations);
     if (c->nschedules)
         printf("config schedules %d directed %" PRIu64 "\n", c->nschedules, r->directed_runs);
+    if (r->gapped_runs)
+        printf("config gapped %" PRIu64 "\n", r->gapped_runs);
     printf("config threads %d\n", t->nthreads);
     printf("config cpus %d\n", r->cpus);
     printf("config oversubscribed %d\n", r->oversubscribed ? 1 : 0);

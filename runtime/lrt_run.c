@@ -80,6 +80,10 @@ typedef struct lrt_shared {
     lrt_hist first;                 /* outcome -> iterations done when first seen */
     bool covered;                   /* every allowed state is in FIRST */
     const lrt_schedule *sched;      /* this run's directed schedule, or NULL */
+    bool gapped;                    /* this run spins GAP between accesses */
+    bool gap_turn;                  /* directed turns alternate schedules and gaps */
+    uint32_t gap[LRT_MAX_THREADS][LRT_GAPS];
+    uint64_t gapped_runs;
     int next_sched;                 /* where the round-robin over schedules goes on */
     uint32_t meet_id;               /* timebase: this run's first meeting; 64 a run */
     bool directed_turn;             /* directed and free runs alternate */
@@ -272,18 +276,10 @@ static bool runs_over(const lrt_shared *sh)
     return c->max_iterations && sh->iters_done >= c->max_iterations;
 }
 
-/* The schedule of the next run: every other run (the first one too: a
- * group of one thread needs no period to meet on), the next schedule whose
- * target state is still unseen; NULL for a free run (all threads
- * together). */
-static const lrt_schedule *pick_schedule(lrt_shared *sh)
+/* The next schedule whose target state is still unseen, or NULL. */
+static const lrt_schedule *next_schedule(lrt_shared *sh)
 {
     const lrt_config *c = sh->c;
-    if (!c->nschedules || c->sync != LRT_SYNC_TIMEBASE)
-        return NULL;
-    sh->directed_turn = !sh->directed_turn;
-    if (!sh->directed_turn)
-        return NULL;
     size_t w = (size_t)sh->t->nobs;
     for (int k = 0; k < c->nschedules; k++) {
         const lrt_schedule *sc = &c->schedules[(sh->next_sched + k) % c->nschedules];
@@ -294,6 +290,52 @@ static const lrt_schedule *pick_schedule(lrt_shared *sh)
         return sc;
     }
     return NULL;
+}
+
+/* Gapped runs: the gaps stay below 2^GAP_LOG_MAX spins (about 6000 ticks
+ * where a pause takes 25), longer than a store takes to leave the store
+ * buffer and reach the other core, and the runs at most GAP_RUN_MAX
+ * instances, since the spins make every instance slower. */
+enum { GAP_LOG_MAX = 8, GAP_RUN_MAX = 4096 };
+
+/* Every position of every thread gets no gap (one time in three) or one
+ * of 0..2^u - 1 spins with u uniform in [1, GAP_LOG_MAX]: short and long
+ * gaps equally often, so that among the runs some stretch exactly the
+ * accesses a state needs apart and leave the others tight. */
+static void draw_gaps(lrt_shared *sh)
+{
+    for (int t = 0; t < sh->nworkers; t++)
+        for (int k = 0; k < LRT_GAPS; k++) {
+            uint32_t u = 1 + (uint32_t)lrt_rng_below(&sh->rng, GAP_LOG_MAX);
+            sh->gap[t][k] = lrt_rng_below(&sh->rng, 3) == 0
+                                ? 0 : (uint32_t)lrt_rng_below(&sh->rng, (uint64_t)1 << u);
+        }
+}
+
+/* The kind of the next run, with --until-covered on the timebase: every
+ * other run (the first one too: a group of one thread needs no period to
+ * meet on) is directed, the others free (all threads together, as the
+ * plain run).  A directed run takes the next schedule whose target is
+ * still unseen, or is a gapped run; when there are both, they take turns.
+ * Sets sh->sched and sh->gapped. */
+static void pick_directed(lrt_shared *sh)
+{
+    const lrt_config *c = sh->c;
+    sh->sched = NULL;
+    sh->gapped = false;
+    bool gaps = c->nallowed && sh->t->gap_sweeps;
+    if ((!c->nschedules && !gaps) || c->sync != LRT_SYNC_TIMEBASE)
+        return;
+    sh->directed_turn = !sh->directed_turn;
+    if (!sh->directed_turn)
+        return;
+    sh->gap_turn = !sh->gap_turn;
+    if (!gaps || !sh->gap_turn)
+        sh->sched = c->nschedules ? next_schedule(sh) : NULL;
+    if (!sh->sched && gaps) {
+        sh->gapped = true;
+        draw_gaps(sh);
+    }
 }
 
 /* Test threads of one group on workers of different CPUs (worker w runs
@@ -349,6 +391,8 @@ static size_t run_size(const lrt_shared *sh)
     if (doublings < 40 && ((size_t)LRT_RAMP_START << doublings) < n)
         n = (size_t)LRT_RAMP_START << doublings;
     /* The last run stops at --max-iterations, not past it. */
+    if (sh->gapped && n > GAP_RUN_MAX)
+        n = GAP_RUN_MAX;
     if (c->max_iterations && c->max_iterations - sh->iters_done < n)
         n = (size_t)(c->max_iterations - sh->iters_done);
     return n;
@@ -365,9 +409,12 @@ static void step_prepare(void *arg)
         sh->end = now;
         if (sh->sched)
             sh->directed_runs++;
-        if (sh->c->sync == LRT_SYNC_TIMEBASE && !sh->sched) {
+        if (sh->gapped)
+            sh->gapped_runs++;
+        if (sh->c->sync == LRT_SYNC_TIMEBASE && !sh->sched && !sh->gapped) {
             /* A free run (no period yet) kept no schedule to be aligned on;
-             * a directed run keeps its groups apart on purpose. */
+             * a directed run keeps its groups apart on purpose, and a
+             * gapped one is slower than the pace by design. */
             uint64_t together = 0;
             if (sh->period) {
                 together = count_aligned(sh);
@@ -389,11 +436,11 @@ static void step_prepare(void *arg)
     }
     sh->running = true;
     sh->run_id++;
+    pick_directed(sh);
     sh->ninst_run = run_size(sh);
     sh->nchunks = (sh->ninst_run + sh->tb_chunk - 1) / sh->tb_chunk;
     sh->meet_id += 64;              /* a directed run meets once per group */
     int n = sh->nworkers;
-    sh->sched = pick_schedule(sh);
     for (int w = 0; w < n; w++)
         sh->assign[w] = w;
     lrt_rng_shuffle(&sh->rng, sh->assign, n);
@@ -492,6 +539,7 @@ static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
 {
     lrt_thread_fn fn = sh->t->threads[t];
     lrt_sweep_fn sweep = sh->t->sweeps ? sh->t->sweeps[t] : NULL;
+    lrt_gap_sweep_fn gsweep = sh->gapped ? sh->t->gap_sweeps[t] : NULL;
     size_t nout = (size_t)sh->t->nout[t];
     int64_t *out = sh->out[t];
     size_t n = sh->ninst_run, k = sh->tb_chunk;
@@ -506,7 +554,9 @@ static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
         uint64_t late = now > when ? now - when : 0;
         lateness[c] = late < UINT32_MAX ? (uint32_t)late : UINT32_MAX;
         size_t hi = n - lo > k ? lo + k : n;
-        if (sweep)
+        if (gsweep)
+            gsweep(sh->layout.cell, out, lo, hi, sh->gap[t]);
+        else if (sweep)
             sweep(sh->layout.cell, out, lo, hi);
         else
             for (size_t i = lo; i < hi; i++)
@@ -773,6 +823,7 @@ int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r)
         memset(&sh->first, 0, sizeof sh->first);
         r->covered = sh->covered;
         r->directed_runs = sh->directed_runs;
+        r->gapped_runs = sh->gapped_runs;
     } else {
         lrt_hist_free(&r->hist);
     }

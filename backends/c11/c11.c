@@ -321,7 +321,8 @@ static bool c11_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
     const ir_thread *th = &t->threads[ti];
     sb_printf(b, "/* Thread %d (", th->id);
     nat_comment(b, th->name);
-    sb_printf(b, ") */\nstatic void lt_thread_%d(void *const *lt_c, int64_t *lt_out)\n{\n", ti);
+    sb_add(b, ") */\n");
+    nat_thread_open(b, f, ti);
     sb_add(b, "    (void)lt_c;\n    (void)lt_out;\n");
     for (int v = 0; v < th->nvals; v++)
         sb_printf(b, "    int64_t v%d = 0;\n    (void)v%d;\n", v, v);
@@ -336,6 +337,7 @@ static bool c11_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
                 target[in->else_block] = true;
         }
     bool ok = true;
+    int naccess = 0;
     for (int k = 0; ok && k < th->nblocks; k++) {
         const ir_block *bb = &th->blocks[k];
         if (target[k])
@@ -347,6 +349,10 @@ static bool c11_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
                 nat_comment(b, in->src);
                 sb_add(b, " */\n");
             }
+            bool access = in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_RMW || in->op == IR_FENCE;
+            if (access && f->gapped)
+                sb_printf(b, "    lrt_spin(lt_gap[%d]);\n", nat_gap_position(naccess));
+            naccess += access;
             switch (in->op) {
             case IR_LOAD: ok = emit_load(b, cx, t, in, d); break;
             case IR_STORE: ok = emit_store(b, cx, t, in, d); break;

@@ -70,6 +70,20 @@ static void emit_header(strbuf *b, const ir_test *t, const ir_test *cells, const
     sb_add(b, " */\n\n");
 }
 
+void nat_thread_open(strbuf *b, const nat_frame *f, int ti)
+{
+    if (f->gapped)
+        sb_printf(b, "static inline void lt_gthread_%d(void *const *lt_c, int64_t *lt_out, "
+                     "const uint32_t *lt_gap)\n{\n    (void)lt_gap;\n", ti);
+    else
+        sb_printf(b, "static void lt_thread_%d(void *const *lt_c, int64_t *lt_out)\n{\n", ti);
+}
+
+int nat_gap_position(int k)
+{
+    return k < NATIVE_GAPS ? k : NATIVE_GAPS - 1;
+}
+
 static void emit_cell(strbuf *b, const ir_test *t, int l)
 {
     sb_printf(b, "(_Atomic %s *)lt_c[%d]", nat_cell_type(t, l), l);
@@ -137,6 +151,13 @@ static void emit_ranges(strbuf *b, const nat_frame *f)
                   "{\n    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++)\n"
                   "        lt_thread_%d(lt_c + lt_i * %d, lt_out + lt_i * %d);\n}\n\n",
                   i, i, nlocs, f->nregs[i]);
+    for (int i = 0; i < t->nthreads; i++)
+        sb_printf(b,
+                  "static void lt_gsweep_%d(void *const *lt_c, int64_t *lt_out, size_t lt_lo, size_t lt_hi,\n"
+                  "                         const uint32_t *lt_gap)\n"
+                  "{\n    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++)\n"
+                  "        lt_gthread_%d(lt_c + lt_i * %d, lt_out + lt_i * %d, lt_gap);\n}\n\n",
+                  i, i, nlocs, f->nregs[i]);
     sb_printf(b,
               "static void lt_reset_range(void *const *lt_c, size_t lt_lo, size_t lt_hi)\n"
               "{\n    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++)\n"
@@ -176,6 +197,9 @@ static void emit_descriptor(strbuf *b, const nat_frame *f)
     sb_printf(b, "};\nstatic const lrt_sweep_fn lt_sweeps[%d] = {", t->nthreads);
     for (int i = 0; i < t->nthreads; i++)
         sb_printf(b, "%slt_sweep_%d", i ? ", " : "", i);
+    sb_printf(b, "};\nstatic const lrt_gap_sweep_fn lt_gsweeps[%d] = {", t->nthreads);
+    for (int i = 0; i < t->nthreads; i++)
+        sb_printf(b, "%slt_gsweep_%d", i ? ", " : "", i);
     int width = 1;
     for (int l = 0; l < f->cells->nlocs; l++) {
         int size = nat_cell_size(f->cells, l);
@@ -184,7 +208,7 @@ static void emit_descriptor(strbuf *b, const nat_frame *f)
     sb_add(b, "};\nstatic const lrt_test lt_test = {\n    ");
     nat_cstring(b, t->name);
     sb_printf(b, ", %d, %d, %d, lt_nout, lt_threads, lt_reset, lt_collect,\n"
-                 "    lt_sweeps, lt_reset_range, lt_count_range, %d\n};\n\n",
+                 "    lt_sweeps, lt_reset_range, lt_count_range, %d, lt_gsweeps\n};\n\n",
               t->nthreads, f->cells->nlocs, f->nobs, width);
     sb_add(b, "int main(int argc, char **argv)\n{\n    return lrt_main(&lt_test, argc, argv);\n}\n");
 }
@@ -215,14 +239,17 @@ char *nat_program(const ir_test *t, const ir_test *cells, const char *target,
     emit_header(&b, t, cells, target);
     if (extra_decls)
         sb_add(&b, extra_decls);
-    for (int i = 0; i < t->nthreads; i++) {
-        if (!body(&b, &f, i, ctx, d)) {
-            sb_free(&b);
-            frame_free(&f);
-            return NULL;
+    /* Each thread twice: as it is, and with gaps for the gapped runs. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < t->nthreads; i++) {
+            f.gapped = pass == 1;
+            if (!body(&b, &f, i, ctx, d)) {
+                sb_free(&b);
+                frame_free(&f);
+                return NULL;
+            }
+            sb_add(&b, "\n");
         }
-        sb_add(&b, "\n");
-    }
     emit_reset(&b, cells);
     emit_collect(&b, &f);
     emit_ranges(&b, &f);

@@ -19,12 +19,22 @@ typedef struct nat_frame {
     /* Per thread index: the observed registers, in output-slot order. */
     char ***regs;
     int *nregs;
+    /* The body being emitted is the gapped one (lrt_gap_sweep_fn): it
+     * spins lt_gap[k] times before its k-th memory access. */
+    bool gapped;
 } nat_frame;
 
 /* Append the C function
  *   static void lt_thread_TI(void *const *lt_c, int64_t *lt_out) { ... }
- * for thread index TI to B.  false + diag when it cannot be emitted. */
+ * for thread index TI to B, or with F->gapped its gapped twin (the same
+ * code with nat_gap_position's spins; nat_thread_open writes either's
+ * head).  false + diag when it cannot be emitted. */
 typedef bool (*nat_body_fn)(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d);
+
+/* The function head and opening brace of thread TI's body, plain or gapped. */
+void nat_thread_open(strbuf *b, const nat_frame *f, int ti);
+/* The gap slot of a thread's K-th memory access (0-based, program order). */
+int nat_gap_position(int k);
 
 /* The whole program: prologue, EXTRA_DECLS (may be NULL) then every thread
  * body, reset, collect, descriptor and main.  Outcomes are T's; the cells

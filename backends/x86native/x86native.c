@@ -150,6 +150,23 @@ static bool reg_written(const x86_thread *xt, x86_reg r)
     return false;
 }
 
+/* Whether IN reads or writes memory or orders it: where a gap goes. */
+static bool touches_memory(const x86_instr *in)
+{
+    bool mem = in->dst.kind == X86_O_MEM || in->dst.kind == X86_O_MEM_REG ||
+               in->src.kind == X86_O_MEM || in->src.kind == X86_O_MEM_REG;
+    return mem || in->op == X86_MFENCE || in->op == X86_LFENCE || in->op == X86_SFENCE;
+}
+
+/* LT_GAP[K] spins of pause in a scratch register, none when it is 0; the
+ * local labels 1 and 2 cannot clash with the test's (lt_L<n>_<id>). */
+static void put_gap(strbuf *b, int k)
+{
+    sb_printf(b, "        \"\\tmovl %d(%%q[gp]), %%k[gc]\\n\"\n", 4 * k);
+    sb_add(b, "        \"\\ttestl %k[gc], %k[gc]\\n\\tjz 2f\\n\"\n"
+              "        \"1:\\tpause\\n\\tdecl %k[gc]\\n\\tjnz 1b\\n2:\\n\"\n");
+}
+
 static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
 {
     const xn_ctx *cx = ctx;
@@ -183,8 +200,11 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
     nat_comment(b, f->t->threads[ti].name);
     sb_printf(b, "), scheme ");
     nat_comment(b, p->scheme);
-    sb_printf(b, " */\nstatic void lt_thread_%d(void *const *lt_c, int64_t *lt_out)\n{\n", ti);
+    sb_add(b, " */\n");
+    nat_thread_open(b, f, ti);
     sb_add(b, "    (void)lt_c;\n    (void)lt_out;\n");
+    if (f->gapped)
+        sb_add(b, "    int64_t lt_gc;\n");
     for (int r = 0; r < X86_NREGS; r++) {
         if (!regs[r])
             continue;
@@ -205,21 +225,26 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
             sb_add(b, "0");
         sb_printf(b, "; /* %s */\n", x86_reg_name((x86_reg)r));
     }
+    /* The markers name the plain body only: the gapped twin is not the
+     * test's code as a reader would cut it out. */
+    const char *mark = f->gapped ? "gapped_" : "";
     sb_add(b, "    __asm__ __volatile__(\n");
-    sb_printf(b, "        \"#START _litmus_P%d\\n\"\n", xt->id);
-    int j = 0;
+    sb_printf(b, "        \"#START _litmus_%sP%d\\n\"\n", mark, xt->id);
+    int j = 0, naccess = 0;
     bool ok = true;
     for (int i = 0; ok && i < xt->ncode; i++) {
         const x86_instr *in = &xt->code[i];
         if (in->op != X86_LABEL)
-            sb_printf(b, "        \"#_litmus_P%d_%d\\n\"\n", xt->id, j++);
+            sb_printf(b, "        \"#_litmus_%sP%d_%d\\n\"\n", mark, xt->id, j++);
+        if (f->gapped && touches_memory(in))
+            put_gap(b, nat_gap_position(naccess++));
         strbuf line = {0};
         ok = put_instr(&line, in, t, d);
         if (ok)
             sb_printf(b, "        \"%s%s\\n\"\n", in->op == X86_LABEL ? "" : "\\t", line.s ? line.s : "");
         sb_free(&line);
     }
-    sb_printf(b, "        \"#END _litmus_P%d\\n\"\n        : ", xt->id);
+    sb_printf(b, "        \"#END _litmus_%sP%d\\n\"\n        : ", mark, xt->id);
     bool first = true;
     for (int l = 0; l < nl; l++) {
         if (!mems[l])
@@ -235,7 +260,11 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
                   r == X86_EAX ? "a" : "r", reg_var[r]);
         first = false;
     }
-    sb_add(b, "\n        :\n        : \"cc\", \"memory\");\n");
+    if (f->gapped)
+        sb_printf(b, "%s[gc] \"=&r\" (lt_gc)\n        : [gp] \"r\" (lt_gap)\n        : \"cc\", \"memory\");\n"
+                     "    (void)lt_gc;\n", first ? "" : ",\n          ");
+    else
+        sb_add(b, "\n        :\n        : \"cc\", \"memory\");\n");
     free(mems);
     if (!ok)
         return false;

@@ -131,6 +131,14 @@ static void test_sb_asm_shape(void **state)
     assert_has(src, "[eax] \"+&a\" (lt_eax)");
     assert_has(src, ": \"cc\", \"memory\");");
     assert_has(src, "lt_out[0] = (int64_t)(int32_t)lt_eax;");
+    /* The gapped twin: a spin before each access, from lt_gap[k], in a
+     * scratch register; its markers do not pass for the test's. */
+    assert_has(src, "static inline void lt_gthread_1(void *const *lt_c, int64_t *lt_out, const uint32_t *lt_gap)");
+    assert_has(src, "\"#START _litmus_gapped_P0\\n\"");
+    assert_has(src, "\"\\tmovl 0(%q[gp]), %k[gc]\\n\"");
+    assert_has(src, "\"\\tmovl 4(%q[gp]), %k[gc]\\n\"");
+    assert_has(src, "[gc] \"=&r\" (lt_gc)\n        : [gp] \"r\" (lt_gap)");
+    assert_has(src, "static const lrt_gap_sweep_fn lt_gsweeps[2] = {lt_gsweep_0, lt_gsweep_1};");
     free(src);
 }
 

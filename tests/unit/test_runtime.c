@@ -17,6 +17,10 @@
 #include "runtime/lrt_sync.c"
 #include "runtime/lrt_cpu.c"
 #include "runtime/lrt_run.c"
+#include "backends/native.h"
+
+/* The generators and the runtime agree on the gap slots. */
+_Static_assert(NATIVE_GAPS == LRT_GAPS, "backends/native.h and runtime/lrt.h disagree on the gap slots");
 
 /* ---- the outcome table ---------------------------------------------- */
 
@@ -265,7 +269,7 @@ static void run_sb(lrt_sync_kind sync, lrt_layout_kind layout, lrt_affinity_kind
 {
     /* The cells are 32-bit: every mode runs on 4-byte slots here. */
     lrt_test t = {"SB", nthreads, 4, nthreads, nout4, fns4, sb_reset,
-                  nthreads == 4 ? sb_collect4 : sb_collect, NULL, NULL, NULL, 4};
+                  nthreads == 4 ? sb_collect4 : sb_collect, NULL, NULL, NULL, 4, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 2000;
@@ -302,7 +306,7 @@ static void test_run_oversubscribed(void **state)
     run_sb(LRT_SYNC_USER, LRT_LAYOUT_LINE, LRT_AFF_INCR, 4, 1);
     run_sb(LRT_SYNC_TIMEBASE, LRT_LAYOUT_LINE, LRT_AFF_RANDOM, 4, 1);
     run_sb(LRT_SYNC_LOOSE, LRT_LAYOUT_PACKED, LRT_AFF_NONE, 4, 2);
-    lrt_test t = {"SB", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4, NULL, NULL, NULL, 0};
+    lrt_test t = {"SB", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4, NULL, NULL, NULL, 0, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -327,7 +331,7 @@ static void sb_reset2(void *const *c)
 static void test_run_memory_and_reset(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 2, 4, nout4, fns4, sb_reset2, sb_collect2, NULL, NULL, NULL, 0};
+    lrt_test t = {"SB", 2, 2, 4, nout4, fns4, sb_reset2, sb_collect2, NULL, NULL, NULL, 0, NULL};
     lrt_layout_kind layouts[] = {LRT_LAYOUT_PACKED, LRT_LAYOUT_LINE, LRT_LAYOUT_SHUFFLE, LRT_LAYOUT_ARRAY};
     for (int l = 0; l < 4; l++) {
         lrt_config c;
@@ -367,7 +371,7 @@ static const lrt_thread_fn fns_stop[2] = {sb0_stopper, sb1};
 static void test_run_interrupted(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_stop, sb_reset, sb_collect, NULL, NULL, NULL, 0};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_stop, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -388,7 +392,7 @@ static void test_run_interrupted(void **state)
 static void test_run_time_limit(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -422,7 +426,7 @@ static const lrt_thread_fn fns_pattern[2] = {pattern0, pattern1};
 static void test_run_length_counting(void **state)
 {
     (void)state;
-    lrt_test t = {"P", 2, 2, 2, nout4, fns_pattern, sb_reset2, sb_collect, NULL, NULL, NULL, 0};
+    lrt_test t = {"P", 2, 2, 2, nout4, fns_pattern, sb_reset2, sb_collect, NULL, NULL, NULL, 0, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1010;      /* slices of 505 end mid-run */
@@ -465,7 +469,7 @@ static const lrt_thread_fn fns_gap[2] = {gap0, gap1};
 static void test_loose_chunks_keep_threads_close(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_gap, sb_reset, sb_collect, NULL, NULL, NULL, 0};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_gap, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL};
     for (int k = 0; k < 2; k++) {
         lrt_config c;
         lrt_config_default(&c);
@@ -518,7 +522,7 @@ static const lrt_sweep_fn tb_sweeps[2] = {tb_sweep0, tb_sweep1};
 static void test_timebase_chunks_follow_the_clock(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, tb_sweeps, NULL, NULL, 0};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, tb_sweeps, NULL, NULL, 0, NULL};
     lrt_config c;
     lrt_config_default(&c);
     assert_int_equal(c.sync, LRT_SYNC_TIMEBASE);
@@ -602,7 +606,7 @@ static void test_run_range_functions(void **state)
 {
     (void)state;
     lrt_test t = {"SB", 2, 4, 2, nout4, fns_counted, sb_reset, sb_collect,
-                  sweeps2, reset_range, count_range, 0};
+                  sweeps2, reset_range, count_range, 0, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -650,7 +654,7 @@ static const lrt_thread_fn fns_slow[2] = {slow0, sb1};
 static void test_timebase_adapts(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_slow, sb_reset, sb_collect, NULL, NULL, NULL, 0};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_slow, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 200;
@@ -668,6 +672,76 @@ static void test_timebase_adapts(void **state)
     t.threads = fns4;
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     assert_int_equal(r.period, 700);
+    lrt_result_free(&r);
+}
+
+/* Gapped runs: with --until-covered on the timebase every other run is
+ * directed, and with no schedule a directed run sweeps the gapped
+ * functions, never longer than GAP_RUN_MAX instances, with gaps below
+ * 2^GAP_LOG_MAX and some of them 0; a plain run never does. */
+static _Atomic uint64_t gap_calls, gap_instances, gap_zero, gap_nonzero;
+static _Atomic uint32_t gap_max;
+static void gap_note(size_t lo, size_t hi, const uint32_t *gap)
+{
+    atomic_fetch_add(&gap_calls, 1);
+    atomic_fetch_add(&gap_instances, hi - lo);
+    for (int k = 0; k < LRT_GAPS; k++) {
+        if (gap[k] > atomic_load(&gap_max))
+            atomic_store(&gap_max, gap[k]);
+        atomic_fetch_add(gap[k] ? &gap_nonzero : &gap_zero, 1);
+    }
+}
+static void gap_sweep(int me, void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    gap_note(lo, hi, gap);
+    for (size_t i = lo; i < hi; i++) {
+        lrt_spin(gap[0]);
+        fns4[me](c + i * 4, out + i);
+    }
+}
+static void gap_sweep0(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    gap_sweep(0, c, out, lo, hi, gap);
+}
+static void gap_sweep1(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    gap_sweep(1, c, out, lo, hi, gap);
+}
+static const lrt_gap_sweep_fn gap_sweeps[2] = {gap_sweep0, gap_sweep1};
+
+static void test_gapped_runs(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 20000;
+    /* A state the threads never produce keeps the runs going to the end. */
+    int64_t never[2] = {7, 7};
+    c.allowed = never;
+    c.nallowed = 1;
+    c.max_iterations = 200000;
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 2, 200000);
+    assert_false(r.covered);
+    assert_true(r.gapped_runs > 0);
+    assert_true(r.gapped_runs * 2 <= r.runs_done + 1);
+    assert_int_equal(r.directed_runs, 0);
+    assert_true(atomic_load(&gap_instances) <= 2 * r.gapped_runs * GAP_RUN_MAX);
+    assert_true(atomic_load(&gap_max) < (1u << GAP_LOG_MAX));
+    assert_true(atomic_load(&gap_zero) > 0 && atomic_load(&gap_nonzero) > 0);
+    lrt_result_free(&r);
+    /* The plain run: no gaps. */
+    atomic_store(&gap_calls, 0);
+    c.allowed = NULL;
+    c.nallowed = 0;
+    c.max_iterations = 0;
+    c.runs = 4;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 2, 4 * 20000);
+    assert_int_equal(r.gapped_runs, 0);
+    assert_int_equal(atomic_load(&gap_calls), 0);
     lrt_result_free(&r);
 }
 
@@ -689,6 +763,7 @@ int main(void)
         cmocka_unit_test(test_loose_chunks_keep_threads_close),
         cmocka_unit_test(test_timebase_chunks_follow_the_clock),
         cmocka_unit_test(test_run_range_functions),
+        cmocka_unit_test(test_gapped_runs),
     };
     return cmocka_run_group_tests_name("runtime", tests, NULL, NULL);
 }
