@@ -31,7 +31,7 @@ static void usage(FILE *f)
                "execution (1, 2, ... as the model finds them) where the pair races.  Java's\n"
                "races are marked benign (Java defines plain races); an X86 test has none\n"
                "(every x86 access is atomic): `Races NAME 0`.\n\n"
-               "  --model M   model by name (sc, x86tso, rc11, jam21) or a .cat file;\n"
+               "  --model M   model by name (sc, x86tso, rc11, jam21, jls04) or a .cat file;\n"
                "              default: x86tso for X86, rc11 for C, jam21 for Java\n"
                "  --json      the results as one JSON object (schema litmusc/1, see the README),\n"
                "              with the number of executions where each pair races\n"

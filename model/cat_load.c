@@ -122,6 +122,8 @@ cat_model *cat_load(const char *name_or_path, diag *d)
             strbuf known = {0};
             for (const char *const *n = model_builtin_names(); *n; n++)
                 sb_printf(&known, "%s%s", n == model_builtin_names() ? "" : ", ", *n);
+            for (const char *const *n = model_multi_names(); *n; n++)
+                sb_printf(&known, ", %s", *n);
             diag_error(d, NULL, 0, 0, "unknown model '%s' (built-in models: %s; or give a .cat file)", name_or_path,
                        known.s);
             sb_free(&known);
