@@ -81,7 +81,7 @@ typedef struct lrt_shared {
     bool covered;                   /* every allowed state is in FIRST */
     const lrt_schedule *sched;      /* this run's directed schedule, or NULL */
     bool gapped;                    /* this run spins GAP between accesses */
-    bool gap_turn;                  /* directed turns alternate schedules and gaps */
+    uint32_t directed_turns;        /* directed runs begun: schedules and gaps share them */
     uint32_t gap[LRT_MAX_THREADS][LRT_GAPS];
     uint64_t gapped_runs;
     int next_sched;                 /* where the round-robin over schedules goes on */
@@ -276,20 +276,41 @@ static bool runs_over(const lrt_shared *sh)
     return c->max_iterations && sh->iters_done >= c->max_iterations;
 }
 
-/* The next schedule whose target state is still unseen, or NULL. */
-static const lrt_schedule *next_schedule(lrt_shared *sh)
+static bool seen_allowed(const lrt_shared *sh, int a)
 {
     const lrt_config *c = sh->c;
-    size_t w = (size_t)sh->t->nobs;
+    return a >= 0 && a < c->nallowed && lrt_hist_get(&sh->first, c->allowed + (size_t)a * (size_t)sh->t->nobs);
+}
+
+/* The next schedule whose target state is still unseen, or NULL; TAKE:
+ * the round robin goes on past it. */
+static const lrt_schedule *next_schedule(lrt_shared *sh, bool take)
+{
+    const lrt_config *c = sh->c;
     for (int k = 0; k < c->nschedules; k++) {
         const lrt_schedule *sc = &c->schedules[(sh->next_sched + k) % c->nschedules];
-        if (sc->target >= 0 && sc->target < c->nallowed &&
-            lrt_hist_get(&sh->first, c->allowed + (size_t)sc->target * w))
+        if (seen_allowed(sh, sc->target))
             continue;
-        sh->next_sched = (sh->next_sched + k + 1) % c->nschedules;
+        if (take)
+            sh->next_sched = (sh->next_sched + k + 1) % c->nschedules;
         return sc;
     }
     return NULL;
+}
+
+/* Whether an allowed state no schedule aims at is still unseen: the
+ * states whose threads must all run together, which gaps are for. */
+static bool unscheduled_unseen(const lrt_shared *sh)
+{
+    const lrt_config *c = sh->c;
+    for (int a = 0; a < c->nallowed; a++) {
+        bool aimed = false;
+        for (int k = 0; k < c->nschedules && !aimed; k++)
+            aimed = c->schedules[k].target == a;
+        if (!aimed && !seen_allowed(sh, a))
+            return true;
+    }
+    return false;
 }
 
 /* Gapped runs: the gaps stay below 2^GAP_LOG_MAX spins (about 6000 ticks
@@ -316,7 +337,10 @@ static void draw_gaps(lrt_shared *sh)
  * other run (the first one too: a group of one thread needs no period to
  * meet on) is directed, the others free (all threads together, as the
  * plain run).  A directed run takes the next schedule whose target is
- * still unseen, or is a gapped run; when there are both, they take turns.
+ * still unseen, or is a gapped run.  Schedules and gaps take turns while
+ * both have unseen states to aim at (a schedule's target, a state no
+ * schedule aims at); while only schedules do, one directed run in four is
+ * gapped all the same (a group of a schedule may need gaps itself).
  * Sets sh->sched and sh->gapped. */
 static void pick_directed(lrt_shared *sh)
 {
@@ -329,9 +353,12 @@ static void pick_directed(lrt_shared *sh)
     sh->directed_turn = !sh->directed_turn;
     if (!sh->directed_turn)
         return;
-    sh->gap_turn = !sh->gap_turn;
-    if (!gaps || !sh->gap_turn)
-        sh->sched = c->nschedules ? next_schedule(sh) : NULL;
+    uint32_t turn = sh->directed_turns++;
+    bool gap = false;
+    if (gaps && next_schedule(sh, false))
+        gap = unscheduled_unseen(sh) ? turn % 2 == 1 : turn % 4 == 3;
+    if (!gap)
+        sh->sched = next_schedule(sh, true);
     if (!sh->sched && gaps) {
         sh->gapped = true;
         draw_gaps(sh);
