@@ -81,12 +81,16 @@ typedef struct lrt_shared {
     bool covered;                   /* every allowed state is in FIRST */
     const lrt_schedule *sched;      /* this run's directed schedule, or NULL */
     bool gapped;                    /* this run spins GAP between accesses */
-    uint32_t directed_turns;        /* directed runs begun: schedules and gaps share them */
+    /* --until-covered runs go in rounds (pick_run): directed runs, then
+     * a free one; the round's number sets the runs' size (run_size). */
+    uint32_t round;                 /* rounds begun */
+    bool in_round;                  /* the round's directed runs are not over */
+    int round_schedules;            /* schedule runs this round may still make */
+    bool round_gapped;              /* the round's gapped run is made */
     uint32_t gap[LRT_MAX_THREADS][LRT_GAPS];
     uint64_t gapped_runs;
     int next_sched;                 /* where the round-robin over schedules goes on */
     uint32_t meet_id;               /* timebase: this run's first meeting; 64 a run */
-    bool directed_turn;             /* directed and free runs alternate */
     uint64_t directed_runs;
     int64_t *keys;                  /* per worker: the current key and the next outcome */
     /* Counting also resets (cells keep their places between runs), so only
@@ -315,9 +319,11 @@ static bool unscheduled_unseen(const lrt_shared *sh)
 
 /* Gapped runs: the gaps stay below 2^GAP_LOG_MAX spins (about 6000 ticks
  * where a pause takes 25), longer than a store takes to leave the store
- * buffer and reach the other core, and the runs at most GAP_RUN_MAX
- * instances, since the spins make every instance slower. */
-enum { GAP_LOG_MAX = 8, GAP_RUN_MAX = 4096 };
+ * buffer and reach the other core.  Directed runs, gapped or scheduled,
+ * are at most DIRECTED_RUN_MAX instances: the spins make every instance
+ * slower, a schedule shows its target within a few instances when it can
+ * at all, and the long free runs are what the states that need luck need. */
+enum { GAP_LOG_MAX = 8, DIRECTED_RUN_MAX = 4096 };
 
 /* Every position of every thread gets no gap (one time in three) or one
  * of 0..2^u - 1 spins with u uniform in [1, GAP_LOG_MAX]: short and long
@@ -333,36 +339,58 @@ static void draw_gaps(lrt_shared *sh)
         }
 }
 
-/* The kind of the next run, with --until-covered on the timebase: every
- * other run (the first one too: a group of one thread needs no period to
- * meet on) is directed, the others free (all threads together, as the
- * plain run).  A directed run takes the next schedule whose target is
- * still unseen, or is a gapped run.  Schedules and gaps take turns while
- * both have unseen states to aim at (a schedule's target, a state no
- * schedule aims at); while only schedules do, one directed run in four is
- * gapped all the same (a group of a schedule may need gaps itself).
+/* The most schedule runs in one round: a test with dozens of schedules
+ * (6.SB has 62) still has most of its iterations in free runs. */
+enum { ROUND_SCHEDULES = 8 };
+
+static int pending_schedules(const lrt_shared *sh)
+{
+    int n = 0;
+    for (int k = 0; k < sh->c->nschedules; k++)
+        n += !seen_allowed(sh, sh->c->schedules[k].target);
+    return n;
+}
+
+/* The kind of the next run.  With --until-covered the runs go in rounds
+ * of one size each: on the timebase, first the directed runs (the first
+ * run of all is one: a group of one thread needs no period to meet on),
+ * then a free run (all threads together, as the plain run).  The directed
+ * runs are up to ROUND_SCHEDULES schedules whose targets are still unseen,
+ * round-robin across rounds, then one gapped run while a state no
+ * schedule aims at is unseen (the states whose threads must all run
+ * together, which gaps are for), or every fourth round while only
+ * schedule targets are (a group of a schedule may need gaps itself).
  * Sets sh->sched and sh->gapped. */
-static void pick_directed(lrt_shared *sh)
+static void pick_run(lrt_shared *sh)
 {
     const lrt_config *c = sh->c;
     sh->sched = NULL;
     sh->gapped = false;
-    bool gaps = c->nallowed && sh->t->gap_sweeps;
-    if ((!c->nschedules && !gaps) || c->sync != LRT_SYNC_TIMEBASE)
+    if (!c->nallowed)
         return;
-    sh->directed_turn = !sh->directed_turn;
-    if (!sh->directed_turn)
-        return;
-    uint32_t turn = sh->directed_turns++;
-    bool gap = false;
-    if (gaps && next_schedule(sh, false))
-        gap = unscheduled_unseen(sh) ? turn % 2 == 1 : turn % 4 == 3;
-    if (!gap)
-        sh->sched = next_schedule(sh, true);
-    if (!sh->sched && gaps) {
-        sh->gapped = true;
-        draw_gaps(sh);
+    if (!sh->in_round) {
+        sh->round++;
+        sh->in_round = true;
+        int pending = pending_schedules(sh);
+        sh->round_schedules = pending < ROUND_SCHEDULES ? pending : ROUND_SCHEDULES;
+        sh->round_gapped = false;
     }
+    bool gaps = sh->t->gap_sweeps != NULL;
+    if (c->sync == LRT_SYNC_TIMEBASE) {
+        if (sh->round_schedules > 0) {
+            sh->round_schedules--;
+            if ((sh->sched = next_schedule(sh, true)) != NULL)
+                return;
+            sh->round_schedules = 0;
+        }
+        if (gaps && !sh->round_gapped && (unscheduled_unseen(sh) || sh->round % 4 == 0)) {
+            sh->round_gapped = true;
+            sh->gapped = true;
+            draw_gaps(sh);
+            return;
+        }
+    }
+    sh->in_round = false;           /* this run, free, closes the round */
 }
 
 /* Test threads of one group on workers of different CPUs (worker w runs
@@ -401,8 +429,8 @@ static void assign_apart(lrt_shared *sh)
 
 /* The instances of the next run: all of them (--size), except when the
  * run goes on until every allowed state is seen.  Then the runs start at
- * LRT_RAMP_START instances and double every second run (a free and a directed
- * run of each size) up to --size: each run begins with the threads meeting,
+ * LRT_RAMP_START instances and double every round (pick_run: the directed
+ * runs and a free run of one size) up to --size: each run begins with the threads meeting,
  * so short runs show the states that need only that within a few dozen
  * iterations, and dated at the end of a short run, a state's first-seen
  * iteration is close to the real one; the long runs that follow keep the
@@ -414,12 +442,12 @@ static size_t run_size(const lrt_shared *sh)
     size_t n = sh->layout.ninst;
     if (!c->nallowed)
         return n;
-    uint32_t doublings = (sh->run_id - 1) / 2;
+    uint32_t doublings = sh->round - 1;
     if (doublings < 40 && ((size_t)LRT_RAMP_START << doublings) < n)
         n = (size_t)LRT_RAMP_START << doublings;
+    if ((sh->gapped || sh->sched) && n > DIRECTED_RUN_MAX)
+        n = DIRECTED_RUN_MAX;
     /* The last run stops at --max-iterations, not past it. */
-    if (sh->gapped && n > GAP_RUN_MAX)
-        n = GAP_RUN_MAX;
     if (c->max_iterations && c->max_iterations - sh->iters_done < n)
         n = (size_t)(c->max_iterations - sh->iters_done);
     return n;
@@ -463,7 +491,7 @@ static void step_prepare(void *arg)
     }
     sh->running = true;
     sh->run_id++;
-    pick_directed(sh);
+    pick_run(sh);
     sh->ninst_run = run_size(sh);
     sh->nchunks = (sh->ninst_run + sh->tb_chunk - 1) / sh->tb_chunk;
     sh->meet_id += 64;              /* a directed run meets once per group */

@@ -3,8 +3,10 @@
 # `Coverage NAME seen/allowed first=...` that agrees with its State and
 # Unseen lines (a state is first seen at the end of a run, so at a multiple
 # of -s, no later than the iterations run; under --until-covered the runs
-# grow from the Config line's ramp=N instances, doubling every second run up
-# to -s, so at the end of one of those); --until-covered goes on past -r
+# grow from the Config line's ramp=N instances, and how many directed runs
+# a round of one size has depends on what is still unseen, so there the
+# earliest state must come within the first few one-instance runs, the
+# latest at the covering iteration); --until-covered goes on past -r
 # until every allowed state is seen and stops right then, or stops at
 # --max-iterations with "not covered" when the machine cannot show a state
 # the model allows (rc11's MP+rlx weak state on x86); bad uses are exit 2.
@@ -18,16 +20,11 @@ export LITMUSC_CACHE="$tmp/cache"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# run_ends SIZE ITERS [RAMP]: the iteration counts at which runs of SIZE end,
-# up to ITERS; with RAMP, runs of RAMP, RAMP, 2 RAMP, 2 RAMP, ... up to SIZE.
+# run_ends SIZE ITERS: the iteration counts at which runs of SIZE end, up to ITERS.
 run_ends() {
-    awk -v s="$1" -v max="$2" -v ramp="${3:-}" 'BEGIN {
-        done = 0
-        for (k = 0; done < max; k++) {
-            n = s
-            if (ramp != "") { n = ramp * 2 ^ int(k / 2); if (n > s) n = s }
-            if (done + n > max) n = max - done
-            done += n
+    awk -v s="$1" -v max="$2" 'BEGIN {
+        for (done = 0; done < max; ) {
+            done += done + s > max ? max - done : s
             print done
         } }'
 }
@@ -46,17 +43,30 @@ check_coverage() {
         [ -n "$ramp" ] || fail "$name: --until-covered, but no ramp= in the Config line"
     fi
     firsts=$(echo "$line" | sed 's/.* first=\([^ ]*\).*/\1/' | tr ',' ' ')
-    ends=" $(run_ends "$size" "$iters" $ramp | tr '\n' ' ')"
-    nf=0 nd=0
+    ends=" $(run_ends "$size" "$iters" | tr '\n' ' ')"
+    nf=0 nd=0 least=
     for f in $firsts; do
         nf=$((nf + 1))
         [ "$f" = - ] && { nd=$((nd + 1)); continue; }
-        case $ends in
-        *" $f "*) ;;
-        *) fail "$name: first-seen $f is not at the end of a run (runs of $size${ramp:+, ramp from $ramp})" ;;
-        esac
+        if [ -z "$ramp" ]; then
+            case $ends in
+            *" $f "*) ;;
+            *) fail "$name: first-seen $f is not at the end of a run (runs of $size)" ;;
+            esac
+        fi
+        [ -z "$least" ] || [ "$f" -lt "$least" ] && least=$f
         [ "$f" -le "$iters" ] || fail "$name: first-seen $f after the $iters iterations run"
     done
+    # the ramp's first runs are of RAMP instances each, a dozen at most
+    # before the first free one, and any run shows some state
+    [ -z "$ramp" ] || [ -z "$least" ] || [ "$least" -le $((12 * ramp)) ] ||
+        fail "$name: earliest first-seen $least, after the first runs of $ramp instances"
+    if [ -n "$ramp" ] && echo "$line" | grep -q '(covered after'; then
+        n=$(echo "$line" | sed 's/.*(covered after \([0-9]*\) iterations).*/\1/')
+        [ "$n" -eq "$iters" ] || fail "$name: covered after $n iterations, but $iters were run"
+        echo " $firsts " | grep -q " $n " ||
+            fail "$name: covered after $n, but no state was first seen there: $firsts"
+    fi
     [ "$nf" -eq $((seen + unseen)) ] || fail "$name: $nf first-seen entries for $((seen + unseen)) allowed states"
     [ "$nd" -eq "$unseen" ] || fail "$name: $nd never-seen entries, $unseen Unseen lines"
 }

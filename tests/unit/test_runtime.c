@@ -677,7 +677,7 @@ static void test_timebase_adapts(void **state)
 
 /* Gapped runs: with --until-covered on the timebase every other run is
  * directed, and with no schedule a directed run sweeps the gapped
- * functions, never longer than GAP_RUN_MAX instances, with gaps below
+ * functions, never longer than DIRECTED_RUN_MAX instances, with gaps below
  * 2^GAP_LOG_MAX and some of them 0; a plain run never does. */
 static _Atomic uint64_t gap_calls, gap_instances, gap_zero, gap_nonzero;
 static _Atomic uint32_t gap_max;
@@ -728,7 +728,7 @@ static void test_gapped_runs(void **state)
     assert_true(r.gapped_runs > 0);
     assert_true(r.gapped_runs * 2 <= r.runs_done + 1);
     assert_int_equal(r.directed_runs, 0);
-    assert_true(atomic_load(&gap_instances) <= 2 * r.gapped_runs * GAP_RUN_MAX);
+    assert_true(atomic_load(&gap_instances) <= 2 * r.gapped_runs * DIRECTED_RUN_MAX);
     assert_true(atomic_load(&gap_max) < (1u << GAP_LOG_MAX));
     assert_true(atomic_load(&gap_zero) > 0 && atomic_load(&gap_nonzero) > 0);
     lrt_result_free(&r);
@@ -742,6 +742,44 @@ static void test_gapped_runs(void **state)
     check_sb_result(&r, 2, 4 * 20000);
     assert_int_equal(r.gapped_runs, 0);
     assert_int_equal(atomic_load(&gap_calls), 0);
+    lrt_result_free(&r);
+}
+
+/* Rounds: with schedules aimed at every allowed state, a round has up to
+ * ROUND_SCHEDULES schedule runs, a gapped run every fourth round, then
+ * one free run; the directed runs stay within DIRECTED_RUN_MAX. */
+static void test_rounds_share_schedules_and_gaps(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 20000;
+    enum { NS = 12 };
+    int64_t never[2 * NS];
+    lrt_schedule sched[NS];
+    for (int k = 0; k < NS; k++) {
+        never[2 * k] = 7 + k;
+        never[2 * k + 1] = 7;
+        sched[k].target = k;
+        sched[k].ngroups = 2;
+        sched[k].group[0] = (unsigned char)(k % 2);
+        sched[k].group[1] = (unsigned char)(1 - k % 2);
+    }
+    c.allowed = never;
+    c.nallowed = NS;
+    c.schedules = sched;
+    c.nschedules = NS;
+    c.max_iterations = 400000;
+    atomic_store(&gap_calls, 0);
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 2, 400000);
+    uint64_t free_runs = r.runs_done - r.directed_runs - r.gapped_runs;
+    assert_true(free_runs > 4);
+    assert_true(r.directed_runs >= (free_runs - 1) * ROUND_SCHEDULES);
+    assert_true(r.directed_runs <= free_runs * ROUND_SCHEDULES + ROUND_SCHEDULES);
+    assert_true(r.gapped_runs >= (free_runs - 1) / 4 && r.gapped_runs <= free_runs / 4 + 1);
     lrt_result_free(&r);
 }
 
@@ -764,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_timebase_chunks_follow_the_clock),
         cmocka_unit_test(test_run_range_functions),
         cmocka_unit_test(test_gapped_runs),
+        cmocka_unit_test(test_rounds_share_schedules_and_gaps),
     };
     return cmocka_run_group_tests_name("runtime", tests, NULL, NULL);
 }
