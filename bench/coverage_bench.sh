@@ -3,9 +3,9 @@
 # the model allows a run shows, at one budget (1M iterations a test: -s
 # 100000 -r 10), for
 #   litmusc        the default run;
-#   litmusc cover  --until-covered --max-iterations 1M (runs growing from
-#                  16 instances up to COVER_S, default 100k; directed
-#                  schedules);
+#   litmusc cover  --until-covered --max-iterations 1M (rounds of runs
+#                  growing from one instance up to COVER_S, default 100k:
+#                  schedules, gaps, then a free run);
 #   litmus7        -barrier userfence -mem direct -preload no -st 32 (the
 #                  settings with the most SB witnesses here), when LITMUS7
 #                  names it;
