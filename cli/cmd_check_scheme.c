@@ -70,72 +70,6 @@ typedef struct opts {
     double timeout_s;       /* for each herd7 run */
 } opts;
 
-/* Index of the observable of B that shows source observable O of test
- * SRC: the same one, or (BY_MAP) its x86 register under P's map, or the
- * location of the same name. -1 if none. */
-static int find_obs(const bset *b, const ir_test *bt, const ir_obs *o, const ir_test *src, const x86_prog *p,
-                    bool by_map)
-{
-    for (int j = 0; j < b->nobs; j++) {
-        const ir_obs *q = &b->obs[j];
-        if (!by_map) {
-            if (ir_obs_equal(o, q))
-                return j;
-        } else if (o->kind == IR_OBS_MEM && q->kind == IR_OBS_MEM) {
-            if (!strcmp(src->locs[o->loc].name, bt->locs[q->loc].name))
-                return j;
-        } else if (o->kind == IR_OBS_REG && q->kind == IR_OBS_REG && q->thread == o->thread && q->reg) {
-            x86_reg r = x86_prog_lookup(p, o->thread, o->reg);
-            if (r != X86_NOREG && !strcmp(q->reg, x86_prog_reg_name(p, r)))
-                return j;
-        }
-    }
-    return -1;
-}
-
-static int cmp_nobs;
-static int cmp_state(const void *a, const void *b)
-{
-    const ir_val *x = ((const bset_state *)a)->vals, *y = ((const bset_state *)b)->vals;
-    for (int i = 0; i < cmp_nobs; i++)
-        if (x[i] != y[i])
-            return x[i] < y[i] ? -1 : 1;
-    return 0;
-}
-
-/* B's states as a bset over SRC's observables (states only), sorted the
- * way bset_find searches. */
-static bset *project(const bset *bs, const bset *b, const ir_test *bt, const ir_test *src, const x86_prog *p,
-                     bool by_map, diag *d)
-{
-    int *idx = xcalloc((size_t)bs->nobs + 1, sizeof *idx);
-    for (int i = 0; i < bs->nobs; i++)
-        if ((idx[i] = find_obs(b, bt, &bs->obs[i], src, p, by_map)) < 0) {
-            free(idx);
-            diag_fail(d, "internal error: %s: the compiled test does not show every source observable", src->name);
-            return NULL;
-        }
-    bset *r = xcalloc(1, sizeof *r);
-    r->nobs = bs->nobs;
-    r->obs = xcalloc((size_t)bs->nobs + 1, sizeof *r->obs);
-    for (int i = 0; i < bs->nobs; i++) {
-        r->obs[i] = bs->obs[i];
-        r->obs[i].reg = bs->obs[i].reg ? xstrdup(bs->obs[i].reg) : NULL;
-    }
-    r->states = xcalloc((size_t)b->nstates + 1, sizeof *r->states);
-    for (int k = 0; k < b->nstates; k++) {
-        ir_val *v = xcalloc((size_t)bs->nobs + 1, sizeof *v);
-        for (int i = 0; i < bs->nobs; i++)
-            v[i] = b->states[k].vals[idx[i]];
-        r->states[r->nstates].vals = v;
-        r->states[r->nstates++].cond = b->states[k].cond;
-    }
-    cmp_nobs = r->nobs;
-    qsort(r->states, (size_t)r->nstates, sizeof *r->states, cmp_state);
-    free(idx);
-    return r;
-}
-
 /* Read the printed program back through the frontend and compute its
  * behaviour under x86tso: it must equal the in-process target set BT
  * (both over source observables). */
@@ -148,7 +82,7 @@ static bool reparse_agrees(const char *text, const bset *bs, const bset *bt, con
     if (!t2)
         return false;
     bset *b2 = model_run(x86tso, t2, d);
-    bset *r = b2 ? project(bs, b2, t2, src, p, true, d) : NULL;
+    bset *r = b2 ? harness_project_states(bs, b2, t2, src, p, true, d) : NULL;
     bool ok = r != NULL;
     if (ok) {
         bool same = r->nstates == bt->nstates;
@@ -205,7 +139,7 @@ static int check_one(const char *file, const x86_scheme *s, const opts *o, const
     }
     if (!o->herd || !p->herd_ok) {
         /* In-process: project onto the source's observables. */
-        bset *pr = project(bs, bt, p->target, t, p, false, &d);
+        bset *pr = harness_project_states(bs, bt, p->target, t, p, false, &d);
         bset_free(bt);
         bt = pr;
         if (!bt || (o->reparse && !reparse_agrees(text, bs, bt, t, p, x86tso, &d))) {

@@ -27,6 +27,12 @@ void harness_coverage(const bset *b, const harness_hist *h, const harness_verdic
         else if (h->outcomes[i].first > c->complete_at)
             c->complete_at = h->outcomes[i].first;
     }
+    c->reachable = c->reachable_seen = 0;
+    for (int s = 0; v->reachable && s < b->nstates; s++)
+        if (bset_find(v->reachable, b->states[s].vals) >= 0) {
+            c->reachable++;
+            c->reachable_seen += seen[s];
+        }
     if (c->seen < c->allowed || !c->known)
         c->complete_at = 0;
     free(seen);
@@ -87,6 +93,9 @@ void harness_format_coverage(strbuf *out, const ir_test *t, const bset *b, const
                 sb_addc(out, '-');
         }
     }
+    /* of the states x86 can show, how many were seen */
+    if (v->reachable)
+        sb_printf(out, " x86=%d/%d", c.reachable_seen, c.reachable);
     if (h->covered == HARNESS_COVERED)
         sb_printf(out, " (covered after %" PRIu64 " iterations)", c.complete_at ? c.complete_at : h->iterations);
     else if (h->covered == HARNESS_UNCOVERED)
@@ -118,6 +127,12 @@ void harness_json_coverage(json *j, const bset *b, const harness_hist *h, const 
     if (c.complete_at) {
         json_key(j, "complete_at");
         json_uint(j, c.complete_at);
+    }
+    if (v->reachable) {
+        json_key(j, "x86_reachable");
+        json_int(j, c.reachable);
+        json_key(j, "x86_seen");
+        json_int(j, c.reachable_seen);
     }
     if (h->covered) {
         json_key(j, "until_covered");

@@ -101,6 +101,10 @@ typedef struct harness_verdict {
     const races *races;
     uint64_t *race_count;
     int *race_states;
+    /* Set by the caller when known, else NULL (borrowed): the states of the
+     * behaviour set this machine can show (harness_x86_reachable); the
+     * coverage then also counts those. */
+    const bset *reachable;
 } harness_verdict;
 
 /* Compare histogram H of test T with behaviour set B (computed for T).
@@ -122,6 +126,7 @@ typedef struct harness_cover {
     uint64_t *first;        /* [allowed]: 0 never seen (or not said) */
     bool known;             /* the runner said when each outcome was first seen */
     uint64_t complete_at;   /* all seen and known: when the last one first was; else 0 */
+    int reachable, reachable_seen;  /* with v->reachable: its states; of those, observed */
 } harness_cover;
 void harness_coverage(const bset *b, const harness_hist *h, const harness_verdict *v, harness_cover *c);
 void harness_cover_free(harness_cover *c);
@@ -134,6 +139,19 @@ char *harness_states_arg(const ir_test *t, const bset *b, diag *d);
  * runner's --schedules argument ("2:0,0,1;..."; "" when no state needs
  * one).  NULL + diag when the model fails. */
 char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, diag *d);
+/* What x86 can show (harness/reachable.c).  B's states as a bset over
+ * SRC's observables, sorted the way bset_find searches: B is the behaviour
+ * set of BT, the compiled form of SRC through P (BY_MAP: BT's observables
+ * are P's x86 registers, matched through P's register map; else they are
+ * SRC's own).  BS gives the observables.  NULL + diag when one is missing. */
+struct x86_prog;
+bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, const ir_test *src,
+                             const struct x86_prog *p, bool by_map, diag *d);
+/* The states of B (T's behaviour set under its source model) that T's
+ * compilation through its arch's default x86 scheme shows under x86-TSO,
+ * in B's order: what a native run on x86 can ever show.  NULL + diag when
+ * T does not compile. */
+bset *harness_x86_reachable(const ir_test *t, const bset *b, diag *d);
 /* "Coverage NAME 14/16 first=1000,1000,-,..." and the JSON "coverage" block. */
 void harness_format_coverage(strbuf *out, const ir_test *t, const bset *b, const harness_hist *h,
                              const harness_verdict *v);

@@ -1,0 +1,119 @@
+/* What x86 hardware can show of a C or Java test: the states of its x86
+ * compilation under x86-TSO, in the source's terms.  check-scheme compares
+ * them with the source model's; `run --target c11` on an x86 machine
+ * counts its coverage against them too, since the compiler maps the test's
+ * atomics the way the arch's default scheme does (c11-x86-xchg: relaxed,
+ * acquire and release accesses are plain moves, seq_cst stores and RMWs
+ * locked or fenced), so a state the source model allows but the
+ * compilation cannot reach (rc11's MP+rlx weak state) is one no run on
+ * this machine will ever show. */
+#include <stdlib.h>
+#include <string.h>
+#include "backends/x86/x86.h"
+#include "backends/x86native/x86native.h"
+#include "harness/harness.h"
+#include "util/mem.h"
+
+static ir_obs *copy_obs(const bset *b)
+{
+    ir_obs *o = xcalloc((size_t)b->nobs + 1, sizeof *o);
+    for (int i = 0; i < b->nobs; i++) {
+        o[i] = b->obs[i];
+        o[i].reg = b->obs[i].reg ? xstrdup(b->obs[i].reg) : NULL;
+    }
+    return o;
+}
+
+/* Index of the observable of B that shows source observable O of test
+ * SRC: the same one, or (BY_MAP) its x86 register under P's map, or the
+ * location of the same name. -1 if none. */
+static int find_obs(const bset *b, const ir_test *bt, const ir_obs *o, const ir_test *src, const x86_prog *p,
+                    bool by_map)
+{
+    for (int j = 0; j < b->nobs; j++) {
+        const ir_obs *q = &b->obs[j];
+        if (!by_map) {
+            if (ir_obs_equal(o, q))
+                return j;
+        } else if (o->kind == IR_OBS_MEM && q->kind == IR_OBS_MEM) {
+            if (!strcmp(src->locs[o->loc].name, bt->locs[q->loc].name))
+                return j;
+        } else if (o->kind == IR_OBS_REG && q->kind == IR_OBS_REG && q->thread == o->thread && q->reg) {
+            x86_reg r = x86_prog_lookup(p, o->thread, o->reg);
+            if (r != X86_NOREG && !strcmp(q->reg, x86_prog_reg_name(p, r)))
+                return j;
+        }
+    }
+    return -1;
+}
+
+static int cmp_nobs;
+static int cmp_state(const void *a, const void *b)
+{
+    const ir_val *x = ((const bset_state *)a)->vals, *y = ((const bset_state *)b)->vals;
+    for (int i = 0; i < cmp_nobs; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, const ir_test *src, const x86_prog *p,
+                             bool by_map, diag *d)
+{
+    int *idx = xcalloc((size_t)bs->nobs + 1, sizeof *idx);
+    for (int i = 0; i < bs->nobs; i++)
+        if ((idx[i] = find_obs(b, bt, &bs->obs[i], src, p, by_map)) < 0) {
+            free(idx);
+            diag_fail(d, "internal error: %s: the compiled test does not show every source observable", src->name);
+            return NULL;
+        }
+    bset *r = xcalloc(1, sizeof *r);
+    r->nobs = bs->nobs;
+    r->obs = copy_obs(bs);
+    r->states = xcalloc((size_t)b->nstates + 1, sizeof *r->states);
+    for (int k = 0; k < b->nstates; k++) {
+        ir_val *v = xcalloc((size_t)bs->nobs + 1, sizeof *v);
+        for (int i = 0; i < bs->nobs; i++)
+            v[i] = b->states[k].vals[idx[i]];
+        r->states[r->nstates].vals = v;
+        r->states[r->nstates++].cond = b->states[k].cond;
+    }
+    cmp_nobs = r->nobs;
+    qsort(r->states, (size_t)r->nstates, sizeof *r->states, cmp_state);
+    free(idx);
+    return r;
+}
+
+bset *harness_x86_reachable(const ir_test *t, const bset *b, diag *d)
+{
+    const char *name = x86native_default_scheme(t->arch);
+    if (!name)
+        return diag_fail(d, "%s: no x86 scheme for %s tests", t->name, ir_arch_name(t->arch)), NULL;
+    x86_scheme *s = x86_scheme_load(name, d);
+    x86_prog *p = s ? x86_compile(t, s, d) : NULL;
+    x86_scheme_free(s);
+    model *tso = p ? model_load("x86tso", d) : NULL;
+    bset *bt = tso ? model_run(tso, p->target, d) : NULL;
+    bset *shown = bt ? harness_project_states(b, bt, p->target, t, p, false, d) : NULL;
+    bset *r = NULL;
+    if (shown) {
+        /* B's states that the compilation shows, in B's order */
+        r = xcalloc(1, sizeof *r);
+        r->nobs = b->nobs;
+        r->obs = copy_obs(b);
+        r->states = xcalloc((size_t)b->nstates + 1, sizeof *r->states);
+        for (int k = 0; k < b->nstates; k++) {
+            if (bset_find(shown, b->states[k].vals) < 0)
+                continue;
+            bset_state *st = &r->states[r->nstates++];
+            st->vals = xcalloc((size_t)b->nobs + 1, sizeof *st->vals);
+            memcpy(st->vals, b->states[k].vals, (size_t)b->nobs * sizeof *st->vals);
+            st->cond = b->states[k].cond;
+        }
+    }
+    bset_free(shown);
+    bset_free(bt);
+    model_free(tso);
+    x86_prog_free(p);
+    return r;
+}
