@@ -114,7 +114,8 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     }
 #endif
     const bset *aim = reach && reach->nstates ? reach : b;
-    no.until_covered = cx->o->until_covered ? aim : NULL;
+    /* A test with no observables has one state, which any run shows. */
+    no.until_covered = cx->o->until_covered && aim->nobs ? aim : NULL;
     char *schedules = NULL;
     if (no.until_covered && !(no.schedules = schedules = harness_schedules_arg(m, t, aim, &d))) {
         run_printer_error(&cx->out, t->name, &d);

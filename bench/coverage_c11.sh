@@ -1,0 +1,52 @@
+#!/bin/sh
+# Coverage of the C11 runner, per corpus folder of C tests: of the states
+# rc11 allows, those the test's x86 compilation can show (c11-x86-xchg
+# under x86tso: what any run on this x86 machine can show at all), and how
+# many of those a run showed at one budget (1M iterations a test) with
+#   default   run --target c11 -s 100000 -r 10;
+#   cover     run --target c11 --until-covered --max-iterations 1M;
+# then, for --until-covered, the iterations it took on the tests it
+# covered (the `(covered after N iterations)` of each Coverage line).
+#   LITMUSC=bin/litmusc sh bench/coverage_c11.sh [DIR]
+# DIR: a folder of C tests with subfolders (default tests/corpus/c11).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+: "${LITMUSC:=$here/../bin/litmusc}"
+dir=${1:-$here/../tests/corpus/c11}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+export LITMUSC_CACHE="$tmp/cache"
+
+# Only the tests with an x86= count take part: a test rc11 calls undefined
+# (a data race) allows every state, so it has no set to cover.
+# sums LOG: "tests allowed reachable seen complete" over its Coverage lines
+sums() {
+    awk '/^Coverage .* x86=/ {
+            split($3, a, "/"); allowed += a[2]; n++
+            for (i = 4; i <= NF; i++) if ($i ~ /^x86=/) { split(substr($i, 5), x, "/"); seen += x[1]; reach += x[2]; if (x[1] == x[2]) c++ }
+        } END { printf "%d %d %d %d %d\n", n, allowed, reach, seen, c }' "$1"
+}
+# iters LOG: "median max (tests)" of the covered-after counts
+iters() {
+    sed -n 's/^Coverage .* x86=.*(covered after \([0-9]*\) iterations)$/\1/p' "$1" | sort -n |
+        awk '{ v[NR] = $1 } END { if (NR) printf "%d, %d (%d tests)\n", v[int((NR + 1) / 2)], v[NR], NR; else print "-" }'
+}
+
+printf '| folder | tests (defined) | rc11 allows | x86 can show | default: seen (complete) | --until-covered: seen (complete) | iterations to cover (median, max) |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|\n'
+tot="0 0 0 0 0 0 0"
+for sub in "$dir"/*/; do
+    name=$(basename "$sub")
+    files=$(find "$sub" -name '*.litmus' | sort)
+    [ -n "$files" ] || continue
+    # shellcheck disable=SC2086
+    "$LITMUSC" run --target c11 -s 100000 -r 10 $files > "$tmp/def.log" 2>/dev/null
+    # shellcheck disable=SC2086
+    "$LITMUSC" run --target c11 -s 100000 -r 1 --until-covered --max-iterations 1M $files > "$tmp/cov.log" 2>/dev/null
+    set -- $(sums "$tmp/def.log")
+    d_seen=$4 d_c=$5
+    set -- $(sums "$tmp/cov.log")
+    printf '| %s | %d | %d | %d | %d (%d) | %d (%d) | %s |\n' "$name" "$1" "$2" "$3" "$d_seen" "$d_c" "$4" "$5" "$(iters "$tmp/cov.log")"
+    tot=$(echo "$tot $1 $2 $3 $d_seen $d_c $4 $5" | awk '{ for (i = 1; i <= 7; i++) printf "%d ", $i + $(i + 7) }')
+done
+echo "$tot" | awk '{ printf "| **all** | %d | %d | %d | %d (%d) | %d (%d) | |\n", $1, $2, $3, $4, $5, $6, $7 }'
