@@ -426,10 +426,11 @@ fe_expr *code_parse_unary(lexer *lx, code_scope *sc, int depth)
 }
 
 /* Binary operator levels, loosest first.  C: | ^ & cmp +- * /.
- * Java (herd): || ^ && cmp +- * /, where || and && are bitwise. */
+ * Java (herd): || ^ && cmp +- * /, where || and && are bitwise: the same
+ * levels, with the first and third spelled doubled (java_op). */
 typedef struct binlvl { const char *ops[6]; fe_binop bops[6]; bool nonassoc; } binlvl;
 
-static const binlvl c_levels[] = {
+static const binlvl levels[] = {
     {{"|"}, {FE_OR}, false},
     {{"^"}, {FE_XOR}, false},
     {{"&"}, {FE_AND}, false},
@@ -437,20 +438,17 @@ static const binlvl c_levels[] = {
     {{"+", "-"}, {FE_ADD, FE_SUB}, false},
     {{"*", "/"}, {FE_MUL, FE_DIV}, false},
 };
-static const binlvl java_levels[] = {
-    {{"||"}, {FE_OR}, false},
-    {{"^"}, {FE_XOR}, false},
-    {{"&&"}, {FE_AND}, false},
-    {{"==", "!=", "<=", ">=", "<", ">"}, {FE_EQ, FE_NE, FE_LE, FE_GE, FE_LT, FE_GT}, true},
-    {{"+", "-"}, {FE_ADD, FE_SUB}, false},
-    {{"*", "/"}, {FE_MUL, FE_DIV}, false},
-};
 enum { NLEVELS = 6 };
 
-static int match_op(const lexer *lx, const binlvl *lv)
+static const char *java_op(const char *op)
+{
+    return !strcmp(op, "|") ? "||" : !strcmp(op, "&") ? "&&" : op;
+}
+
+static int match_op(const lexer *lx, const binlvl *lv, bool java)
 {
     for (int i = 0; i < 6 && lv->ops[i]; i++)
-        if (lx_is(lx, lv->ops[i]))
+        if (lx_is(lx, java ? java_op(lv->ops[i]) : lv->ops[i]))
             return i;
     return -1;
 }
@@ -459,12 +457,12 @@ static fe_expr *parse_level(lexer *lx, code_scope *sc, int level, int depth)
 {
     if (level == NLEVELS)
         return code_parse_unary(lx, sc, depth);
-    const binlvl *lv = sc->java ? &java_levels[level] : &c_levels[level];
+    const binlvl *lv = &levels[level];
     fe_expr *l = parse_level(lx, sc, level + 1, depth);
     if (!l)
         return NULL;
     for (;;) {
-        int k = match_op(lx, lv);
+        int k = match_op(lx, lv, sc->java);
         if (k < 0)
             break;
         tok at = lx->cur;
@@ -482,7 +480,7 @@ static fe_expr *parse_level(lexer *lx, code_scope *sc, int level, int depth)
         e->l = l;
         e->r = r;
         l = e;
-        if (lv->nonassoc && match_op(lx, lv) >= 0) {
+        if (lv->nonassoc && match_op(lx, lv, sc->java) >= 0) {
             lx_error(lx, "comparisons do not chain; add parentheses");
             fe_expr_free(l);
             return NULL;
