@@ -315,6 +315,7 @@ typedef struct exec_ctx {
     int64_t machine;
     const ir_test *t;
     const bset *b;
+    const bset *reachable;      /* harness_aim's, or NULL */
     const char *model;
     bool recorded, forbidden, partial, failed;
     diag *d;
@@ -327,6 +328,7 @@ static void finish(exec_ctx *x, const harness_hist *h, harness_runinfo *ri, doub
     harness_verdict v = {0};
     if (h && !harness_compare(x->t, x->b, h, &v, &cd))
         error = cd.msg;
+    v.reachable = x->reachable;
     outcome o = {x->t, x->b, h, &v, ri, build_s, h && !cd.set ? NULL : error};
     if (!o.error) {
         x->forbidden = v.nforbidden > 0;
@@ -352,7 +354,7 @@ static void java_done(void *ctx, int i, const harness_hist *h, harness_runinfo *
 static bool run_one(campaign *c, const job *j, int64_t machine, cache *k, const campaign_exec_opts *eo,
                     campaign_exec_stats *st, diag *d)
 {
-    exec_ctx x = {c, j, machine, NULL, NULL, NULL, false, false, false, false, d, true};
+    exec_ctx x = {c, j, machine, NULL, NULL, NULL, NULL, false, false, false, false, d, true};
     diag td = {0};
     char msg[DIAG_MSG_MAX + 300];
     fe_test *ft = fe_parse(j->source, strlen(j->source), j->path, &td);
@@ -384,13 +386,14 @@ static bool run_one(campaign *c, const job *j, int64_t machine, cache *k, const 
             no.cache_dir = eo->cache_dir;
             no.run_args = ro.args;
             no.timeout_s = ro.timeout_s;
-            no.until_covered = ro.until_covered ? b : NULL;
-            char *schedules = no.until_covered ? harness_schedules_arg(m, t, b, &td) : NULL;
-            no.schedules = schedules;
+            harness_aim aim;
+            bool aimed = harness_aim_init(&aim, m, t, b, no.gen.target, ro.until_covered, &td);
+            no.until_covered = aim.states;
+            no.schedules = aim.schedules;
+            x.reachable = aim.reachable;
             harness_run_result r;
             memset(&r, 0, sizeof r);
-            bool ran = (!no.until_covered || schedules) && harness_run_native(t, &no, &r, &td);
-            free(schedules);
+            bool ran = aimed && harness_run_native(t, &no, &r, &td);
             if (ran && !harness_interrupted()) {
                 harness_runinfo ri;
                 harness_machine(&ri);
@@ -407,6 +410,8 @@ static bool run_one(campaign *c, const job *j, int64_t machine, cache *k, const 
                 free(build);
             }
             harness_run_result_free(&r);
+            x.reachable = NULL;     /* a failure recorded below has no histogram to count */
+            harness_aim_free(&aim);
         }
     }
     if (!x.recorded && !harness_interrupted()) {

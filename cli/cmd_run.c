@@ -105,43 +105,33 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     /* The C11 harness on x86 shows at most what the test's x86 compilation
      * does: coverage counts those states too, and --until-covered aims at
      * them (a state only the source model allows would keep it running to
-     * the bound).  A test that does not compile keeps the model's set. */
-    bset *reach = NULL;
-#if defined(__x86_64__) || defined(__i386__)
-    if (no.gen.target == NATIVE_C11 && !b->undef) {
-        diag rd = {0};
-        reach = harness_x86_reachable(t, b, &rd);
-    }
-#endif
-    const bset *aim = reach && reach->nstates ? reach : b;
-    /* A test with no observables has one state, which any run shows. */
-    no.until_covered = cx->o->until_covered && aim->nobs ? aim : NULL;
-    char *schedules = NULL;
-    if (no.until_covered && !(no.schedules = schedules = harness_schedules_arg(m, t, aim, &d))) {
+     * the bound). */
+    harness_aim aim;
+    if (!harness_aim_init(&aim, m, t, b, no.gen.target, cx->o->until_covered, &d)) {
         run_printer_error(&cx->out, t->name, &d);
-        bset_free(reach);
         return;
     }
+    no.until_covered = aim.states;
+    no.schedules = aim.schedules;
     harness_run_result r;
     bool ran = harness_run_native(t, &no, &r, &d);
-    free(schedules);
     if (!ran) {
         run_printer_error(&cx->out, t->name, &d);
         if (r.interrupted)
             cx->n.stop = true;
         harness_run_result_free(&r);
-        bset_free(reach);
+        harness_aim_free(&aim);
         return;
     }
     harness_verdict v;
     if (!harness_compare(t, b, r.hist, &v, &d)) {
         run_printer_error(&cx->out, t->name, &d);
         harness_run_result_free(&r);
-        bset_free(reach);
+        harness_aim_free(&aim);
         return;
     }
     harness_races_seen(&v, rc, r.hist);
-    v.reachable = reach;
+    v.reachable = aim.reachable;
     harness_runinfo ri = cx->machine;
     ri.target = target;
     ri.model = model_name(m);
@@ -165,7 +155,7 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     free(build);
     harness_verdict_free(&v);
     harness_run_result_free(&r);
-    bset_free(reach);
+    harness_aim_free(&aim);
 }
 
 static void run_file(run_ctx *cx, const char *path)

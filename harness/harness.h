@@ -152,6 +152,20 @@ bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, c
  * in B's order: what a native run on x86 can ever show.  NULL + diag when
  * T does not compile. */
 bset *harness_x86_reachable(const ir_test *t, const bset *b, diag *d);
+/* What a native run of T aims at and counts against, beside B (M's
+ * behaviour set of T): on x86 with the C11 target, the states its x86
+ * compilation can show (REACHABLE; NULL elsewhere, or when T does not
+ * compile); with UNTIL_COVERED, the states --until-covered waits for
+ * (REACHABLE when it has any, else B; NULL for a test with no observables,
+ * whose one state any run shows) and their schedules. */
+typedef struct harness_aim {
+    bset *reachable;
+    const bset *states;     /* harness_native_opts.until_covered */
+    char *schedules;        /* harness_native_opts.schedules */
+} harness_aim;
+bool harness_aim_init(harness_aim *a, const model *m, const ir_test *t, const bset *b, native_target target,
+                      bool until_covered, diag *d);
+void harness_aim_free(harness_aim *a);
 /* "Coverage NAME 14/16 first=1000,1000,-,..." and the JSON "coverage" block. */
 void harness_format_coverage(strbuf *out, const ir_test *t, const bset *b, const harness_hist *h,
                              const harness_verdict *v);

@@ -117,3 +117,34 @@ bset *harness_x86_reachable(const ir_test *t, const bset *b, diag *d)
     x86_prog_free(p);
     return r;
 }
+
+bool harness_aim_init(harness_aim *a, const model *m, const ir_test *t, const bset *b, native_target target,
+                      bool until_covered, diag *d)
+{
+    memset(a, 0, sizeof *a);
+#if defined(__x86_64__) || defined(__i386__)
+    if (target == NATIVE_C11 && !b->undef) {
+        diag rd = {0};      /* a test that does not compile keeps B: no claim */
+        a->reachable = harness_x86_reachable(t, b, &rd);
+    }
+#else
+    (void)target;
+#endif
+    const bset *aim = a->reachable && a->reachable->nstates ? a->reachable : b;
+    /* A test with no observables has one state, which any run shows. */
+    if (!until_covered || !aim->nobs)
+        return true;
+    a->states = aim;
+    if (!(a->schedules = harness_schedules_arg(m, t, aim, d))) {
+        harness_aim_free(a);
+        return false;
+    }
+    return true;
+}
+
+void harness_aim_free(harness_aim *a)
+{
+    bset_free(a->reachable);
+    free(a->schedules);
+    memset(a, 0, sizeof *a);
+}
