@@ -84,23 +84,27 @@ for f in $files; do
     witnesses=$(awk '$1 == "Observation" { print $4; exit }' "$tmp/run")
     iterations=$(awk '$1 == "Config" { for (i = 3; i <= NF; i++) if ($i ~ /^iterations=/) { sub("iterations=", "", $i); print $i } }' "$tmp/run")
     forbidden=$(grep -c "^State [^ ]* FORBIDDEN" "$tmp/run")
+    # Coverage NAME SEEN/ALLOWED first=... [x86=K/N]: allowed states seen
+    seen=$(awk '$1 == "Coverage" { s = $3; for (i = 4; i <= NF; i++) if ($i ~ /^x86=/) s = s " (" $i ")"; print s; exit }' "$tmp/run")
     case $rc in
     0) result="ok" ;;
     1) result="FORBIDDEN SEEN"; status=1 ;;
     *) result="error: $(head -1 "$tmp/err" | cut -c1-60)"; [ "$status" -eq 0 ] && status=3 ;;
     esac
-    printf '%-6s %-22s %-10s %10s %10s %10s  %s\n' "$arch" "$name" "$verdict" \
-        "${witnesses:--}" "${iterations:--}" "$forbidden" "$result" >>"$rows"
+    printf '%-6s %-22s %-10s %10s %10s %-18s %9s  %s\n' "$arch" "$name" "$verdict" \
+        "${witnesses:--}" "${iterations:--}" "${seen:--}" "$forbidden" "$result" >>"$rows"
     printf '.'
 done
 echo
 echo
-printf '%-6s %-22s %-10s %10s %10s %10s  %s\n' "arch" "test" "model" "witnesses" "iterations" "forbidden" "result"
-printf '%-6s %-22s %-10s %10s %10s %10s  %s\n' "----" "----" "-----" "---------" "----------" "---------" "------"
+printf '%-6s %-22s %-10s %10s %10s %-18s %9s  %s\n' "arch" "test" "model" "witnesses" "iterations" "states seen" "forbidden" "result"
+printf '%-6s %-22s %-10s %10s %10s %-18s %9s  %s\n' "----" "----" "-----" "---------" "----------" "-----------" "---------" "------"
 cat "$rows"
 echo
 echo "model: the test's condition under the arch's default model (x86tso, rc11, jam21);"
-echo "witnesses: runs where the condition held; forbidden: distinct observed states"
+echo "witnesses: runs where the condition held; states seen: of the states the model"
+echo "allows, how many the run showed (x86=: of those the x86 compilation can show;"
+echo "run --until-covered goes on until all are); forbidden: distinct observed states"
 echo "outside the behaviour set (each one is a bug in the machine, compiler or model)."
 [ -n "${DEMO_LOG:-}" ] && echo "full logs: $log"
 exit $status
