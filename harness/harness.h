@@ -148,10 +148,10 @@ struct x86_prog;
 bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, const ir_test *src,
                              const struct x86_prog *p, bool by_map, diag *d);
 /* The states of B (T's behaviour set under its source model) that T's
- * compilation through its arch's default x86 scheme shows under x86-TSO,
+ * compilation through its arch's default x86 scheme shows under the model X86TSO,
  * in B's order: what a native run on x86 can ever show.  NULL + diag when
  * T does not compile. */
-bset *harness_x86_reachable(const ir_test *t, const bset *b, diag *d);
+bset *harness_x86_reachable(const ir_test *t, const bset *b, const model *x86tso, diag *d);
 /* What a native run of T aims at and counts against, beside B (M's
  * behaviour set of T): on x86 with the C11 target, the states its x86
  * compilation can show (REACHABLE; NULL elsewhere, or when T does not
@@ -163,8 +163,9 @@ typedef struct harness_aim {
     const bset *states;     /* harness_native_opts.until_covered */
     char *schedules;        /* harness_native_opts.schedules */
 } harness_aim;
-bool harness_aim_init(harness_aim *a, const model *m, const ir_test *t, const bset *b, native_target target,
-                      bool until_covered, diag *d);
+/* MODELS: where x86tso comes from (loaded once per set). */
+bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const ir_test *t, const bset *b,
+                      native_target target, bool until_covered, diag *d);
 void harness_aim_free(harness_aim *a);
 /* "Coverage NAME 14/16 first=1000,1000,-,..." and the JSON "coverage" block. */
 void harness_format_coverage(strbuf *out, const ir_test *t, const bset *b, const harness_hist *h,

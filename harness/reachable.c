@@ -12,17 +12,8 @@
 #include "backends/x86/x86.h"
 #include "backends/x86native/x86native.h"
 #include "harness/harness.h"
+#include "model/bset_build.h"
 #include "util/mem.h"
-
-static ir_obs *copy_obs(const bset *b)
-{
-    ir_obs *o = xcalloc((size_t)b->nobs + 1, sizeof *o);
-    for (int i = 0; i < b->nobs; i++) {
-        o[i] = b->obs[i];
-        o[i].reg = b->obs[i].reg ? xstrdup(b->obs[i].reg) : NULL;
-    }
-    return o;
-}
 
 /* Index of the observable of B that shows source observable O of test
  * SRC: the same one, or (BY_MAP) its x86 register under P's map, or the
@@ -47,16 +38,6 @@ static int find_obs(const bset *b, const ir_test *bt, const ir_obs *o, const ir_
     return -1;
 }
 
-static int cmp_nobs;
-static int cmp_state(const void *a, const void *b)
-{
-    const ir_val *x = ((const bset_state *)a)->vals, *y = ((const bset_state *)b)->vals;
-    for (int i = 0; i < cmp_nobs; i++)
-        if (x[i] != y[i])
-            return x[i] < y[i] ? -1 : 1;
-    return 0;
-}
-
 bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, const ir_test *src, const x86_prog *p,
                              bool by_map, diag *d)
 {
@@ -67,24 +48,23 @@ bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, c
             diag_fail(d, "internal error: %s: the compiled test does not show every source observable", src->name);
             return NULL;
         }
+    /* the accumulator copies the observables and sorts as herd does */
     bset *r = xcalloc(1, sizeof *r);
-    r->nobs = bs->nobs;
-    r->obs = copy_obs(bs);
-    r->states = xcalloc((size_t)b->nstates + 1, sizeof *r->states);
+    bset_acc acc;
+    bacc_init(&acc, r, bs->obs, bs->nobs);
+    ir_val *v = xcalloc((size_t)bs->nobs + 1, sizeof *v);
     for (int k = 0; k < b->nstates; k++) {
-        ir_val *v = xcalloc((size_t)bs->nobs + 1, sizeof *v);
         for (int i = 0; i < bs->nobs; i++)
             v[i] = b->states[k].vals[idx[i]];
-        r->states[r->nstates].vals = v;
-        r->states[r->nstates++].cond = b->states[k].cond;
+        bacc_add(&acc, v, b->states[k].cond, 0);
     }
-    cmp_nobs = r->nobs;
-    qsort(r->states, (size_t)r->nstates, sizeof *r->states, cmp_state);
+    bacc_finish(&acc);
+    free(v);
     free(idx);
     return r;
 }
 
-bset *harness_x86_reachable(const ir_test *t, const bset *b, diag *d)
+bset *harness_x86_reachable(const ir_test *t, const bset *b, const model *x86tso, diag *d)
 {
     const char *name = x86native_default_scheme(t->arch);
     if (!name)
@@ -92,42 +72,37 @@ bset *harness_x86_reachable(const ir_test *t, const bset *b, diag *d)
     x86_scheme *s = x86_scheme_load(name, d);
     x86_prog *p = s ? x86_compile(t, s, d) : NULL;
     x86_scheme_free(s);
-    model *tso = p ? model_load("x86tso", d) : NULL;
-    bset *bt = tso ? model_run(tso, p->target, d) : NULL;
+    bset *bt = p ? model_run(x86tso, p->target, d) : NULL;
     bset *shown = bt ? harness_project_states(b, bt, p->target, t, p, false, d) : NULL;
     bset *r = NULL;
     if (shown) {
-        /* B's states that the compilation shows, in B's order */
+        /* B's states that the compilation shows */
         r = xcalloc(1, sizeof *r);
-        r->nobs = b->nobs;
-        r->obs = copy_obs(b);
-        r->states = xcalloc((size_t)b->nstates + 1, sizeof *r->states);
-        for (int k = 0; k < b->nstates; k++) {
-            if (bset_find(shown, b->states[k].vals) < 0)
-                continue;
-            bset_state *st = &r->states[r->nstates++];
-            st->vals = xcalloc((size_t)b->nobs + 1, sizeof *st->vals);
-            memcpy(st->vals, b->states[k].vals, (size_t)b->nobs * sizeof *st->vals);
-            st->cond = b->states[k].cond;
-        }
+        bset_acc acc;
+        bacc_init(&acc, r, b->obs, b->nobs);
+        for (int k = 0; k < b->nstates; k++)
+            if (bset_find(shown, b->states[k].vals) >= 0)
+                bacc_add(&acc, b->states[k].vals, b->states[k].cond, 0);
+        bacc_finish(&acc);
     }
     bset_free(shown);
     bset_free(bt);
-    model_free(tso);
     x86_prog_free(p);
     return r;
 }
 
-bool harness_aim_init(harness_aim *a, const model *m, const ir_test *t, const bset *b, native_target target,
-                      bool until_covered, diag *d)
+bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const ir_test *t, const bset *b,
+                      native_target target, bool until_covered, diag *d)
 {
     memset(a, 0, sizeof *a);
 #if defined(__x86_64__) || defined(__i386__)
     if (target == NATIVE_C11 && !b->undef) {
         diag rd = {0};      /* a test that does not compile keeps B: no claim */
-        a->reachable = harness_x86_reachable(t, b, &rd);
+        const model *x86tso = model_set_get(models, "x86tso", &rd);
+        a->reachable = x86tso ? harness_x86_reachable(t, b, x86tso, &rd) : NULL;
     }
 #else
+    (void)models;
     (void)target;
 #endif
     const bset *aim = a->reachable && a->reachable->nstates ? a->reachable : b;

@@ -286,17 +286,16 @@ static bool seen_allowed(const lrt_shared *sh, int a)
     return a >= 0 && a < c->nallowed && lrt_hist_get(&sh->first, c->allowed + (size_t)a * (size_t)sh->t->nobs);
 }
 
-/* The next schedule whose target state is still unseen, or NULL; TAKE:
- * the round robin goes on past it. */
-static const lrt_schedule *next_schedule(lrt_shared *sh, bool take)
+/* The next schedule whose target state is still unseen, or NULL; the
+ * round robin goes on past it. */
+static const lrt_schedule *next_schedule(lrt_shared *sh)
 {
     const lrt_config *c = sh->c;
     for (int k = 0; k < c->nschedules; k++) {
         const lrt_schedule *sc = &c->schedules[(sh->next_sched + k) % c->nschedules];
         if (seen_allowed(sh, sc->target))
             continue;
-        if (take)
-            sh->next_sched = (sh->next_sched + k + 1) % c->nschedules;
+        sh->next_sched = (sh->next_sched + k + 1) % c->nschedules;
         return sc;
     }
     return NULL;
@@ -379,7 +378,7 @@ static void pick_run(lrt_shared *sh)
     if (c->sync == LRT_SYNC_TIMEBASE) {
         if (sh->round_schedules > 0) {
             sh->round_schedules--;
-            if ((sh->sched = next_schedule(sh, true)) != NULL)
+            if ((sh->sched = next_schedule(sh)) != NULL)
                 return;
             sh->round_schedules = 0;
         }
@@ -430,11 +429,12 @@ static void assign_apart(lrt_shared *sh)
 /* The instances of the next run: all of them (--size), except when the
  * run goes on until every allowed state is seen.  Then the runs start at
  * LRT_RAMP_START instances and double every round (pick_run: the directed
- * runs and a free run of one size) up to --size: each run begins with the threads meeting,
- * so short runs show the states that need only that within a few dozen
- * iterations, and dated at the end of a short run, a state's first-seen
- * iteration is close to the real one; the long runs that follow keep the
- * iterations per second of the plain run for the states that need many.
+ * runs and a free run of one size) up to --size: each run begins with
+ * the threads meeting, so short runs show the states that need only that
+ * within a few dozen iterations, and dated at the end of a short run, a
+ * state's first-seen iteration is close to the real one; the long runs
+ * that follow keep the iterations per second of the plain run for the
+ * states that need many.  Directed runs stay within DIRECTED_RUN_MAX.
  * The last run is cut to what --max-iterations leaves. */
 static size_t run_size(const lrt_shared *sh)
 {

@@ -18,9 +18,7 @@
 static void lower_fails(const char *src, int line, int col, const char *msg)
 {
     diag d = {0};
-    fe_test *ft = fe_parse(src, strlen(src), "t.litmus", &d);
-    if (!ft)
-        fail_msg("parse: %d:%d: %s", d.line, d.col, d.msg);
+    fe_test *ft = unit_parse(src, &d);
     ir_test *t = ir_lower(ft, &d);
     fe_test_free(ft);
     if (t)

@@ -771,7 +771,6 @@ static void test_rounds_share_schedules_and_gaps(void **state)
     c.schedules = sched;
     c.nschedules = NS;
     c.max_iterations = 400000;
-    atomic_store(&gap_calls, 0);
     lrt_result r;
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     check_sb_result(&r, 2, 400000);

@@ -7,12 +7,19 @@
 #include "frontend/frontend.h"
 #include "ir/lower.h"
 
+/* TEXT parsed as "t.litmus"; the calling test fails on a parse error. */
+static inline fe_test *unit_parse(const char *text, diag *d)
+{
+    fe_test *ft = fe_parse(text, strlen(text), "t.litmus", d);
+    if (!ft)
+        fail_msg("parse: %d:%d: %s", d->line, d->col, d->msg);
+    return ft;
+}
+
 static inline ir_test *unit_litmus(const char *text)
 {
     diag d = {0};
-    fe_test *ft = fe_parse(text, strlen(text), "t.litmus", &d);
-    if (!ft)
-        fail_msg("parse: %d:%d: %s", d.line, d.col, d.msg);
+    fe_test *ft = unit_parse(text, &d);
     ir_test *t = ir_lower(ft, &d);
     fe_test_free(ft);
     if (!t)
