@@ -7,9 +7,9 @@
  * The generated source holds only the test: one function per thread (C11
  * atomics, or x86 inline asm) and its gapped twin (a spin before each
  * access, for the gapped runs of --until-covered), a reset and a collect
- * function, and a descriptor handed to the runtime (runtime/lrt.h), which owns everything
- * else: worker threads, placement, synchronisation, memory layout, outcome
- * counting, timing, signals and the output.
+ * function, and a descriptor handed to the runtime (runtime/lrt.h), which
+ * owns everything else: worker threads, placement, synchronisation, memory
+ * layout, outcome counting, timing, signals and the output.
  *
  * Building a harness:
  *   1. write native_generate()'s text as DIR/test.c;
@@ -54,8 +54,8 @@
  *                              timebase: chunk; timebase: period (N, or
  *                              "auto" and the last period), delay, aligned
  *                              (share of chunks the threads began together);
-                              until-covered: gapped N (runs made with gaps,
-                              when any))
+ *                              until-covered: gapped N (runs made with gaps,
+ *                              when any))
  *   outcome COUNT V1 ... Vn   (Vi: the i-th of ir_observables(), decimal int64;
  *                              addresses are IR_ADDR(loc) values)
  *   iterations N              (= sum of COUNTs = completed runs * S)
@@ -115,9 +115,10 @@ bool native_write_runtime(const char *dir, diag *d);
  * anything else '_', never empty or starting with '.'; malloc'd. */
 char *native_file_stem(const char *name);
 
-/* Flags to compile and link a generated program with its runtime. */
 /* Gap slots of a gapped thread body (runtime/lrt.h's LRT_GAPS). */
 #define NATIVE_GAPS 8
+
+/* Flags to compile and link a generated program with its runtime. */
 #define NATIVE_CFLAGS "-O2 -std=c11 -pthread"
 #define NATIVE_LDLIBS "-pthread"
 
