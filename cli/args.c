@@ -1,4 +1,5 @@
 /* The shared command-line walk (args.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/args.h"
@@ -27,7 +28,7 @@ static const cli_opt *find(const cli_opt *opts, const char *s, size_t *len)
 {
     const char *eq = strchr(s, '=');
     *len = eq && s[1] == '-' ? (size_t)(eq - s) : strlen(s);
-    for (const cli_opt *o = opts; o->id; o++)
+    for (const cli_opt *o = opts; o->name; o++)
         if (strlen(o->name) == *len && !strncmp(o->name, s, *len))
             return o;
     return NULL;
@@ -35,9 +36,9 @@ static const cli_opt *find(const cli_opt *opts, const char *s, size_t *len)
 
 int cli_next(cli_args *a, const cli_opt *opts, const char **value)
 {
-    *value = NULL;
-    for (; a->i < a->argc; a->i++) {
-        const char *s = a->argv[a->i];
+    while (a->i < a->argc) {
+        const char *s = a->argv[a->i++];
+        *value = NULL;
         if (a->files_only || s[0] != '-' || !s[1]) {
             a->files[a->nfiles++] = s;
             continue;
@@ -46,7 +47,6 @@ int cli_next(cli_args *a, const cli_opt *opts, const char **value)
             a->files_only = true;
             continue;
         }
-        a->i++;
         if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
             a->usage(stdout);
             return CLI_HELP;
@@ -69,8 +69,14 @@ int cli_next(cli_args *a, const cli_opt *opts, const char **value)
             fprintf(stderr, "%s: %s needs a value\n", a->cmd, s);
             return bad(a);
         }
-        return o->id;
+        if (o->str)
+            *o->str = *value;
+        else if (o->flag)
+            *o->flag = true;
+        else
+            return o->id;
     }
+    *value = NULL;
     return CLI_END;
 }
 
@@ -79,4 +85,32 @@ int cli_stop(cli_args *a, int last)
     free(a->files);
     a->files = NULL;
     return last == CLI_HELP ? EXIT_OK : EXIT_USAGE;
+}
+
+int cli_parse(cli_args *a, const char *cmd, int argc, char **argv, void (*usage)(FILE *f), const cli_opt *opts,
+              bool need_files)
+{
+    cli_args_init(a, cmd, argc, argv, usage);
+    const char *v;
+    int last;
+    while ((last = cli_next(a, opts, &v)) > 0)
+        ;
+    if (last != CLI_END)
+        return cli_stop(a, last);
+    if (need_files && a->nfiles == 0) {
+        fprintf(stderr, "%s: no input files\n", a->cmd);
+        return cli_stop(a, bad(a));
+    }
+    return -1;
+}
+
+bool cli_parse_seconds(const char *v, double *seconds)
+{
+    char *end;
+    errno = 0;
+    double s = strtod(v, &end);
+    if (errno || end == v || *end || !(s > 0) || s > 86400 * 7)
+        return false;
+    *seconds = s;
+    return true;
 }

@@ -9,10 +9,19 @@
 #include <stdio.h>
 
 typedef struct cli_opt {
-    const char *name;       /* as typed: "--model", "-o", "-q" */
+    const char *name;       /* as typed: "--model", "-o", "-q"; NULL ends a table */
     int id;                 /* > 0, returned by cli_next */
     bool value;             /* takes the next argument (or =value) */
+    const char **str;       /* or: where the value goes, and the walk goes on */
+    bool *flag;             /* or: set to true, and the walk goes on */
 } cli_opt;
+
+/* Table rows for options that only store what they were given: a flag, or
+ * a value kept as typed (the last one wins). */
+#define CLI_FLAG(n, p) {.name = (n), .flag = (p)}
+#define CLI_STR(n, p) {.name = (n), .value = true, .str = (p)}
+/* A row whose id cli_next returns, for an option with work of its own. */
+#define CLI_ID(n, i, v) {.name = (n), .id = (i), .value = (v)}
 
 typedef struct cli_args {
     const char *cmd;        /* message prefix: "litmusc model" */
@@ -36,5 +45,14 @@ int cli_next(cli_args *a, const cli_opt *opts, const char **value);
 /* After CLI_HELP or CLI_BAD: frees the files and returns the exit status
  * (EXIT_OK or EXIT_USAGE). */
 int cli_stop(cli_args *a, int last);
+/* cli_args_init, then the whole walk over a table of CLI_FLAG and CLI_STR
+ * rows: -1 to go on with the files in A, else the exit status (help
+ * printed, or a complaint: an option's, or "no input files" where
+ * NEED_FILES and there are none). */
+int cli_parse(cli_args *a, const char *cmd, int argc, char **argv, void (*usage)(FILE *f), const cli_opt *opts,
+              bool need_files);
+/* A number of seconds as an option gives it: positive, at most a week.
+ * False (and *SECONDS untouched) for anything else. */
+bool cli_parse_seconds(const char *v, double *seconds);
 
 #endif

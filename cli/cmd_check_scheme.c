@@ -4,7 +4,6 @@
  * under RC11) holds trivially.  Prints pass, or fail with each witness
  * state in source names and the x86 program that shows it; exit 1 on any
  * failure, 2 on bad input. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,38 +187,20 @@ int cmd_check_scheme(int argc, char **argv)
 {
     const char *scheme_arg = NULL, *target_model = "x86tso";
     opts o = {.timeout_s = 120};
-    enum { O_SCHEME = 1, O_SOURCE_MODEL, O_HERD, O_TARGET_MODEL, O_QUIET, O_REPARSE, O_TIMEOUT };
-    static const cli_opt opts[] = {{"--scheme", O_SCHEME, true}, {"--source-model", O_SOURCE_MODEL, true},
-                                   {"--herd", O_HERD, true}, {"--target-model", O_TARGET_MODEL, true},
-                                   {"-q", O_QUIET, false}, {"--reparse", O_REPARSE, false},
-                                   {"--timeout", O_TIMEOUT, true}, {0}};
+    const char *timeout = NULL;
+    const cli_opt opts[] = {CLI_STR("--scheme", &scheme_arg), CLI_STR("--source-model", &o.source_model),
+                            CLI_STR("--herd", &o.herd), CLI_STR("--target-model", &target_model),
+                            CLI_FLAG("-q", &o.quiet), CLI_FLAG("--reparse", &o.reparse),
+                            CLI_STR("--timeout", &timeout), {0}};
     cli_args it;
-    cli_args_init(&it, "litmusc check-scheme", argc, argv, usage);
-    const char *v;
-    int id;
-    while ((id = cli_next(&it, opts, &v)) > 0) {
-        switch (id) {
-        case O_SCHEME: scheme_arg = v; break;
-        case O_SOURCE_MODEL: o.source_model = v; break;
-        case O_HERD: o.herd = v; break;
-        case O_TARGET_MODEL: target_model = v; break;
-        case O_QUIET: o.quiet = true; break;
-        case O_REPARSE: o.reparse = true; break;
-        case O_TIMEOUT: {
-            char *end;
-            errno = 0;
-            o.timeout_s = strtod(v, &end);
-            if (errno || end == v || *end || !(o.timeout_s > 0) || o.timeout_s > 86400 * 7) {
-                fprintf(stderr, "litmusc check-scheme: --timeout needs a positive number of seconds, not '%s'\n", v);
-                free(it.files);
-                return EXIT_USAGE;
-            }
-            break;
-        }
-        }
+    int st = cli_parse(&it, "litmusc check-scheme", argc, argv, usage, opts, false);
+    if (st >= 0)
+        return st;
+    if (timeout && !cli_parse_seconds(timeout, &o.timeout_s)) {
+        fprintf(stderr, "litmusc check-scheme: --timeout needs a positive number of seconds, not '%s'\n", timeout);
+        free(it.files);
+        return EXIT_USAGE;
     }
-    if (id != CLI_END)
-        return cli_stop(&it, id);
     const char **files = it.files;
     int nfiles = it.nfiles;
     if (!scheme_arg || nfiles == 0) {

@@ -111,32 +111,14 @@ static void print_herd_forms(const ir_test *t, bool cond, bool observables)
 int cmd_ir(int argc, char **argv)
 {
     bool read = false, check = false, cond = false, observables = false;
-    enum { O_READ = 1, O_CHECK, O_COND, O_OBSERVABLES };
-    static const cli_opt opts[] = {{"--read", O_READ, false}, {"--check", O_CHECK, false},
-                                   {"--cond", O_COND, false}, {"--observables", O_OBSERVABLES, false},
-                                   {0}};
+    const cli_opt opts[] = {CLI_FLAG("--read", &read), CLI_FLAG("--check", &check), CLI_FLAG("--cond", &cond),
+                            CLI_FLAG("--observables", &observables), {0}};
     cli_args it;
-    cli_args_init(&it, "litmusc ir", argc, argv, usage);
-    const char *v;
-    int id;
-    while ((id = cli_next(&it, opts, &v)) > 0) {
-        switch (id) {
-        case O_READ: read = true; break;
-        case O_CHECK: check = true; break;
-        case O_COND: cond = true; break;
-        case O_OBSERVABLES: observables = true; break;
-        }
-    }
-    if (id != CLI_END)
-        return cli_stop(&it, id);
+    int st = cli_parse(&it, "litmusc ir", argc, argv, usage, opts, true);
+    if (st >= 0)
+        return st;
     const char **files = it.files;
     int nfiles = it.nfiles;
-    if (nfiles == 0) {
-        fprintf(stderr, "litmusc ir: no input file\n");
-        usage(stderr);
-        free(files);
-        return EXIT_USAGE;
-    }
     /* Everything is checked before anything is printed, so a bad file
      * leaves no partial output. */
     ir_test **tests = NULL;

@@ -77,27 +77,18 @@ int cmd_model(int argc, char **argv)
     char **show = NULL;
     int nshow = 0;
     size_t capshow = 0;
-    enum { O_MODEL = 1, O_JSON, O_NOTES, O_NO_PRUNE, O_GRAPH, O_FORMAT, O_SHOW };
-    static const cli_opt opts[] = {{"--model", O_MODEL, true}, {"-model", O_MODEL, true},
-                                   {"--json", O_JSON, false}, {"--notes", O_NOTES, false},
-                                   {"--races", O_NOTES, false}, {"--no-prune", O_NO_PRUNE, false},
-                                   {"--graph", O_GRAPH, true}, {"--format", O_FORMAT, true},
-                                   {"--show", O_SHOW, true}, {0}};
+    enum { O_SHOW = 1 };
+    const cli_opt opts[] = {CLI_STR("--model", &model_arg), CLI_STR("-model", &model_arg),
+                            CLI_FLAG("--json", &as_json), CLI_FLAG("--notes", &notes),
+                            CLI_FLAG("--races", &notes), CLI_FLAG("--no-prune", &no_prune),
+                            CLI_STR("--graph", &graph_dir), CLI_STR("--format", &format),
+                            CLI_ID("--show", O_SHOW, true), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc model", argc, argv, usage);
     const char *v;
     int id;
-    while ((id = cli_next(&it, opts, &v)) > 0) {
-        switch (id) {
-        case O_MODEL: model_arg = v; break;
-        case O_JSON: as_json = true; break;
-        case O_NOTES: notes = true; break;
-        case O_NO_PRUNE: no_prune = true; break;
-        case O_GRAPH: graph_dir = v; break;
-        case O_FORMAT: format = v; break;
-        case O_SHOW: bad_show |= !add_show(v, &show, &nshow, &capshow); break;
-        }
-    }
+    while ((id = cli_next(&it, opts, &v)) == O_SHOW)
+        bad_show |= !add_show(v, &show, &nshow, &capshow);
     if (id != CLI_END) {
         free_names(show, nshow);
         return cli_stop(&it, id);

@@ -49,18 +49,13 @@ static bool in_list(const char *const *names, const char *name)
 
 int cmd_models(int argc, char **argv)
 {
-    enum { O_PRINT = 1 };
-    static const cli_opt opts[] = {{"--print", O_PRINT, true}, {0}};
+    const char *print = NULL;
+    const cli_opt opts[] = {CLI_STR("--print", &print), {0}};
     cli_args it;
-    cli_args_init(&it, "litmusc models", argc, argv, usage);
-    const char *v, *print = NULL;
-    int id;
-    while ((id = cli_next(&it, opts, &v)) > 0)
-        if (id == O_PRINT)
-            print = v;
-    if (id != CLI_END)
-        return cli_stop(&it, id);
-    int st = EXIT_OK;
+    int st = cli_parse(&it, "litmusc models", argc, argv, usage, opts, false);
+    if (st >= 0)
+        return st;
+    st = EXIT_OK;
     if (it.nfiles) {
         fprintf(stderr, "litmusc models: error: unexpected argument '%s'\n", it.files[0]);
         st = EXIT_USAGE;

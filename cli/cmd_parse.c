@@ -78,28 +78,13 @@ static int parse_one(const char *path, bool hash, bool check, bool *first)
 int cmd_parse(int argc, char **argv)
 {
     bool hash = false, check = false;
-    enum { O_HASH = 1, O_CHECK };
-    static const cli_opt opts[] = {{"--hash", O_HASH, false}, {"--check", O_CHECK, false}, {0}};
+    const cli_opt opts[] = {CLI_FLAG("--hash", &hash), CLI_FLAG("--check", &check), {0}};
     cli_args it;
-    cli_args_init(&it, "litmusc parse", argc, argv, usage);
-    const char *v;
-    int id;
-    while ((id = cli_next(&it, opts, &v)) > 0) {
-        switch (id) {
-        case O_HASH: hash = true; break;
-        case O_CHECK: check = true; break;
-        }
-    }
-    if (id != CLI_END)
-        return cli_stop(&it, id);
+    int st = cli_parse(&it, "litmusc parse", argc, argv, usage, opts, true);
+    if (st >= 0)
+        return st;
     const char **files = it.files;
     int nfiles = it.nfiles;
-    if (!nfiles) {
-        fprintf(stderr, "litmusc parse: no input files\n");
-        usage(stderr);
-        free(files);
-        return EXIT_USAGE;
-    }
     int worst = EXIT_OK;
     bool first = true;
     for (int i = 0; i < nfiles; i++) {

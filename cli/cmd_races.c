@@ -59,26 +59,12 @@ int cmd_races(int argc, char **argv)
 {
     const char *model_arg = NULL;
     bool as_json = false;
-    enum { O_MODEL = 1, O_JSON };
-    static const cli_opt opts[] = {{"--model", O_MODEL, true}, {"-model", O_MODEL, true},
-                                   {"--json", O_JSON, false}, {0}};
+    const cli_opt opts[] = {CLI_STR("--model", &model_arg), CLI_STR("-model", &model_arg),
+                            CLI_FLAG("--json", &as_json), {0}};
     cli_args it;
-    cli_args_init(&it, "litmusc races", argc, argv, usage);
-    const char *v;
-    int id;
-    while ((id = cli_next(&it, opts, &v)) > 0) {
-        switch (id) {
-        case O_MODEL: model_arg = v; break;
-        case O_JSON: as_json = true; break;
-        }
-    }
-    if (id != CLI_END)
-        return cli_stop(&it, id);
-    if (it.nfiles == 0) {
-        usage(stderr);
-        free(it.files);
-        return EXIT_USAGE;
-    }
+    int st = cli_parse(&it, "litmusc races", argc, argv, usage, opts, true);
+    if (st >= 0)
+        return st;
     model_set *models = model_set_new();
     int status = EXIT_OK;
     bool found = false;

@@ -1,6 +1,7 @@
 /* The options of every `emit` target in one table: each target names the
  * ones it takes, so a flag is spelled, parsed and refused (with the same
  * words) in one place, and the checks all targets need are made here. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "backends/java/javagen.h"
@@ -8,44 +9,34 @@
 #include "cli/cli.h"
 
 static const struct {
-    cli_opt opt;
+    const char *name;
     unsigned bit;
+    size_t field;           /* the emit_opts member its value goes to */
 } all_opts[] = {
-    {{"-o", EMIT_OUT, true}, EMIT_OUT},
-    {{"--scheme", EMIT_SCHEME, true}, EMIT_SCHEME},
-    {{"--map", EMIT_MAP, true}, EMIT_MAP},
-    {{"--package", EMIT_PACKAGE, true}, EMIT_PACKAGE},
-    {{"--model", EMIT_MODEL, true}, EMIT_MODEL},
-    {{"--plain", EMIT_PLAIN, true}, EMIT_PLAIN},
+    {"-o", EMIT_OUT, offsetof(emit_opts, out)},
+    {"--scheme", EMIT_SCHEME, offsetof(emit_opts, scheme)},
+    {"--map", EMIT_MAP, offsetof(emit_opts, map)},
+    {"--package", EMIT_PACKAGE, offsetof(emit_opts, package)},
+    {"--model", EMIT_MODEL, offsetof(emit_opts, model)},
+    {"--plain", EMIT_PLAIN, offsetof(emit_opts, plain)},
 };
-enum { N_OPTS = sizeof all_opts / sizeof *all_opts, O_TARGET = 1 << 10 };
+enum { N_OPTS = sizeof all_opts / sizeof *all_opts };
 
 int emit_parse(int argc, char **argv, unsigned accept, void (*usage)(FILE *f), emit_opts *o)
 {
     memset(o, 0, sizeof *o);
     /* --target is how cmd_emit chose the target: taken and ignored here */
-    cli_opt opts[N_OPTS + 2] = {{"--target", O_TARGET, true}};
+    const char *target;
+    cli_opt opts[N_OPTS + 2] = {CLI_STR("--target", &target)};
     int n = 1;
     for (int i = 0; i < N_OPTS; i++)
         if (accept & all_opts[i].bit)
-            opts[n++] = all_opts[i].opt;
+            opts[n++] = (cli_opt)CLI_STR(all_opts[i].name, (const char **)((char *)o + all_opts[i].field));
     opts[n] = (cli_opt){0};
     cli_args it;
-    cli_args_init(&it, "litmusc emit", argc, argv, usage);
-    const char *v;
-    int id;
-    while ((id = cli_next(&it, opts, &v)) > 0) {
-        switch (id) {
-        case EMIT_OUT: o->out = v; break;
-        case EMIT_SCHEME: o->scheme = v; break;
-        case EMIT_MAP: o->map = v; break;
-        case EMIT_PACKAGE: o->package = v; break;
-        case EMIT_MODEL: o->model = v; break;
-        case EMIT_PLAIN: o->plain = v; break;
-        }
-    }
-    if (id != CLI_END)
-        return cli_stop(&it, id);
+    int st = cli_parse(&it, "litmusc emit", argc, argv, usage, opts, false);
+    if (st >= 0)
+        return st;
     o->files = it.files;
     o->nfiles = it.nfiles;
     if ((accept & EMIT_PACKAGE) && !o->package)

@@ -1,10 +1,10 @@
 /* The options of `litmusc run`, parsed in one place for `run` and for
  * `campaign run` (run_opts.h). */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/run_opts.h"
 #include "util/mem.h"
@@ -81,7 +81,6 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
     bool max_iterations = false;
     while ((c = getopt_long(argc, argv, "+s:r:h", longs, NULL)) != -1) {
         const char *v = optarg;
-        char *end;
         switch (c) {
         case 's':
         case 'r':
@@ -149,9 +148,8 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
             break;
         case OPT_TIME:
         case OPT_TIMEOUT: {
-            errno = 0;
-            double s = strtod(v, &end);
-            if (errno || end == v || *end || !(s > 0) || s > 86400 * 7)
+            double s;
+            if (!cli_parse_seconds(v, &s))
                 return cli_usage_error(cmd_name, "%s needs a positive number of seconds, not '%s'",
                                        c == OPT_TIME ? "--time" : "--timeout", v);
             if (c == OPT_TIME)
