@@ -62,9 +62,7 @@ void harness_graphs_free(harness_graphs *g)
     for (size_t i = 0; i < g->nstems; i++)
         free(g->stems[i]);
     free(g->stems);
-    for (int k = 0; k < g->nshow; k++)
-        free(g->show[k]);
-    free(g->show);
+    strv_free(g->show, g->nshow);
     free(g->dir);
     free(g);
 }

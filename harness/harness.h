@@ -29,10 +29,8 @@
 #include "util/mem.h"
 
 /* ---- the raw histogram ------------------------------------------------- */
-typedef struct harness_kv {
-    char *key;
-    char *value;            /* the rest of the line after KEY and one space */
-} harness_kv;
+/* A Config line: its key, and the rest of the line after KEY and one space. */
+typedef kv_pair harness_kv;
 
 enum { HARNESS_COVERED = 1, HARNESS_UNCOVERED = 2 };
 

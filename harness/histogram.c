@@ -339,11 +339,7 @@ void harness_hist_free(harness_hist *h)
     for (int i = 0; i < h->noutcomes; i++)
         free(h->outcomes[i].vals);
     free(h->outcomes);
-    for (int i = 0; i < h->nconfig; i++) {
-        free(h->config[i].key);
-        free(h->config[i].value);
-    }
-    free(h->config);
+    kv_free(h->config, h->nconfig);
     free(h);
 }
 

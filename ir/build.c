@@ -57,11 +57,7 @@ void ir_test_free(ir_test *t)
     free(t->name);
     free(t->file);
     free(t->doc);
-    for (int i = 0; i < t->ninfo; i++) {
-        free(t->info[i].key);
-        free(t->info[i].value);
-    }
-    free(t->info);
+    kv_free(t->info, t->ninfo);
     for (int i = 0; i < t->nlocs; i++) {
         free(t->locs[i].name);
         free(t->locs[i].ctype);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "util/diag.h"
+#include "util/mem.h"
 
 /* ---- values ------------------------------------------------------------
  * Values are 64-bit integers (herd computes in 64 bits).  The address of
@@ -190,7 +191,7 @@ typedef struct ir_cond {
 
 typedef enum ir_quant { IR_Q_EXISTS, IR_Q_NOT_EXISTS, IR_Q_FORALL } ir_quant;
 
-typedef struct ir_info { char *key, *value; } ir_info;
+typedef kv_pair ir_info;
 
 typedef struct ir_test {
     char *name;

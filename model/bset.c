@@ -123,9 +123,7 @@ void bset_free(bset *b)
     for (int i = 0; i < b->nstates; i++)
         free(b->states[i].vals);
     free(b->states);
-    for (int i = 0; i < b->nflags; i++)
-        free(b->flags[i]);
-    free(b->flags);
+    strv_free(b->flags, b->nflags);
     free(b->race);
     free(b->notes);
     free(b);

@@ -56,6 +56,22 @@ char *xasprintf(const char *fmt, ...)
     return sb_take(&b);
 }
 
+void strv_free(char **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+void kv_free(kv_pair *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(v[i].key);
+        free(v[i].value);
+    }
+    free(v);
+}
+
 static void sb_reserve(strbuf *b, size_t extra)
 {
     if (b->len + extra + 1 <= b->cap)

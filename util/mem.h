@@ -22,6 +22,18 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
         (arr)[(len)++] = (item);                                                  \
     } while (0)
 
+/* Frees each of the N strings of V, then V. */
+void strv_free(char **v, int n);
+
+/* A KEY VALUE pair kept as text: a test's info lines, a log's Config
+ * lines. */
+typedef struct kv_pair {
+    char *key, *value;
+} kv_pair;
+
+/* Frees each key and value of the N pairs of V, then V. */
+void kv_free(kv_pair *v, int n);
+
 typedef struct strbuf {
     char *s;      /* always NUL-terminated once anything was added */
     size_t len, cap;
