@@ -154,15 +154,11 @@ void cat_free(cat_model *m)
         free(m->parsed[i]);
     }
     free(m->parsed);
-    for (int i = 0; i < m->nfiles; i++) free(m->files[i]);
-    free(m->files);
-    for (int i = 0; i < m->nflags; i++) free(m->flags[i]);
-    free(m->flags);
-    for (int i = 0; i < m->ntags; i++) free(m->tags[i]);
-    free(m->tags);
+    strv_free(m->files, m->nfiles);
+    strv_free(m->flags, m->nflags);
+    strv_free(m->tags, m->ntags);
     free(m->top);
-    for (int i = 0; i < m->ntop_names; i++) free(m->top_names[i]);
-    free(m->top_names);
+    strv_free(m->top_names, m->ntop_names);
     free(m->top_slots);
     free(m->global_dyn);
     free(m->name);

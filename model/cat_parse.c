@@ -42,8 +42,7 @@ static void pat_add(cat_pat *pt, const char *name)
 
 void cat_pat_free(cat_pat *pt)
 {
-    for (int k = 0; k < pt->n; k++) free(pt->names[k]);
-    free(pt->names);
+    strv_free(pt->names, pt->n);
     free(pt->slots);
 }
 
@@ -495,8 +494,7 @@ void cat_expr_free(cat_expr *e)
     free(e->binds);
     cat_expr_free(e->cond_l);
     cat_expr_free(e->cond_r);
-    for (int k = 0; k < e->ntags; k++) free(e->tags[k]);
-    free(e->tags);
+    strv_free(e->tags, e->ntags);
     free(e->elt_name);
     free(e->rest_name);
     free(e);
@@ -515,8 +513,7 @@ static void ins_free(cat_ins *in)
     }
     free(in->body);
     free(in->nbody);
-    for (int k = 0; k < in->ntags; k++) free(in->tags[k]);
-    free(in->tags);
+    strv_free(in->tags, in->ntags);
 }
 
 void cat_file_free(cat_file *f)

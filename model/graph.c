@@ -58,9 +58,7 @@ void model_graph_free(model_graph *g)
     if (!g)
         return;
     cat_run_free(g->run);
-    for (int k = 0; k < g->nshow; k++)
-        free(g->show[k]);
-    free(g->show);
+    strv_free(g->show, g->nshow);
     free(g->rels);
     free(g);
 }
