@@ -231,6 +231,22 @@ static bool named_ins(parser *p, cat_iop kind, cat_token *at, const char *what, 
     return true;
 }
 
+/* KEYWORD NAME [SEP] EXPR, what `call`, `forall` and `with` start with:
+ * the instruction KIND at AT (the keyword), its name, and IN->e parsed by
+ * EXPR.  SEP is CT_EOF where nothing stands between name and expression. */
+static bool named_expr_ins(parser *p, cat_iop kind, cat_token *at, const char *what, cat_tok sep,
+                           cat_expr *(*expr)(parser *), cat_ins *in)
+{
+    next(p);
+    if (!named_ins(p, kind, at, what, in))
+        return false;
+    if ((sep != CT_EOF && !cat_expect(p, sep, NULL)) || !(in->e = expr(p))) {
+        ins_free(in);
+        return false;
+    }
+    return true;
+}
+
 /* The instructions up to `end` (consumed), as IN's next body. */
 static bool body_to_end(parser *p, cat_ins *in)
 {
@@ -249,10 +265,7 @@ static bool parse_one_ins(parser *p, ins_vec *out)
     cat_ins in;
     switch (peek(p)) {
     case CT_LET: {
-        next(p);
-        bool rec = peek(p) == CT_REC;
-        if (rec) next(p);
-        in = mk_ins(p, rec ? CI_LETREC : CI_LET, at);
+        in = mk_ins(p, next_rec(p) ? CI_LETREC : CI_LET, at);
         if (!cat_parse_binds(p, &in.binds, &in.nbinds)) return false;
         if (peek(p) == CT_WHEN) {
             ins_free(&in);
@@ -337,8 +350,7 @@ static bool parse_one_ins(parser *p, ins_vec *out)
         next(p);
         break;
     case CT_PROCEDURE: {
-        next(p);
-        if (peek(p) == CT_REC) next(p);
+        next_rec(p);
         if (!named_ins(p, CI_PROC, at, "a procedure name", &in))
             return false;
         bool ok = peek(p) == CT_LPAR ? cat_parse_formals_paren(p, &in.params) : cat_parse_pat0(p, &in.params);
@@ -349,31 +361,21 @@ static bool parse_one_ins(parser *p, ins_vec *out)
         break;
     }
     case CT_CALL:
-        next(p);
-        if (!named_ins(p, CI_CALL, at, "a procedure name", &in))
+        if (!named_expr_ins(p, CI_CALL, at, "a procedure name", CT_EOF, cat_parse_simple, &in))
             return false;
-        if (!(in.e = cat_parse_simple(p))) { ins_free(&in); return false; }
         if (peek(p) == CT_AS) {
             next(p);
             if (!cat_expect(p, CT_VAR, "a name after 'as'")) { ins_free(&in); return false; }
         }
         break;
-    case CT_FORALL: {
-        next(p);
-        if (!named_ins(p, CI_FORALL, at, "a name after 'forall'", &in))
+    case CT_FORALL:
+        if (!named_expr_ins(p, CI_FORALL, at, "a name after 'forall'", CT_IN, cat_parse_exp, &in))
             return false;
-        if (!cat_expect(p, CT_IN, NULL) || !(in.e = cat_parse_exp(p)) || !cat_expect(p, CT_DO, NULL) ||
-            !body_to_end(p, &in)) {
-            ins_free(&in);
-            return false;
-        }
+        if (!cat_expect(p, CT_DO, NULL) || !body_to_end(p, &in)) { ins_free(&in); return false; }
         break;
-    }
     case CT_WITH:
-        next(p);
-        if (!named_ins(p, CI_WITH, at, "a name after 'with'", &in))
+        if (!named_expr_ins(p, CI_WITH, at, "a name after 'with'", CT_FROM, cat_parse_exp, &in))
             return false;
-        if (!cat_expect(p, CT_FROM, NULL) || !(in.e = cat_parse_exp(p))) { ins_free(&in); return false; }
         break;
     case CT_IF: {
         next(p);

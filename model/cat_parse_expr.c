@@ -269,16 +269,17 @@ static cat_expr *parse_star(parser *p)
 typedef cat_expr *(*level_fn)(parser *);
 typedef cat_expr *(*join_fn)(parser *, cat_eop, cat_token *, cat_expr *, cat_expr *);
 
-/* OPERAND [TOK SELF], SELF being the level itself: a right-associative
- * operator.  JOIN builds the node (mk_nary for those herd flattens). */
-static cat_expr *right_assoc(parser *p, level_fn operand, level_fn self, cat_tok tok, cat_eop op,
-                             join_fn join)
+/* OPERAND (TOK OPERAND)*, a binary operator's level; JOIN builds each node
+ * (mk_nary for those herd flattens).  A right-associative operator passes
+ * its level itself as RIGHT, which takes all that follows TOK; a
+ * left-associative one passes NULL and takes one OPERAND at a time. */
+static cat_expr *binary(parser *p, level_fn operand, level_fn right, cat_tok tok, cat_eop op, join_fn join)
 {
     cat_expr *e = operand(p);
-    if (e && peek(p) == tok) {
+    while (e && peek(p) == tok) {
         cat_token *at = cur(p);
         next(p);
-        cat_expr *r = self(p);
+        cat_expr *r = right ? right(p) : operand(p);
         if (!r) { cat_expr_free(e); return NULL; }
         e = join(p, op, at, e, r);
     }
@@ -287,35 +288,27 @@ static cat_expr *right_assoc(parser *p, level_fn operand, level_fn self, cat_tok
 
 static cat_expr *parse_inter(parser *p)     /* & right */
 {
-    return right_assoc(p, parse_star, parse_inter, CT_INTER, CE_INTER, mk2);
+    return binary(p, parse_star, parse_inter, CT_INTER, CE_INTER, mk2);
 }
 
 static cat_expr *parse_diff(parser *p)      /* \ left */
 {
-    cat_expr *e = parse_inter(p);
-    while (e && peek(p) == CT_DIFF) {
-        cat_token *at = cur(p);
-        next(p);
-        cat_expr *r = parse_inter(p);
-        if (!r) { cat_expr_free(e); return NULL; }
-        e = mk2(p, CE_DIFF, at, e, r);
-    }
-    return e;
+    return binary(p, parse_inter, NULL, CT_DIFF, CE_DIFF, mk2);
 }
 
 static cat_expr *parse_seq(parser *p)       /* ; right, flattened */
 {
-    return right_assoc(p, parse_diff, parse_seq, CT_SEMI, CE_SEQ, mk_nary);
+    return binary(p, parse_diff, parse_seq, CT_SEMI, CE_SEQ, mk_nary);
 }
 
 static cat_expr *parse_add(parser *p)       /* ++ right */
 {
-    return right_assoc(p, parse_seq, parse_add, CT_PLUSPLUS, CE_ADD, mk2);
+    return binary(p, parse_seq, parse_add, CT_PLUSPLUS, CE_ADD, mk2);
 }
 
 cat_expr *cat_parse_base(parser *p)         /* | right, flattened */
 {
-    return right_assoc(p, parse_add, cat_parse_base, CT_UNION, CE_UNION, mk_nary);
+    return binary(p, parse_add, cat_parse_base, CT_UNION, CE_UNION, mk_nary);
 }
 
 /* match e with 'tag -> e || ... || _ -> e end   or the set form
@@ -408,10 +401,7 @@ cat_expr *cat_parse_exp(parser *p)
     cat_expr *e;
     switch (peek(p)) {
     case CT_LET: {
-        next(p);
-        bool rec = peek(p) == CT_REC;
-        if (rec) next(p);
-        e = cat_mk(p, rec ? CE_LETREC : CE_LET, at);
+        e = cat_mk(p, next_rec(p) ? CE_LETREC : CE_LET, at);
         if (!cat_parse_binds(p, &e->binds, &e->nbinds)) { free(e); return NULL; }
         cat_expr *body = NULL;
         if (!cat_expect(p, CT_IN, NULL) || !(body = cat_parse_exp(p))) { cat_expr_free(e); return NULL; }

@@ -35,6 +35,16 @@ static inline void next(parser *p)
     if (p->i + 1 < p->n) p->i++;
 }
 
+/* Consume a keyword and the `rec` that may follow it (`let rec`,
+ * `procedure rec`); true when it was there. */
+static inline bool next_rec(parser *p)
+{
+    next(p);
+    if (peek(p) != CT_REC) return false;
+    next(p);
+    return true;
+}
+
 /* cat_parse.c */
 /* Report FMT (with two string arguments) at T, once per parse; returns false. */
 bool cat_err_at(parser *p, cat_token *t, const char *fmt, const char *a, const char *b);
