@@ -44,30 +44,22 @@ bool hb_atomic(const exec_event *e)
     }
 }
 
-static bool releases(const exec_event *e)
+/* Whether E releases (RELEASE) or acquires: acq_rel, sc, volatile and a
+ * full fence do both; a C fence takes its mode from its memory order. */
+static bool orders(const exec_event *e, bool release)
 {
     if (e->kind & EV_F)
         switch (e->fence) {
         case IR_FENCE_C: break;
-        case IR_FENCE_J_FULL: case IR_FENCE_J_RELEASE: return true;
+        case IR_FENCE_J_FULL: return true;
+        case IR_FENCE_J_RELEASE: return release;
+        case IR_FENCE_J_ACQUIRE: return !release;
         default: return false;
         }
     switch (e->mode) {
-    case IR_MO_REL: case IR_MO_ACQ_REL: case IR_MO_SC: case IR_JM_RELEASE: case IR_JM_VOLATILE: return true;
-    default: return false;
-    }
-}
-
-static bool acquires(const exec_event *e)
-{
-    if (e->kind & EV_F)
-        switch (e->fence) {
-        case IR_FENCE_C: break;
-        case IR_FENCE_J_FULL: case IR_FENCE_J_ACQUIRE: return true;
-        default: return false;
-        }
-    switch (e->mode) {
-    case IR_MO_ACQ: case IR_MO_ACQ_REL: case IR_MO_SC: case IR_JM_ACQUIRE: case IR_JM_VOLATILE: return true;
+    case IR_MO_ACQ_REL: case IR_MO_SC: case IR_JM_VOLATILE: return true;
+    case IR_MO_REL: case IR_JM_RELEASE: return release;
+    case IR_MO_ACQ: case IR_JM_ACQUIRE: return !release;
     default: return false;
     }
 }
@@ -89,8 +81,8 @@ void hb_sync(const exec *x, exec_rel *sw)
         if (e->kind & EV_IW) IW |= b;
         if ((e->kind & (EV_R | EV_W)) == (EV_R | EV_W)) RMW |= b;
         if (!(e->kind & EV_IW) && !(e->kind & EV_F) && hb_atomic(e)) A |= b;
-        if (!(e->kind & EV_IW) && releases(e)) REL |= b;
-        if (!(e->kind & EV_IW) && acquires(e)) ACQ |= b;
+        if (!(e->kind & EV_IW) && orders(e, true)) REL |= b;
+        if (!(e->kind & EV_IW) && orders(e, false)) ACQ |= b;
     }
     /* rs = [W]; (sb & loc)?; [W & A]; (rf; [RMW])* */
     exec_rel sbloc, t1, t2, rs;
