@@ -13,6 +13,32 @@ typedef struct path { uint64_t flags; bool undef; } path;
 
 enum { X_FAIL = 0, X_PASS = 1, X_ERROR = -1 };
 
+/* The elements of a set that forall and with go through one at a time:
+ * events of a CV_SET in index order, or the values of a CV_VSET. */
+typedef struct elt_iter {
+    const cat_val *s;
+    exec_set left;          /* CV_SET: the events not yet given */
+    int k;                  /* CV_VSET: the next value's index */
+} elt_iter;
+
+static elt_iter elts_of(const cat_val *s)
+{
+    return (elt_iter){s, s->kind == CV_SET ? s->u.set : 0, 0};
+}
+
+static bool elt_next(elt_iter *it, cat_val *out)
+{
+    if (it->s->kind == CV_SET) {
+        if (!it->left) return false;
+        *out = (cat_val){CV_EVENT, __builtin_ctzll(it->left), {.set = 0}};
+        it->left &= it->left - 1;
+        return true;
+    }
+    if (it->s->kind != CV_VSET || it->k >= it->s->n) return false;
+    *out = it->s->u.elts[it->k++];
+    return true;
+}
+
 static int run_test(cat_run *r, const cat_ins *in, cat_frame *fr, path *p)
 {
     cat_val v;
@@ -106,26 +132,18 @@ static int exec_one(cat_run *r, const cat_ins *in, cat_frame *fr, path *p)
     case CI_FORALL: {
         cat_val s;
         if (!cat_eval(r, in->e, fr, &s)) return X_ERROR;
-        if (s.kind == CV_EMPTY) return X_PASS;
-        if (s.kind == CV_SET) {
-            for (exec_set left = s.u.set; left; left &= left - 1) {
-                cat_val ev = {CV_EVENT, __builtin_ctzll(left), {.set = 0}};
-                *cat_slot_ref(r, fr, in->slot) = ev;
-                int res = exec_block(r, in->body[0], in->nbody[0], fr, p);
-                if (res != X_PASS) return res;
-            }
-            return X_PASS;
+        if (s.kind != CV_EMPTY && s.kind != CV_SET && s.kind != CV_VSET) {
+            cat_type_error(r, in->e->file, in->e->line, in->e->col, "'forall' expects a set, found a %s",
+                           cat_kind_name(s.kind));
+            return X_ERROR;
         }
-        if (s.kind == CV_VSET) {
-            for (int k = 0; k < s.n; k++) {
-                *cat_slot_ref(r, fr, in->slot) = s.u.elts[k];
-                int res = exec_block(r, in->body[0], in->nbody[0], fr, p);
-                if (res != X_PASS) return res;
-            }
-            return X_PASS;
+        elt_iter it = elts_of(&s);
+        for (cat_val ev; elt_next(&it, &ev);) {
+            *cat_slot_ref(r, fr, in->slot) = ev;
+            int res = exec_block(r, in->body[0], in->nbody[0], fr, p);
+            if (res != X_PASS) return res;
         }
-        cat_type_error(r, in->e->file, in->e->line, in->e->col, "'forall' expects a set, found a %s", cat_kind_name(s.kind));
-        return X_ERROR;
+        return X_PASS;
     }
     case CI_MATCH: {
         cat_val v;
@@ -260,26 +278,14 @@ static int exec_with(cat_run *r, int i, path p)
     }
     cat_val v;
     if (!cat_eval(r, in->e, NULL, &v)) return X_ERROR;
-    if (v.kind == CV_EMPTY) return X_PASS;
-    if (v.kind == CV_SET) {
-        /* One event at a time. */
-        for (exec_set left = v.u.set; left; left &= left - 1) {
-            cat_val ev = {CV_EVENT, __builtin_ctzll(left), {.set = 0}};
-            r->globals[in->slot] = ev;
-            arena_mark mk = arena_save(r->cur);
-            if (exec_top(r, i + 1, p) == X_ERROR) return X_ERROR;
-            arena_restore(r->cur, mk);
-            if (r->dry || r->want_done) break;
-        }
-        return X_PASS;
-    }
-    if (v.kind != CV_VSET) {
+    if (v.kind != CV_EMPTY && v.kind != CV_SET && v.kind != CV_VSET) {
         cat_type_error(r, in->e->file, in->e->line, in->e->col, "'with %s from' expects a set, found a %s", in->name,
                        cat_kind_name(v.kind));
         return X_ERROR;
     }
-    for (int k = 0; k < v.n; k++) {
-        r->globals[in->slot] = v.u.elts[k];
+    elt_iter it = elts_of(&v);
+    for (cat_val ev; elt_next(&it, &ev);) {
+        r->globals[in->slot] = ev;
         arena_mark mk = arena_save(r->cur);
         if (exec_top(r, i + 1, p) == X_ERROR) return X_ERROR;
         arena_restore(r->cur, mk);
