@@ -5,17 +5,6 @@
 #include "model/bset_build.h"
 #include "util/mem.h"
 
-static uint64_t hash_vals(const ir_val *v, int n)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (int i = 0; i < n; i++) {
-        h ^= (uint64_t)v[i];
-        h *= 0x100000001b3u;
-        h ^= h >> 29;
-    }
-    return h;
-}
-
 void bacc_init(bset_acc *a, bset *b, const ir_obs *obs, int nobs)
 {
     memset(a, 0, sizeof *a);
@@ -36,7 +25,7 @@ static int lookup(const bset_acc *a, const ir_val *vals)
 {
     const bset *b = a->b;
     size_t mask = (size_t)a->nslot - 1;
-    size_t i = (size_t)hash_vals(vals, b->nobs) & mask;
+    size_t i = (size_t)bset_hash_vals(vals, b->nobs) & mask;
     for (;;) {
         int s = a->slot[i];
         if (s < 0 || memcmp(b->states[s].vals, vals, (size_t)b->nobs * sizeof *vals) == 0)

@@ -1,6 +1,7 @@
 #ifndef LITMUSC_MODEL_BSET_BUILD_H
 #define LITMUSC_MODEL_BSET_BUILD_H
-/* Accumulating a behaviour set while candidates are checked (model/). */
+/* Accumulating a behaviour set while candidates are checked (model/), and
+ * the hash of its table. */
 #include "model/model.h"
 
 typedef struct bset_acc {
@@ -18,5 +19,25 @@ void bacc_add(bset_acc *a, const ir_val *vals, bool cond, uint64_t count);
 void bacc_finish(bset_acc *a);
 
 void bset_add_flag(bset *b, const char *name);
+
+/* The hash of the accumulator's table, also used for races' tables of
+ * states and pairs: FNV-1a's constants, a word at a time, with a shift so
+ * that the low bits a table is indexed by depend on the high ones. */
+#define BSET_HASH_SEED 0xcbf29ce484222325u
+
+static inline uint64_t bset_hash_mix(uint64_t h, uint64_t v)
+{
+    h ^= v;
+    h *= 0x100000001b3u;
+    return h ^ (h >> 29);
+}
+
+static inline uint64_t bset_hash_vals(const ir_val *v, int n)
+{
+    uint64_t h = BSET_HASH_SEED;
+    for (int i = 0; i < n; i++)
+        h = bset_hash_mix(h, (uint64_t)v[i]);
+    return h;
+}
 
 #endif

@@ -7,6 +7,7 @@
  * two pairs, as the `P0:2` of the output would show them. */
 #include <stdlib.h>
 #include <string.h>
+#include "model/bset_build.h"
 #include "model/hb.h"
 #include "model/races.h"
 #include "util/mem.h"
@@ -34,38 +35,23 @@ typedef struct collect {
     uint64_t executions, racy;
 } collect;
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v;
-    h *= 0x100000001b3u;
-    return h ^ (h >> 29);
-}
-
 static uint64_t hash_access(uint64_t h, const races_access *a)
 {
-    h = mix(h, (uint64_t)a->thread);
-    h = mix(h, (uint64_t)a->poi);
-    h = mix(h, (uint64_t)(uintptr_t)a->instr);
-    return mix(h, (uint64_t)(a->read | a->write << 1));
+    h = bset_hash_mix(h, (uint64_t)a->thread);
+    h = bset_hash_mix(h, (uint64_t)a->poi);
+    h = bset_hash_mix(h, (uint64_t)(uintptr_t)a->instr);
+    return bset_hash_mix(h, (uint64_t)(a->read | a->write << 1));
 }
 
 static uint64_t hash_pair(const races_pair *p)
 {
-    return hash_access(hash_access(0xcbf29ce484222325u, &p->a), &p->b);
+    return hash_access(hash_access(BSET_HASH_SEED, &p->a), &p->b);
 }
 
 static bool same_access(const races_access *x, const races_access *y)
 {
     return x->thread == y->thread && x->poi == y->poi && x->instr == y->instr && x->read == y->read &&
            x->write == y->write;
-}
-
-static uint64_t hash_vals(const ir_val *v, int n)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (int i = 0; i < n; i++)
-        h = mix(h, (uint64_t)v[i]);
-    return h;
 }
 
 /* The slot of P in the pair table: its index there, or an empty one. */
@@ -82,7 +68,7 @@ static size_t pair_slot(const collect *c, const races_pair *p)
 
 static size_t state_slot(const collect *c, const ir_val *vals)
 {
-    size_t mask = c->nsslot - 1, i = (size_t)hash_vals(vals, c->nobs) & mask;
+    size_t mask = c->nsslot - 1, i = (size_t)bset_hash_vals(vals, c->nobs) & mask;
     for (;;) {
         int k = c->sslot[i];
         if (k < 0 || memcmp(c->states[k].vals, vals, (size_t)c->nobs * sizeof *vals) == 0)
@@ -99,27 +85,31 @@ static int *empty_slots(size_t n)
     return s;
 }
 
-/* Keep tables at most half full. */
+/* Keep tables at most half full: before one more of the N entries goes in,
+ * SLOTS is doubled and emptied, and true says the caller must put the N
+ * back. */
+static bool regrow(int **slots, size_t *nslots, size_t n)
+{
+    if (2 * (n + 1) <= *nslots)
+        return false;
+    free(*slots);
+    *nslots *= 2;
+    *slots = empty_slots(*nslots);
+    return true;
+}
+
 static void grow_pairs(collect *c)
 {
-    if (2 * (c->npairs + 1) <= c->npslot)
-        return;
-    free(c->pslot);
-    c->npslot *= 2;
-    c->pslot = empty_slots(c->npslot);
-    for (size_t k = 0; k < c->npairs; k++)
-        c->pslot[pair_slot(c, &c->pairs[k])] = (int)k;
+    if (regrow(&c->pslot, &c->npslot, c->npairs))
+        for (size_t k = 0; k < c->npairs; k++)
+            c->pslot[pair_slot(c, &c->pairs[k])] = (int)k;
 }
 
 static void grow_states(collect *c)
 {
-    if (2 * (c->nstates + 1) <= c->nsslot)
-        return;
-    free(c->sslot);
-    c->nsslot *= 2;
-    c->sslot = empty_slots(c->nsslot);
-    for (size_t k = 0; k < c->nstates; k++)
-        c->sslot[state_slot(c, c->states[k].vals)] = (int)k;
+    if (regrow(&c->sslot, &c->nsslot, c->nstates))
+        for (size_t k = 0; k < c->nstates; k++)
+            c->sslot[state_slot(c, c->states[k].vals)] = (int)k;
 }
 
 static races_access access_of(const exec_event *e)
