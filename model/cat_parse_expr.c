@@ -104,28 +104,28 @@ static bool parse_variant_atom(parser *p, bool *val)
     return true;
 }
 
-static bool parse_variant_and(parser *p, bool *val)
+/* OPERAND (TOK OPERAND)*, TOK being && or ||: a level of a variant
+ * condition, its value in *VAL. */
+static bool variant_binary(parser *p, bool *val, bool (*operand)(parser *, bool *), cat_tok tok)
 {
-    if (!parse_variant_atom(p, val)) return false;
-    while (peek(p) == CT_LAND) {
+    if (!operand(p, val)) return false;
+    while (peek(p) == tok) {
         bool r;
         next(p);
-        if (!parse_variant_atom(p, &r)) return false;
-        *val = *val && r;
+        if (!operand(p, &r)) return false;
+        *val = tok == CT_LAND ? *val && r : *val || r;
     }
     return true;
 }
 
+static bool parse_variant_and(parser *p, bool *val)
+{
+    return variant_binary(p, val, parse_variant_atom, CT_LAND);
+}
+
 bool cat_parse_variant_or(parser *p, bool *val)
 {
-    if (!parse_variant_and(p, val)) return false;
-    while (peek(p) == CT_ALT) {
-        bool r;
-        next(p);
-        if (!parse_variant_and(p, &r)) return false;
-        *val = *val || r;
-    }
-    return true;
+    return variant_binary(p, val, parse_variant_and, CT_ALT);
 }
 
 static bool starts_variant(parser *p)
