@@ -273,6 +273,14 @@ static bool plain_choose(build *bd, int frame, int k)
     return true;
 }
 
+/* What a frame owns; a frame rejected before it is kept is freed too. */
+static void frame_free(jframe *f)
+{
+    free(f->hb);
+    free(f->so);
+    free(f->order);
+}
+
 /* One synchronization order is complete: hb, then every plain read's
  * choices, then the executions. */
 static bool so_done(build *bd)
@@ -338,7 +346,7 @@ static bool so_done(build *bd)
             ok = false;
     }
     if (!ok) {
-        free(f.hb); free(f.so); free(f.order);
+        frame_free(&f);
         return true;
     }
     /* JLS condition 8: sw edges in the transitive reduction of hb, not in po. */
@@ -477,11 +485,8 @@ static void jls_free(jls *j)
     }
     free(j->pm);
     free(j->tp);
-    for (int f = 0; f < j->nfr; f++) {
-        free(j->fr[f].hb);
-        free(j->fr[f].so);
-        free(j->fr[f].order);
-    }
+    for (int f = 0; f < j->nfr; f++)
+        frame_free(&j->fr[f]);
     free(j->fr);
     free(j->x);
     free(j->combo);
