@@ -347,24 +347,17 @@ static jmode java_mode(ir_mode m)
     }
 }
 
-static const char *load_method(ir_mode m)
+/* The VarHandle method of a load (STORE false) or store in mode M.  A
+ * release load and an acquire store have no weaker Java form than volatile. */
+static const char *access_method(ir_mode m, bool store)
 {
-    switch (java_mode(m)) {
-    case J_PLAIN: return "get";
-    case J_OPAQUE: return "getOpaque";
-    case J_ACQ: return "getAcquire";
-    default: return "getVolatile";  /* a release load has no weaker Java form */
-    }
-}
-
-static const char *store_method(ir_mode m)
-{
-    switch (java_mode(m)) {
-    case J_PLAIN: return "set";
-    case J_OPAQUE: return "setOpaque";
-    case J_REL: return "setRelease";
-    default: return "setVolatile";  /* an acquire store has no weaker Java form */
-    }
+    static const char *const method[2][J_VOL + 1] = {
+        {[J_PLAIN] = "get", [J_OPAQUE] = "getOpaque", [J_ACQ] = "getAcquire", [J_REL] = "getVolatile",
+         [J_VOL] = "getVolatile"},
+        {[J_PLAIN] = "set", [J_OPAQUE] = "setOpaque", [J_ACQ] = "setVolatile", [J_REL] = "setRelease",
+         [J_VOL] = "setVolatile"},
+    };
+    return method[store][java_mode(m)];
 }
 
 /* Suffix of an RMW method for the weakest Java mode covering success mode
@@ -534,9 +527,9 @@ static void emit_access(strbuf *out, const javagen_names *n, const ir_instr *in,
 {
     const char *h = n->handle[IR_ADDR_LOC(in->addr.imm)];
     if (in->op == IR_LOAD) {
-        sb_printf(out, "v%d = (int) %s.%s(%s);", in->dst, h, load_method(in->mode), self);
+        sb_printf(out, "v%d = (int) %s.%s(%s);", in->dst, h, access_method(in->mode, false), self);
     } else if (in->op == IR_STORE) {
-        sb_printf(out, "%s.%s(%s, ", h, store_method(in->mode), self);
+        sb_printf(out, "%s.%s(%s, ", h, access_method(in->mode, true), self);
         operand(out, in->a);
         sb_add(out, ");");
     } else if (in->rmw_op == IR_RMW_CAS) {
