@@ -229,30 +229,18 @@ static void emit_fence(strbuf *b, const ir_instr *in)
  * defines it), shifts modulo 64, division by zero yields 0. */
 static void emit_bin(strbuf *b, const ir_instr *in)
 {
-    sb_printf(b, "    v%d = ", in->dst);
-    const char *op = NULL;
+    /* PLAIN: (int64_t)(a OP b); WRAP: in uint64_t; SHIFT: in uint64_t, the
+     * count masked; CALL: OP(a, b), a runtime helper. */
+    enum { PLAIN, WRAP, SHIFT, CALL } form = PLAIN;
+    const char *op;
     switch (in->binop) {
-    case IR_ADD: op = "+"; goto wrap;
-    case IR_SUB: op = "-"; goto wrap;
-    case IR_MUL: op = "*"; goto wrap;
-    wrap:
-        sb_add(b, "(int64_t)((uint64_t)");
-        opnd(b, in->a);
-        sb_printf(b, " %s (uint64_t)", op);
-        opnd(b, in->b);
-        sb_add(b, ");\n");
-        return;
-    case IR_DIV: sb_add(b, "lt_div("); break;
-    case IR_REM: sb_add(b, "lt_rem("); break;
-    case IR_SHL: op = "<<"; goto shift;
-    case IR_SHR: op = ">>"; goto shift;
-    shift:
-        sb_add(b, "(int64_t)((uint64_t)");
-        opnd(b, in->a);
-        sb_printf(b, " %s ((uint64_t)", op);
-        opnd(b, in->b);
-        sb_add(b, " & 63));\n");
-        return;
+    case IR_ADD: op = "+"; form = WRAP; break;
+    case IR_SUB: op = "-"; form = WRAP; break;
+    case IR_MUL: op = "*"; form = WRAP; break;
+    case IR_DIV: op = "lt_div"; form = CALL; break;
+    case IR_REM: op = "lt_rem"; form = CALL; break;
+    case IR_SHL: op = "<<"; form = SHIFT; break;
+    case IR_SHR: op = ">>"; form = SHIFT; break;
     case IR_AND: op = "&"; break;
     case IR_OR: op = "|"; break;
     case IR_XOR: op = "^"; break;
@@ -264,18 +252,18 @@ static void emit_bin(strbuf *b, const ir_instr *in)
     case IR_GE: op = ">="; break;
     default: op = "+"; break;
     }
-    if (in->binop == IR_DIV || in->binop == IR_REM) {
-        opnd(b, in->a);
-        sb_add(b, ", ");
-        opnd(b, in->b);
-        sb_add(b, ");\n");
-        return;
-    }
-    sb_add(b, "(int64_t)(");
+    sb_printf(b, "    v%d = ", in->dst);
+    if (form == CALL)
+        sb_printf(b, "%s(", op);
+    else
+        sb_add(b, form == PLAIN ? "(int64_t)(" : "(int64_t)((uint64_t)");
     opnd(b, in->a);
-    sb_printf(b, " %s ", op);
+    if (form == CALL)
+        sb_add(b, ", ");
+    else
+        sb_printf(b, form == WRAP ? " %s (uint64_t)" : form == SHIFT ? " %s ((uint64_t)" : " %s ", op);
     opnd(b, in->b);
-    sb_add(b, ");\n");
+    sb_add(b, form == SHIFT ? " & 63));\n" : ");\n");
 }
 
 /* Copies for the phis of block TO on the edge from block FROM. */
