@@ -114,3 +114,17 @@ bool cli_parse_seconds(const char *v, double *seconds)
     *seconds = s;
     return true;
 }
+
+void cli_verbs_list(FILE *f, const cli_verb *t, size_t n, int width)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "  %-*s %s\n", width, t[i].name, t[i].summary);
+}
+
+const cli_verb *cli_verb_find(const cli_verb *t, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(name, t[i].name))
+            return &t[i];
+    return NULL;
+}

@@ -4,7 +4,8 @@
  * getopt_long for its many options): options from a table, file
  * arguments, -h and --help, "--" before files that start with '-',
  * "--name=value", and one wording for an unknown option or a missing
- * value, followed by the subcommand's usage. */
+ * value, followed by the subcommand's usage; and the tables that pick a
+ * subcommand or an emit target by name. */
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -54,5 +55,17 @@ int cli_parse(cli_args *a, const char *cmd, int argc, char **argv, void (*usage)
 /* A number of seconds as an option gives it: positive, at most a week.
  * False (and *SECONDS untouched) for anything else. */
 bool cli_parse_seconds(const char *v, double *seconds);
+
+/* A row of a table of subcommands (main.c) or of emit targets (cmd_emit.c):
+ * the name as typed, what runs it, and its line in the usage. */
+typedef struct cli_verb {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} cli_verb;
+/* "  NAME SUMMARY" for each of the N rows of T, the names padded to WIDTH. */
+void cli_verbs_list(FILE *f, const cli_verb *t, size_t n, int width);
+/* The row of T named NAME, or NULL. */
+const cli_verb *cli_verb_find(const cli_verb *t, size_t n, const char *name);
 
 #endif

@@ -1,15 +1,10 @@
 /* `litmusc emit --target T ...`: hand the arguments to the target's emitter. */
 #include <stdio.h>
 #include <string.h>
+#include "cli/args.h"
 #include "cli/cli.h"
 
-typedef struct emit_target {
-    const char *name;
-    int (*emit)(int argc, char **argv);
-    const char *summary;
-} emit_target;
-
-static const emit_target targets[] = {
+static const cli_verb targets[] = {
     {"x86-litmus", emit_x86_litmus, "a litmus test for herd7: the X86 program a scheme compiles the test to"},
     {"jcstress", emit_jcstress, "jcstress test sources (-o DIR, --package P)"},
     {"java", emit_java, "standalone Java stress runner sources"},
@@ -20,8 +15,7 @@ static const emit_target targets[] = {
 static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc emit --target TARGET [OPTIONS] FILE... [-o OUT]\n\ntargets:\n");
-    for (size_t i = 0; i < sizeof targets / sizeof *targets; i++)
-        fprintf(f, "  %-11s %s\n", targets[i].name, targets[i].summary);
+    cli_verbs_list(f, targets, sizeof targets / sizeof *targets, 11);
     fprintf(f, "\nGenerate code that runs or restates each litmus test FILE.\n\n"
                "  --target T  what to generate (one of the targets above)\n"
                "  -o OUT      output file or folder (the target's help says which)\n"
@@ -50,9 +44,9 @@ int cmd_emit(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    for (size_t i = 0; i < sizeof targets / sizeof *targets; i++)
-        if (!strcmp(target, targets[i].name))
-            return targets[i].emit(argc, argv);
+    const cli_verb *t = cli_verb_find(targets, sizeof targets / sizeof *targets, target);
+    if (t)
+        return t->run(argc, argv);
     fprintf(stderr, "litmusc emit: unknown target '%s'\n", target);
     usage(stderr);
     return EXIT_USAGE;

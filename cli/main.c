@@ -1,15 +1,10 @@
 /* litmusc: dispatch to a subcommand. */
 #include <stdio.h>
 #include <string.h>
+#include "cli/args.h"
 #include "cli/cli.h"
 
-typedef struct subcommand {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-} subcommand;
-
-static const subcommand subcommands[] = {
+static const cli_verb subcommands[] = {
     {"gen", cmd_gen, "generate litmus tests from cycles of relaxations (diy7's vocabulary)"},
     {"parse", cmd_parse, "print litmus tests back in canonical herd syntax"},
     {"ir", cmd_ir, "print the SSA IR of litmus tests"},
@@ -25,8 +20,7 @@ static const subcommand subcommands[] = {
 static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc COMMAND [OPTIONS] FILE...\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
-        fprintf(f, "  %-13s %s\n", subcommands[i].name, subcommands[i].summary);
+    cli_verbs_list(f, subcommands, sizeof subcommands / sizeof *subcommands, 13);
     fprintf(f, "\n'litmusc COMMAND --help' describes a command.\n"
                "exit status: 0 ok, 1 the check found something, 2 bad input or usage,\n"
                "3 internal or environment failure\n");
@@ -46,14 +40,14 @@ int main(int argc, char **argv)
         printf("litmusc %s\n", LITMUSC_VERSION);
         return EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
-        if (!strcmp(argv[1], subcommands[i].name)) {
-            static char prefix[64];
-            snprintf(prefix, sizeof prefix, "litmusc %s", subcommands[i].name);
-            cli_command = prefix;
-            cli_show_steps();
-            return subcommands[i].run(argc - 1, argv + 1);
-        }
+    const cli_verb *sub = cli_verb_find(subcommands, sizeof subcommands / sizeof *subcommands, argv[1]);
+    if (sub) {
+        static char prefix[64];
+        snprintf(prefix, sizeof prefix, "litmusc %s", sub->name);
+        cli_command = prefix;
+        cli_show_steps();
+        return sub->run(argc - 1, argv + 1);
+    }
     fprintf(stderr, "litmusc: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;
