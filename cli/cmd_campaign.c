@@ -76,7 +76,9 @@ typedef struct camp_opts {
     bool quiet, json;
 } camp_opts;
 
-static int take_options(camp_opts *co, int *argc, char **argv)
+/* NEED_DB: the subcommand's name where it cannot go on without --db (run
+ * checks its run options first, so it passes NULL and checks later). */
+static int take_options(camp_opts *co, int *argc, char **argv, const char *need_db)
 {
     static const struct { const char *name; int slot; } valued[] = {
         {"--db", 0}, {"--targets", 1}, {"--shard", 2}, {"--jobs", 3}, {"--shards", 4}, {"--sshlogin", 5},
@@ -133,6 +135,8 @@ static int take_options(camp_opts *co, int *argc, char **argv)
     }
     argv[w] = NULL;
     *argc = w;
+    if (need_db && !co->db)
+        return cli_usage_error("litmusc campaign", "campaign %s needs --db FILE", need_db);
     return -1;
 }
 
@@ -218,7 +222,7 @@ static void bad_file(void *ctx, const diag *d)
 static int cmd_run_campaign(int argc, char **argv)
 {
     camp_opts co = {0};
-    int st = take_options(&co, &argc, argv);
+    int st = take_options(&co, &argc, argv, NULL);
     if (st >= 0)
         return st;
     run_opts o = {0};
@@ -319,13 +323,11 @@ static int cmd_merge(int argc, char **argv)
 static int cmd_report(int argc, char **argv)
 {
     camp_opts co = {0};
-    int st = take_options(&co, &argc, argv);
+    int st = take_options(&co, &argc, argv, "report");
     if (st >= 0)
         return st;
     if (argc > 1)
         return cli_usage_error("litmusc campaign", "unexpected argument '%s'", argv[1]);
-    if (!co.db)
-        return cli_usage_error("litmusc campaign", "campaign report needs --db FILE");
     diag d = {0};
     campaign *c = campaign_open(co.db, false, &d);
     if (!c)
@@ -427,12 +429,10 @@ static int check_run_options(int argc, char **argv)
 static int cmd_parallel(int argc, char **argv)
 {
     camp_opts co = {0};
-    int st = take_options(&co, &argc, argv);
+    int st = take_options(&co, &argc, argv, "parallel");
     if (st >= 0)
         return st;
     int jobs, shards;
-    if (!co.db)
-        return cli_usage_error("litmusc campaign", "campaign parallel needs --db FILE");
     if (!positive(co.jobs, &jobs))
         return cli_usage_error("litmusc campaign", "campaign parallel needs --jobs N (a positive number)");
     shards = jobs;
@@ -466,12 +466,10 @@ static int cmd_parallel(int argc, char **argv)
 static int cmd_slurm(int argc, char **argv)
 {
     camp_opts co = {0};
-    int st = take_options(&co, &argc, argv);
+    int st = take_options(&co, &argc, argv, "slurm");
     if (st >= 0)
         return st;
     int shards;
-    if (!co.db)
-        return cli_usage_error("litmusc campaign", "campaign slurm needs --db FILE");
     if (!positive(co.shards, &shards))
         return cli_usage_error("litmusc campaign", "campaign slurm needs --shards N (a positive number)");
     if (co.partition && strspn(co.partition, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-,") !=
