@@ -32,20 +32,19 @@ static double now_s(void)
 /* Models and compiler versions, loaded once per name. */
 typedef struct cache {
     model_set *models;
-    char **ccs, **versions;
-    size_t nc, cc, cc2;
+    kv_pair *ccs;           /* a compiler, and its version */
+    size_t nc, cc;
 } cache;
 
 static const char *get_cc_version(cache *k, const char *cc, diag *d)
 {
     for (size_t i = 0; i < k->nc; i++)
-        if (!strcmp(k->ccs[i], cc))
-            return k->versions[i];
+        if (!strcmp(k->ccs[i].key, cc))
+            return k->ccs[i].value;
     char *v = harness_cc_version(cc, d);
     if (v) {
-        size_t n = k->nc;
-        VEC_PUSH(k->ccs, k->nc, k->cc, xstrdup(cc));
-        VEC_PUSH(k->versions, n, k->cc2, v);
+        kv_pair p = {xstrdup(cc), v};
+        VEC_PUSH(k->ccs, k->nc, k->cc, p);
     }
     return v;
 }
@@ -53,12 +52,7 @@ static const char *get_cc_version(cache *k, const char *cc, diag *d)
 static void cache_free(cache *k)
 {
     model_set_free(k->models);
-    for (size_t i = 0; i < k->nc; i++) {
-        free(k->ccs[i]);
-        free(k->versions[i]);
-    }
-    free(k->ccs);
-    free(k->versions);
+    kv_free(k->ccs, (int)k->nc);
 }
 
 /* ---- one run's row ------------------------------------------------------- */
@@ -494,7 +488,7 @@ bool campaign_execute(campaign *c, const campaign_exec_opts *o, campaign_exec_st
     free(ins);
     if (worker < 0)
         return false;
-    cache k = {model_set_new(), NULL, NULL, 0, 0, 0};
+    cache k = {model_set_new(), NULL, 0, 0};
     double start = now_s();
     int total = (int)count_runs(c, NULL);
     int done0 = (int)count_runs(c, "status = 'done'");

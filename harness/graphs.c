@@ -59,9 +59,7 @@ void harness_graphs_free(harness_graphs *g)
     for (size_t i = 0; i < g->nmodels; i++)
         model_graph_free(g->models[i].g);
     free(g->models);
-    for (size_t i = 0; i < g->nstems; i++)
-        free(g->stems[i]);
-    free(g->stems);
+    strv_free(g->stems, (int)g->nstems);
     strv_free(g->show, g->nshow);
     free(g->dir);
     free(g);
