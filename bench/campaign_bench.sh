@@ -12,12 +12,11 @@
 #    with python's sqlite3 until there are 1000): HTML, JUnit, JSON.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-L=${LITMUSC:-$here/../bin/litmusc}
+. "$here/lib.sh"
+L=$LITMUSC
 S=${1:-20000}
 corpus="$here/../tests/corpus"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-export LITMUSC_CACHE="$tmp/cache"
+bench_tmp cache
 files="$corpus/x86/classic $corpus/c11/classic"
 now() { date +%s.%N; }
 ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b - a) * 1000 }'; }

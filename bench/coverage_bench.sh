@@ -20,11 +20,9 @@
 # DIR: a folder of X86 tests with subfolders (default tests/corpus/x86).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-: "${LITMUSC:=$here/../bin/litmusc}"
+. "$here/lib.sh"
 dir=${1:-$here/../tests/corpus/x86}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-export LITMUSC_CACHE="$tmp/cache"
+bench_tmp cache
 l7opts="-a 2 -barrier userfence -mem direct -preload no -st 32"
 
 # allowed FILE...: "TEST|STATE" per allowed state (spaces dropped)
@@ -63,8 +61,7 @@ for sub in "$dir"/*/; do
     ntests=$2 nall=$4 dc=$1 ds=$3
     set -- $(cover "$tmp/allowed" "$tmp/cov.seen")
     cc=$1 cs=$3
-    lcit=$(sed -n 's/^Coverage .* (covered after \([0-9]*\) iterations)$/\1/p' "$tmp/cov.log" | sort -n |
-        awk '{ v[NR] = $1 } END { if (NR) printf "%d, %d (%d tests)", v[int((NR + 1) / 2)], v[NR], NR; else printf "-" }')
+    lcit=$(sed -n 's/^Coverage .* (covered after \([0-9]*\) iterations)$/\1/p' "$tmp/cov.log" | sort -n | median_max)
     sed -n 's/^Coverage \([^ ]*\) .* (covered after \([0-9]*\) iterations)$/\1 \2/p' "$tmp/cov.log" | sort > "$tmp/lc.first"
     l7="-" l7it="-" ratio="-"
     if [ -n "${LITMUS7:-}" ]; then
@@ -89,8 +86,7 @@ for sub in "$dir"/*/; do
             n7=$2 s7=$3 c7=$1 a7=$4
             set -- $(cover "$tmp/l7.allowed" "$tmp/def.seen")
             l7="$s7 of $a7 ($c7 of $n7 tests complete; litmusc default on them: $3, $1 complete)"
-            l7it=$(awk '{ print $2 }' "$tmp/l7.first" | sort -n |
-                awk '{ v[NR] = $1 } END { if (NR) printf "%d, %d (%d tests)", v[int((NR + 1) / 2)], v[NR], NR; else printf "-" }')
+            l7it=$(awk '{ print $2 }' "$tmp/l7.first" | sort -n | median_max)
             sort "$tmp/l7.first" | join - "$tmp/lc.first" | awk -v f="$name" '{ print f, $0, $2 / $3 }' >> "$tmp/ratios.all"
             ratio=$(sort "$tmp/l7.first" | join - "$tmp/lc.first" | awk '{ print $2 / $3 }' | sort -g |
                 awk '{ v[NR] = $1; if ($1 >= 10) ten++ } END { if (NR) printf "%.2f; %d of %d", v[int((NR + 1) / 2)], ten, NR; else printf "-" }')

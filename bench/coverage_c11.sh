@@ -11,11 +11,9 @@
 # DIR: a folder of C tests with subfolders (default tests/corpus/c11).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-: "${LITMUSC:=$here/../bin/litmusc}"
+. "$here/lib.sh"
 dir=${1:-$here/../tests/corpus/c11}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-export LITMUSC_CACHE="$tmp/cache"
+bench_tmp cache
 
 # Only the tests with an x86= count take part: a test rc11 calls undefined
 # (a data race) allows every state, so it has no set to cover.
@@ -28,8 +26,7 @@ sums() {
 }
 # iters LOG: "median max (tests)" of the covered-after counts
 iters() {
-    sed -n 's/^Coverage .* x86=.*(covered after \([0-9]*\) iterations)$/\1/p' "$1" | sort -n |
-        awk '{ v[NR] = $1 } END { if (NR) printf "%d, %d (%d tests)\n", v[int((NR + 1) / 2)], v[NR], NR; else print "-" }'
+    sed -n 's/^Coverage .* x86=.*(covered after \([0-9]*\) iterations)$/\1/p' "$1" | sort -n | median_max
 }
 
 printf '| folder | tests (defined) | rc11 allows | x86 can show | default: seen (complete) | --until-covered: seen (complete) | iterations to cover (median, max) |\n'

@@ -7,11 +7,11 @@
 #   DIY7=diy7 LITMUSC=bin/litmusc sh bench/gen_bench.sh [ROUNDS]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-L=${LITMUSC:-$here/../bin/litmusc}
+. "$here/lib.sh"
+L=$LITMUSC
 DIY7=${DIY7:-}
 rounds=${1:-5}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 
 now() { date +%s.%N; }
 best() {  # label command...: best wall time over the rounds, in ms

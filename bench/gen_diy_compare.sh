@@ -19,14 +19,14 @@
 # Prints one line per family and a total per arch.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-L=${LITMUSC:-$here/../bin/litmusc}
+. "$here/lib.sh"
+L=$LITMUSC
 per=${1:-40}
 for v in HERD7 DIYONE7 JAM21; do
     eval "x=\${$v:-}"
     [ -n "$x" ] || { echo "gen_diy_compare: set $v (skipped)"; exit 0; }
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 
 # C test (diyone7) -> Java test, as shared/corpus/java/converted was made.
 c_to_java() {

@@ -9,14 +9,14 @@
 # each tool's total wall time.  HERD may be a wrapper that adds -set-libdir.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-L=${LITMUSC:-$here/../bin/litmusc}
+. "$here/lib.sh"
+L=$LITMUSC
 if [ -z "${HERD:-}" ] || [ -z "${DIY:-}" ]; then
     echo "herd_diy_compare: HERD or DIY is not set; skipped"
     exit 0
 fi
 limit=${TIMEOUT:-60}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 
 # family NAME ARCH SIZE NPROCS SAFE [RELAX]
 family() {
@@ -58,12 +58,7 @@ for fam in x86-a x86-b x86-pos x86_64 c-a c-b c-pos c-fence; do
             lc_s=$((lc_s + t2 - t1))
             grep -v '^Time ' "$tmp/h" >"$tmp/a"
             grep -v '^Time ' "$tmp/l" >"$tmp/b"
-            if cmp -s "$tmp/a" "$tmp/b"; then
-                same=$((same + 1))
-            else
-                differ=$((differ + 1))
-                echo "differs: $fam/$(basename "$f") under $m"
-            fi
+            tally "$tmp/a" "$tmp/b" "$fam/$(basename "$f") under $m"
         done
     done
 done

@@ -11,10 +11,9 @@
 #   LITMUSC=bin/litmusc sh bench/jls04_table1.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 dir="$here/../tests/jls04"
-: "${LITMUSC:=$here/../bin/litmusc}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 echo "machine: $(uname -m), $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "command: LITMUSC=$LITMUSC sh bench/jls04_table1.sh"
 echo

@@ -10,16 +10,14 @@
 #   LITMUSC=bin/litmusc LITMUS7=/path/litmus7 sh bench/litmus7_compare.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-: "${LITMUSC:=$here/../bin/litmusc}"
+. "$here/lib.sh"
 [ -n "${LITMUS7:-}" ] || { echo "litmus7_compare: LITMUS7 not set, skipped"; exit 0; }
 sb="$here/../examples/x86/SB.litmus"
 S=${BENCH_S:-100000}
 R=${BENCH_R:-100}
 N=${BENCH_REPEAT:-3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp cache
 libdir=${LITMUS7_LIBDIR:+-set-libdir $LITMUS7_LIBDIR}
-export LITMUSC_CACHE="$tmp/cache"
 
 # litmus7 generation options, one configuration per line: its barriers,
 # and the memory, preload and stride settings that were best for each in

@@ -7,11 +7,10 @@
 #   LITMUSC=bin/litmusc sh bench/model_bench.sh [FOLDER-REGEX]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 corpus="$here/../../shared/corpus"
-: "${LITMUSC:=$here/../bin/litmusc}"
 only=${1:-.}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 : > "$tmp/rows"
 echo "machine: $(uname -m), $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 for dir in $(find "$corpus" -name '*.litmus' | sed 's|/[^/]*$||' | sort -u); do

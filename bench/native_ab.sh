@@ -7,11 +7,11 @@
 # TEST: default examples/x86/SB.litmus.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 : "${OLD:?set OLD to the litmusc to compare against}"
 : "${NEW:=$here/../bin/litmusc}"
 test=${1:-$here/../examples/x86/SB.litmus}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 . "$here/run_counts.sh"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cpus, load $(cut -d' ' -f1 /proc/loadavg)"
 echo "test: $test"

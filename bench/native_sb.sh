@@ -11,12 +11,11 @@
 # --write replaces the native section of bench/RESULTS.md with the table.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-: "${LITMUSC:=$here/../bin/litmusc}"
+. "$here/lib.sh"
 S=${BENCH_S:-100000}
 R=${BENCH_R:-10}
 N=${BENCH_REPEAT:-3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 cores=$(nproc)
 load=$(cut -d' ' -f1 /proc/loadavg)

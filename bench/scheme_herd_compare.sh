@@ -6,8 +6,9 @@
 # differ, fail to run, or time out (TIMEOUT seconds each, default 60).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 corpus="$here/../../shared/corpus"
-L=${LITMUSC:-$here/../bin/litmusc}
+L=$LITMUSC
 if [ -z "${HERD:-}" ]; then
     echo "scheme_herd_compare: HERD is not set; skipped"
     exit 0
@@ -35,12 +36,7 @@ for f in "$tmp"/out/*/*.litmus; do
     fi
     sed -n '/^States/,/^\(Ok\|No\|Undef\)$/p' "$tmp/h" >"$tmp/a"
     "$L" model "$f" 2>&1 | sed -n '/^States/,/^\(Ok\|No\|Undef\)$/p' >"$tmp/b"
-    if cmp -s "$tmp/a" "$tmp/b"; then
-        same=$((same + 1))
-    else
-        differ=$((differ + 1))
-        echo "differs: $(basename "$f")"
-    fi
+    tally "$tmp/a" "$tmp/b" "$(basename "$f")"
 done
 echo "compiled tests: $same same states as herd7, $differ differ, $failed herd7 failures/timeouts, $skipped not runnable by herd7"
 echo "wall time: $(( $(date +%s) - start )) s"
