@@ -76,8 +76,7 @@ typedef struct camp_opts {
     bool quiet, json;
 } camp_opts;
 
-/* NEED_DB: the subcommand's name where it cannot go on without --db (run
- * checks its run options first, so it passes NULL and checks later). */
+/* NEED_DB: the subcommand's name where it cannot go on without --db. */
 static int take_options(camp_opts *co, int *argc, char **argv, const char *need_db)
 {
     static const struct { const char *name; int slot; } valued[] = {
@@ -219,22 +218,18 @@ static void bad_file(void *ctx, const diag *d)
 
 /* ---- subcommands ------------------------------------------------------------- */
 
-static int cmd_run_campaign(int argc, char **argv)
+static int cmd_run_campaign(const camp_opts *co, int argc, char **argv)
 {
-    camp_opts co = {0};
-    int st = take_options(&co, &argc, argv, NULL);
-    if (st >= 0)
-        return st;
     run_opts o = {0};
     o.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
     o.timeout_s = 120;
-    st = run_opts_parse(&o, argc, argv, "litmusc campaign run", usage);
+    int st = run_opts_parse(&o, argc, argv, "litmusc campaign run", usage);
     char *options = NULL;
     campaign *c = NULL;
     if (st >= 0)
         goto out;
     st = EXIT_OK;
-    if (!co.db) {
+    if (!co->db) {
         st = cli_usage_error("litmusc campaign", "campaign run needs --db FILE");
         goto out;
     }
@@ -244,19 +239,19 @@ static int cmd_run_campaign(int argc, char **argv)
         goto out;
     }
     int shard = 1, nshards = 1;
-    if (co.shard && (sscanf(co.shard, "%d/%d", &shard, &nshards) != 2 || nshards < 1 || shard < 1 || shard > nshards ||
-                     !strchr(co.shard, '/'))) {
-        st = cli_usage_error("litmusc campaign", "--shard '%s': expected I/N with 1 <= I <= N", co.shard);
+    if (co->shard && (sscanf(co->shard, "%d/%d", &shard, &nshards) != 2 || nshards < 1 || shard < 1 || shard > nshards ||
+                     !strchr(co->shard, '/'))) {
+        st = cli_usage_error("litmusc campaign", "--shard '%s': expected I/N with 1 <= I <= N", co->shard);
         goto out;
     }
     options = run_opts_canonical(&o, true);
     campaign_config cfg[64];
     int ncfg;
-    if ((st = configs_of(&co, &o, cfg, &ncfg, options)) >= 0)
+    if ((st = configs_of(co, &o, cfg, &ncfg, options)) >= 0)
         goto out;
     st = EXIT_OK;
     diag d = {0};
-    c = campaign_open(co.db, true, &d);
+    c = campaign_open(co->db, true, &d);
     if (!c) {
         st = report_diag(&d);
         goto out;
@@ -268,10 +263,10 @@ static int cmd_run_campaign(int argc, char **argv)
         st = report_diag(&d);
         goto out;
     }
-    if (!co.quiet)
+    if (!co->quiet)
         fprintf(stderr, "litmusc campaign: %d tests, %d runs in shard %d/%d, %d finished before%s\n", ps.tests,
                 ps.runs, shard, nshards, ps.done, ps.skipped ? " (some target cannot run some test)" : "");
-    progress pr = {!co.quiet && isatty(2), 80};
+    progress pr = {!co->quiet && isatty(2), 80};
     const char *cols = getenv("COLUMNS");
     if (cols && atoi(cols) > 20)
         pr.width = atoi(cols);
@@ -283,7 +278,7 @@ static int cmd_run_campaign(int argc, char **argv)
     }
     campaign_summary sum;
     campaign_summarize(c, &sum, &d);
-    if (!co.quiet)
+    if (!co->quiet)
         fprintf(stderr, "litmusc campaign: %d runs this time (%d with a forbidden state, %d failed, %d partial); "
                         "%d of %d finished%s\n",
                 es.ran, es.forbidden, es.errors, es.partial, sum.done, sum.runs,
@@ -320,37 +315,33 @@ static int cmd_merge(int argc, char **argv)
     return st;
 }
 
-static int cmd_report(int argc, char **argv)
+static int cmd_report(const camp_opts *co, int argc, char **argv)
 {
-    camp_opts co = {0};
-    int st = take_options(&co, &argc, argv, "report");
-    if (st >= 0)
-        return st;
     if (argc > 1)
         return cli_usage_error("litmusc campaign", "unexpected argument '%s'", argv[1]);
     diag d = {0};
-    campaign *c = campaign_open(co.db, false, &d);
+    campaign *c = campaign_open(co->db, false, &d);
     if (!c)
         return report_diag(&d);
     campaign_summary s;
     bool ok = campaign_summarize(c, &s, &d);
-    if (ok && co.html)
-        ok = campaign_report_html(c, co.html, &d);
-    if (ok && co.junit)
-        ok = campaign_report_junit(c, co.junit, &d);
-    if (ok && co.json) {
+    if (ok && co->html)
+        ok = campaign_report_html(c, co->html, &d);
+    if (ok && co->junit)
+        ok = campaign_report_junit(c, co->junit, &d);
+    if (ok && co->json) {
         strbuf out = {0};
         ok = campaign_report_json(c, &out, &d);
         if (ok)
             fputs(out.s, stdout);
         sb_free(&out);
     }
-    if (ok && !co.json)
+    if (ok && !co->json)
         printf("campaign %s: %d tests, %d runs: %d finished, %d failed, %d not run; %d with a forbidden state, "
                "%d partial; %lld of %lld allowed states seen\n",
-               co.db, s.tests, s.runs, s.done, s.errors, s.pending, s.forbidden_runs, s.partial_runs,
+               co->db, s.tests, s.runs, s.done, s.errors, s.pending, s.forbidden_runs, s.partial_runs,
                (long long)s.seen_allowed, (long long)s.allowed);
-    st = !ok ? report_diag(&d) : s.forbidden_runs ? EXIT_FOUND : EXIT_OK;
+    int st = !ok ? report_diag(&d) : s.forbidden_runs ? EXIT_FOUND : EXIT_OK;
     campaign_close(c);
     return st;
 }
@@ -426,31 +417,27 @@ static int check_run_options(int argc, char **argv)
     return st;
 }
 
-static int cmd_parallel(int argc, char **argv)
+static int cmd_parallel(const camp_opts *co, int argc, char **argv)
 {
-    camp_opts co = {0};
-    int st = take_options(&co, &argc, argv, "parallel");
-    if (st >= 0)
-        return st;
-    int jobs, shards;
-    if (!positive(co.jobs, &jobs))
+    int st, jobs, shards;
+    if (!positive(co->jobs, &jobs))
         return cli_usage_error("litmusc campaign", "campaign parallel needs --jobs N (a positive number)");
     shards = jobs;
-    if (co.shards && !positive(co.shards, &shards))
-        return cli_usage_error("litmusc campaign", "--shards '%s': expected a positive number", co.shards);
+    if (co->shards && !positive(co->shards, &shards))
+        return cli_usage_error("litmusc campaign", "--shards '%s': expected a positive number", co->shards);
     if ((st = check_run_options(argc, argv)) >= 0)
         return st;
-    char **all = shard_args(&co, argc, argv);
+    char **all = shard_args(co, argc, argv);
     diag d = {0};
-    campaign *c = campaign_open(co.db, true, &d);
+    campaign *c = campaign_open(co->db, true, &d);
     if (!c) {
         free(all);
         return report_diag(&d);
     }
     char *self = self_path();
     campaign_merge_stats ms;
-    bool ok = campaign_parallel(c, self, shards, jobs, co.sshlogin, all, &ms, &d);
-    if (!co.quiet)
+    bool ok = campaign_parallel(c, self, shards, jobs, co->sshlogin, all, &ms, &d);
+    if (!co->quiet)
         fprintf(stderr, "litmusc campaign: %d shards on GNU parallel (%d at once): %d runs merged, %d already "
                         "there, %d unfinished\n",
                 shards, jobs, ms.added, ms.already, ms.unfinished);
@@ -463,39 +450,35 @@ static int cmd_parallel(int argc, char **argv)
     return st;
 }
 
-static int cmd_slurm(int argc, char **argv)
+static int cmd_slurm(const camp_opts *co, int argc, char **argv)
 {
-    camp_opts co = {0};
-    int st = take_options(&co, &argc, argv, "slurm");
-    if (st >= 0)
-        return st;
-    int shards;
-    if (!positive(co.shards, &shards))
+    int st, shards;
+    if (!positive(co->shards, &shards))
         return cli_usage_error("litmusc campaign", "campaign slurm needs --shards N (a positive number)");
-    if (co.partition && strspn(co.partition, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-,") !=
-                            strlen(co.partition))
+    if (co->partition && strspn(co->partition, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-,") !=
+                            strlen(co->partition))
         return cli_usage_error("litmusc campaign",
-                               "--partition '%s': letters, digits, '_', '-' and ',' only", co.partition);
+                               "--partition '%s': letters, digits, '_', '-' and ',' only", co->partition);
     if ((st = check_run_options(argc, argv)) >= 0)
         return st;
-    char **all = shard_args(&co, argc, argv);
+    char **all = shard_args(co, argc, argv);
     char *self = self_path();
     /* the shards' paths must mean the same on the compute nodes: absolute */
-    char *db = co.db[0] == '/' ? xstrdup(co.db) : NULL;
+    char *db = co->db[0] == '/' ? xstrdup(co->db) : NULL;
     if (!db) {
         char cwd[4096];
-        db = getcwd(cwd, sizeof cwd) ? xasprintf("%s/%s", cwd, co.db) : xstrdup(co.db);
+        db = getcwd(cwd, sizeof cwd) ? xasprintf("%s/%s", cwd, co->db) : xstrdup(co->db);
     }
     strbuf script = {0};
     diag d = {0};
-    bool ok = campaign_slurm_script(self, db, shards, all, co.partition, &script, &d);
-    if (ok && co.out) {
-        if (!file_write_atomic(co.out, script.s, script.len)) {
-            fprintf(stderr, "litmusc campaign: cannot write %s: %s\n", co.out, strerror(errno));
+    bool ok = campaign_slurm_script(self, db, shards, all, co->partition, &script, &d);
+    if (ok && co->out) {
+        if (!file_write_atomic(co->out, script.s, script.len)) {
+            fprintf(stderr, "litmusc campaign: cannot write %s: %s\n", co->out, strerror(errno));
             st = EXIT_INTERNAL;
         } else
             fprintf(stderr, "litmusc campaign: Slurm job script for %d shards in %s (submit: sh %s)\n", shards,
-                    co.out, co.out);
+                    co->out, co->out);
     } else if (ok)
         fputs(script.s, stdout);
     else
@@ -522,18 +505,27 @@ int cmd_campaign(int argc, char **argv)
             usage(stdout);
             return EXIT_OK;
         }
-    if (!strcmp(sub, "run"))
-        return cmd_run_campaign(argc, argv);
-    if (!strcmp(sub, "merge"))
-        return cmd_merge(argc, argv);
-    if (!strcmp(sub, "report"))
-        return cmd_report(argc, argv);
-    if (!strcmp(sub, "diff"))
-        return cmd_diff(argc, argv);
-    if (!strcmp(sub, "parallel"))
-        return cmd_parallel(argc, argv);
-    if (!strcmp(sub, "slurm"))
-        return cmd_slurm(argc, argv);
+    /* merge and diff take databases as arguments, not the campaign options;
+     * run checks its run options before it asks for --db. */
+    static const struct {
+        const char *name;
+        int (*plain)(int argc, char **argv);
+        int (*with_opts)(const camp_opts *co, int argc, char **argv);
+        bool need_db;
+    } subs[] = {
+        {"run", NULL, cmd_run_campaign, false}, {"merge", cmd_merge, NULL, false},
+        {"report", NULL, cmd_report, true},     {"diff", cmd_diff, NULL, false},
+        {"parallel", NULL, cmd_parallel, true}, {"slurm", NULL, cmd_slurm, true},
+    };
+    for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
+        if (strcmp(sub, subs[i].name))
+            continue;
+        if (subs[i].plain)
+            return subs[i].plain(argc, argv);
+        camp_opts co = {0};
+        int st = take_options(&co, &argc, argv, subs[i].need_db ? sub : NULL);
+        return st >= 0 ? st : subs[i].with_opts(&co, argc, argv);
+    }
     return cli_usage_error("litmusc campaign",
                            "unknown campaign command '%s' (run, merge, report, diff, parallel, slurm)", sub);
 }
