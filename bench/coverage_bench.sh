@@ -42,8 +42,9 @@ cover() {
               printf "%d %d %d %d\n", c, n, got, all }' "$1" "$2"
 }
 
-printf '| folder | tests | allowed states | litmusc default | litmusc --until-covered | litmus7 | iterations to cover: litmusc (median, max) | litmus7 (median, max) | litmus7 / litmusc on tests both cover (median; tests at 10 or more) |\n'
-printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+table_head folder tests "allowed states" "litmusc default" "litmusc --until-covered" litmus7 \
+    "iterations to cover: litmusc (median, max)" "litmus7 (median, max)" \
+    "litmus7 / litmusc on tests both cover (median; tests at 10 or more)"
 tot="0 0 0 0 0 0 0 0"
 for sub in "$dir"/*/; do
     name=$(basename "$sub")

@@ -29,8 +29,8 @@ iters() {
     sed -n 's/^Coverage .* x86=.*(covered after \([0-9]*\) iterations)$/\1/p' "$1" | sort -n | median_max
 }
 
-printf '| folder | tests (defined) | rc11 allows | x86 can show | default: seen (complete) | --until-covered: seen (complete) | iterations to cover (median, max) |\n'
-printf '|---|---:|---:|---:|---:|---:|---:|\n'
+table_head folder "tests (defined)" "rc11 allows" "x86 can show" "default: seen (complete)" \
+    "--until-covered: seen (complete)" "iterations to cover (median, max)"
 tot="0 0 0 0 0 0 0"
 for sub in "$dir"/*/; do
     name=$(basename "$sub")

@@ -13,6 +13,17 @@ bench_tmp() {
     fi
 }
 
+# table_head COLUMN...: a Markdown table's head, the first column aligned
+# left and the others (figures) right.
+table_head() {
+    printf '|'
+    printf ' %s |' "$@"
+    printf '\n|---|'
+    shift
+    for _ in "$@"; do printf -- '---:|'; done
+    printf '\n'
+}
+
 # median_max: of the sorted numbers on stdin, "MEDIAN, MAX (N tests)", or
 # "-" when there are none.
 median_max() {
