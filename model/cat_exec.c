@@ -256,15 +256,15 @@ static int exec_top(cat_run *r, int i, path p);
  * (a `with` may bind them differently in other branches; herd draws one). */
 static void want_copy(cat_run *r)
 {
-    for (int k = 0; k < r->nwant; k++) {
-        const cat_val *v = &r->globals[r->want[k]];
-        exec_rel *out = &r->want_out[k];
-        r->want_kind[k] = v->kind;
+    for (int k = 0; k < r->want.n; k++) {
+        const cat_val *v = &r->globals[r->want.slots[k]];
+        exec_rel *out = &r->want.out[k];
+        r->want.kind[k] = v->kind;
         memset(out, 0, sizeof *out);
         if (v->kind == CV_REL) cr_copy(out, v->u.rel, r->n);
         else if (v->kind == CV_UNIV) for (int i = 0; i < r->n; i++) out->row[i] = r->all;
     }
-    r->want_done = true;
+    r->want.done = true;
 }
 
 static int exec_with(cat_run *r, int i, path p)
@@ -289,7 +289,7 @@ static int exec_with(cat_run *r, int i, path p)
         arena_mark mk = arena_save(r->cur);
         if (exec_top(r, i + 1, p) == X_ERROR) return X_ERROR;
         arena_restore(r->cur, mk);
-        if (r->dry || r->want_done) break;
+        if (r->dry || r->want.done) break;
     }
     return X_PASS;
 }
@@ -299,7 +299,7 @@ static int exec_top(cat_run *r, int i, path p)
     const cat_model *m = r->m;
     for (; i < m->ntop; i++) {
         const cat_ins *in = m->top[i];
-        if (!(r->live ? r->live[i] : in->live)) continue;
+        if (!(r->want.live ? r->want.live[i] : in->live)) continue;
         if (in->op == CI_WITH) return exec_with(r, i, p);
         int res;
         if (!r->dry && ins_static(m, in)) {
@@ -317,7 +317,7 @@ static int exec_top(cat_run *r, int i, path p)
     r->out->consistent++;
     r->out->undef |= p.undef;
     r->out->flags |= p.flags;
-    if (r->nwant && !r->want_done) want_copy(r);
+    if (r->want.n && !r->want.done) want_copy(r);
     return X_PASS;
 }
 

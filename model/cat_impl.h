@@ -113,6 +113,19 @@ bool cat_find_include(const char *name, const char *from_path, char **text, char
 const char *cat_model_intern_file(cat_model *m, const char *path);
 
 /* ---- evaluation ------------------------------------------------------------------- */
+/* Values asked for by name (cat_show.c), set for one run and cleared
+ * after it: the top-level instructions to run (NULL: those the checks
+ * need), and the global slots whose values the first consistent branch
+ * copies out. */
+typedef struct cat_want {
+    const bool *live;
+    const int *slots;
+    int n;
+    exec_rel *out;              /* one per slot: the value, when it is a relation */
+    int *kind;                  /* one per slot: its kind (cv_kind) */
+    bool done;                  /* a consistent branch was reached and copied */
+} cat_want;
+
 struct cat_run {
     const cat_model *m;
     arena arena;                /* everything a candidate evaluation allocates; marks let a
@@ -134,15 +147,7 @@ struct cat_run {
     diag *d;
     bool error;
     bool dry;                   /* type-checking run at load time */
-    /* Values asked for by name (cat_show.c): the top-level instructions to
-     * run (NULL: those the checks need), and the global slots whose values
-     * the first consistent branch copies out. */
-    const bool *live;
-    const int *want;
-    int nwant;
-    exec_rel *want_out;         /* one per want: the value, when it is a relation */
-    int *want_kind;             /* one per want: its kind (cv_kind) */
-    bool want_done;             /* a consistent branch was reached and copied */
+    cat_want want;
 };
 
 /* Fill the built-in slots of r->globals for r->x (cat_prim.c). */

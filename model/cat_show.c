@@ -40,21 +40,11 @@ static bool run_wanted(cat_run *r, const exec *x, const int *slots, int n, exec_
 {
     bool *live = xcalloc((size_t)r->m->ntop + 1, sizeof *live);
     cat_liveness(r->m, slots, n, live);
-    r->live = live;
-    r->want = slots;
-    r->nwant = n;
-    r->want_out = out;
-    r->want_kind = kinds;
-    r->want_done = false;
+    r->want = (cat_want){live, slots, n, out, kinds, false};
     cat_verdict v;
     bool ok = cat_run_check(r, x, &v, d);
-    *reached = r->want_done;
-    r->live = NULL;
-    r->want = NULL;
-    r->nwant = 0;
-    r->want_out = NULL;
-    r->want_kind = NULL;
-    r->want_done = false;
+    *reached = r->want.done;
+    r->want = (cat_want){0};
     free(live);
     return ok;
 }
