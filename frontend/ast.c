@@ -5,6 +5,7 @@
 #include <strings.h>
 #include "frontend/frontend.h"
 #include "frontend/internal.h"
+#include "util/free_each.h"
 
 void fe_loc_clear(fe_loc *l)
 {
@@ -64,7 +65,41 @@ void fe_stmt_free(fe_stmt *s)
     free(s);
 }
 
-static void x86_opnd_clear(fe_x86_opnd *o) { free(o->name); }
+static void info_clear(fe_info *i)
+{
+    free(i->key);
+    free(i->value);
+}
+
+static void init_clear(fe_init *it)
+{
+    fe_loc_clear(&it->loc);
+    free(it->type);
+    fe_value_clear(&it->value);
+    FREE_EACH(it->elems, it->nelems, fe_value_clear);
+}
+
+static void x86_instr_clear(fe_x86_instr *in)
+{
+    free(in->dst.name);
+    free(in->src.name);
+    free(in->label);
+}
+
+static void param_clear(fe_param *p)
+{
+    free(p->type);
+    free(p->name);
+}
+
+static void thread_clear(fe_thread *th)
+{
+    free(th->name);
+    FREE_EACH(th->code, th->ncode, x86_instr_clear);
+    FREE_EACH(th->params, th->nparams, param_clear);
+    fe_stmt_free(th->body);
+    free(th->body_text);
+}
 
 void fe_test_free(fe_test *t)
 {
@@ -73,44 +108,12 @@ void fe_test_free(fe_test *t)
     free(t->arch_name);
     free(t->name);
     free(t->doc);
-    for (int i = 0; i < t->ninfo; i++) {
-        free(t->info[i].key);
-        free(t->info[i].value);
-    }
-    free(t->info);
-    for (int i = 0; i < t->ninit; i++) {
-        fe_init *it = &t->init[i];
-        fe_loc_clear(&it->loc);
-        free(it->type);
-        fe_value_clear(&it->value);
-        for (int j = 0; j < it->nelems; j++)
-            fe_value_clear(&it->elems[j]);
-        free(it->elems);
-    }
-    free(t->init);
-    for (int i = 0; i < t->nthreads; i++) {
-        fe_thread *th = &t->threads[i];
-        free(th->name);
-        for (int j = 0; j < th->ncode; j++) {
-            x86_opnd_clear(&th->code[j].dst);
-            x86_opnd_clear(&th->code[j].src);
-            free(th->code[j].label);
-        }
-        free(th->code);
-        for (int j = 0; j < th->nparams; j++) {
-            free(th->params[j].type);
-            free(th->params[j].name);
-        }
-        free(th->params);
-        fe_stmt_free(th->body);
-        free(th->body_text);
-    }
-    free(t->threads);
+    FREE_EACH(t->info, t->ninfo, info_clear);
+    FREE_EACH(t->init, t->ninit, init_clear);
+    FREE_EACH(t->threads, t->nthreads, thread_clear);
     fe_prop_free(t->cond.prop);
     fe_prop_free(t->cond.filter);
-    for (int i = 0; i < t->cond.nlocations; i++)
-        fe_loc_clear(&t->cond.locations[i]);
-    free(t->cond.locations);
+    FREE_EACH(t->cond.locations, t->cond.nlocations, fe_loc_clear);
     free(t->extra);
     free(t->file);
     free(t);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ir/ir.h"
+#include "util/free_each.h"
 #include "util/mem.h"
 
 ir_test *ir_test_new(const char *name, ir_arch arch)
@@ -26,29 +27,35 @@ void ir_cond_free(ir_cond *c)
     free(c);
 }
 
-static void free_regs(ir_reg *r, int n)
+static void reg_clear(ir_reg *r) { free(r->name); }
+
+static void instr_clear(ir_instr *in)
 {
-    for (int i = 0; i < n; i++)
-        free(r[i].name);
-    free(r);
+    free(in->phi_args);
+    free(in->src);
 }
 
-static void free_thread(ir_thread *th)
+static void block_clear(ir_block *bl)
 {
-    for (int b = 0; b < th->nblocks; b++) {
-        ir_block *bl = &th->blocks[b];
-        for (int i = 0; i < bl->ninstrs; i++) {
-            free(bl->instrs[i].phi_args);
-            free(bl->instrs[i].src);
-        }
-        free(bl->instrs);
-        free(bl->preds);
-    }
-    free(th->blocks);
-    free(th->name);
-    free_regs(th->init_regs, th->ninit_regs);
-    free_regs(th->final_regs, th->nfinal_regs);
+    FREE_EACH(bl->instrs, bl->ninstrs, instr_clear);
+    free(bl->preds);
 }
+
+static void thread_clear(ir_thread *th)
+{
+    FREE_EACH(th->blocks, th->nblocks, block_clear);
+    free(th->name);
+    FREE_EACH(th->init_regs, th->ninit_regs, reg_clear);
+    FREE_EACH(th->final_regs, th->nfinal_regs, reg_clear);
+}
+
+static void loc_clear(ir_loc *l)
+{
+    free(l->name);
+    free(l->ctype);
+}
+
+static void obs_clear(ir_obs *o) { free(o->reg); }
 
 void ir_test_free(ir_test *t)
 {
@@ -58,19 +65,11 @@ void ir_test_free(ir_test *t)
     free(t->file);
     free(t->doc);
     kv_free(t->info, t->ninfo);
-    for (int i = 0; i < t->nlocs; i++) {
-        free(t->locs[i].name);
-        free(t->locs[i].ctype);
-    }
-    free(t->locs);
-    for (int i = 0; i < t->nthreads; i++)
-        free_thread(&t->threads[i]);
-    free(t->threads);
+    FREE_EACH(t->locs, t->nlocs, loc_clear);
+    FREE_EACH(t->threads, t->nthreads, thread_clear);
     ir_cond_free(t->cond);
     ir_cond_free(t->filter);
-    for (int i = 0; i < t->nlocations; i++)
-        free(t->locations[i].reg);
-    free(t->locations);
+    FREE_EACH(t->locations, t->nlocations, obs_clear);
     free(t->hash);
     free(t);
 }
