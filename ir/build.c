@@ -181,8 +181,15 @@ int ir_find_thread(const ir_test *t, int id)
 
 ir_cond *ir_cond_new(ir_cond_kind kind)
 {
+    return ir_cond_join(kind, NULL, NULL);
+}
+
+ir_cond *ir_cond_join(ir_cond_kind kind, ir_cond *l, ir_cond *r)
+{
     ir_cond *c = xcalloc(1, sizeof *c);
     c->kind = kind;
+    c->l = l;
+    c->r = r;
     c->lhs.thread = c->rhs_obs.thread = -1;
     c->lhs.loc = c->rhs_obs.loc = -1;
     return c;

@@ -227,6 +227,8 @@ ir_instr *ir_emit(ir_thread *th, int block, ir_op op);         /* appended, zero
 void ir_set_final_reg(ir_thread *th, const char *name, ir_operand v);
 void ir_set_init_reg(ir_thread *th, const char *name, ir_operand v);
 ir_cond *ir_cond_new(ir_cond_kind kind);
+/* A node of KIND over L and R (NOT uses L alone), which it then owns. */
+ir_cond *ir_cond_join(ir_cond_kind kind, ir_cond *l, ir_cond *r);
 
 /* Compute predecessor lists; phis' args must already be in that order, so
  * builders that add phis should call ir_finish first and use block->preds. */

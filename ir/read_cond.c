@@ -63,9 +63,7 @@ static ir_cond *parse_unary(reader *r)
         ir_cond *inner = parse_unary(r);
         if (!inner)
             return NULL;
-        ir_cond *c = ir_cond_new(IR_C_NOT);
-        c->l = inner;
-        return c;
+        return ir_cond_join(IR_C_NOT, inner, NULL);
     }
     if (rd_accept_punct(r, "(")) {
         ir_cond *c = rd_parse_or(r);
@@ -115,14 +113,6 @@ fail:
     return NULL;
 }
 
-static ir_cond *join(ir_cond_kind kind, ir_cond *l, ir_cond *r)
-{
-    ir_cond *c = ir_cond_new(kind);
-    c->l = l;
-    c->r = r;
-    return c;
-}
-
 static ir_cond *parse_implies(reader *r)
 {
     ir_cond *l = parse_unary(r);
@@ -133,7 +123,7 @@ static ir_cond *parse_implies(reader *r)
         ir_cond_free(l);
         return NULL;
     }
-    return join(IR_C_IMPLIES, l, rhs);
+    return ir_cond_join(IR_C_IMPLIES, l, rhs);
 }
 
 /* OPERAND (OP OPERAND)*, grouped to the left. */
@@ -146,7 +136,7 @@ static ir_cond *parse_chain(reader *r, ir_cond *(*operand)(reader *), const char
             ir_cond_free(l);
             return NULL;
         }
-        l = join(kind, l, rhs);
+        l = ir_cond_join(kind, l, rhs);
     }
     return l;
 }

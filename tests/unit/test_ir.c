@@ -41,9 +41,7 @@ static ir_test *build_sb(void)
     ir_cond *l = ir_cond_new(IR_C_ATOM), *r = ir_cond_new(IR_C_ATOM);
     l->lhs = (ir_obs){IR_OBS_REG, 0, xstrdup("EAX"), -1};
     r->lhs = (ir_obs){IR_OBS_REG, 1, xstrdup("EAX"), -1};
-    t->cond = ir_cond_new(IR_C_AND);
-    t->cond->l = l;
-    t->cond->r = r;
+    t->cond = ir_cond_join(IR_C_AND, l, r);
     ir_finish(t);
     return t;
 }
@@ -304,14 +302,6 @@ static ir_cond *atom_mem(int loc, ir_val v)
     return c;
 }
 
-static ir_cond *bin(ir_cond_kind k, ir_cond *l, ir_cond *r)
-{
-    ir_cond *c = ir_cond_new(k);
-    c->l = l;
-    c->r = r;
-    return c;
-}
-
 static void check_cond(ir_test *t, ir_quant q, ir_cond *c, const char *want)
 {
     ir_cond_free(t->cond);
@@ -331,31 +321,31 @@ static void test_format_cond(void **state)
     char *s = ir_format_cond(t);
     assert_string_equal(s, "forall (true)");
     free(s);
-    check_cond(t, IR_Q_EXISTS, bin(IR_C_AND, atom_reg(0, "EAX", 0), atom_reg(1, "EAX", 0)),
+    check_cond(t, IR_Q_EXISTS, ir_cond_join(IR_C_AND, atom_reg(0, "EAX", 0), atom_reg(1, "EAX", 0)),
                "exists (0:EAX=0 /\\ 1:EAX=0)");
-    check_cond(t, IR_Q_NOT_EXISTS, bin(IR_C_AND, atom_mem(z, 0), atom_mem(y, 2)), "~exists ([z]=0 /\\ [y]=2)");
-    ir_cond *n = ir_cond_new(IR_C_NOT);
-    n->l = atom_mem(x, 7);
-    check_cond(t, IR_Q_EXISTS, n, "exists (not ([x]=7))");
+    check_cond(t, IR_Q_NOT_EXISTS, ir_cond_join(IR_C_AND, atom_mem(z, 0), atom_mem(y, 2)),
+               "~exists ([z]=0 /\\ [y]=2)");
+    check_cond(t, IR_Q_EXISTS, ir_cond_join(IR_C_NOT, atom_mem(x, 7), NULL), "exists (not ([x]=7))");
     ir_cond *ne = atom_reg(0, "r1", 0);
     ne->ne = true;
     check_cond(t, IR_Q_EXISTS, ne, "exists (not (0:r1=0))");
     /* /\ under \/ stays bare; \/ under /\ is parenthesised; chains are flat. */
     check_cond(t, IR_Q_FORALL,
-               bin(IR_C_OR, atom_mem(x, 1), bin(IR_C_AND, atom_mem(y, 1), atom_mem(z, 1))),
+               ir_cond_join(IR_C_OR, atom_mem(x, 1), ir_cond_join(IR_C_AND, atom_mem(y, 1), atom_mem(z, 1))),
                "forall ([x]=1 \\/ [y]=1 /\\ [z]=1)");
     check_cond(t, IR_Q_FORALL,
-               bin(IR_C_AND, bin(IR_C_OR, atom_mem(x, 1), atom_mem(y, 1)), atom_mem(z, 1)),
+               ir_cond_join(IR_C_AND, ir_cond_join(IR_C_OR, atom_mem(x, 1), atom_mem(y, 1)), atom_mem(z, 1)),
                "forall (([x]=1 \\/ [y]=1) /\\ [z]=1)");
     check_cond(t, IR_Q_EXISTS,
-               bin(IR_C_AND, atom_mem(x, 1), bin(IR_C_AND, atom_mem(y, 1), atom_mem(z, 1))),
+               ir_cond_join(IR_C_AND, atom_mem(x, 1), ir_cond_join(IR_C_AND, atom_mem(y, 1), atom_mem(z, 1))),
                "exists ([x]=1 /\\ [y]=1 /\\ [z]=1)");
     check_cond(t, IR_Q_EXISTS,
-               bin(IR_C_AND, atom_mem(x, 1), bin(IR_C_IMPLIES, atom_mem(y, 1), atom_mem(z, 1))),
+               ir_cond_join(IR_C_AND, atom_mem(x, 1),
+                            ir_cond_join(IR_C_IMPLIES, atom_mem(y, 1), atom_mem(z, 1))),
                "exists ([x]=1 /\\ ([y]=1 => [z]=1))");
     check_cond(t, IR_Q_EXISTS,
-               bin(IR_C_IMPLIES, bin(IR_C_OR, atom_mem(x, 1), ir_cond_new(IR_C_FALSE)),
-                   bin(IR_C_IMPLIES, atom_mem(y, 1), ir_cond_new(IR_C_TRUE))),
+               ir_cond_join(IR_C_IMPLIES, ir_cond_join(IR_C_OR, atom_mem(x, 1), ir_cond_new(IR_C_FALSE)),
+                            ir_cond_join(IR_C_IMPLIES, atom_mem(y, 1), ir_cond_new(IR_C_TRUE))),
                "exists (([x]=1 \\/ false) => [y]=1 => true)");
     /* Addresses print as the location's name; locations compared with locations. */
     ir_cond *ll = atom_mem(x, IR_ADDR(y));
