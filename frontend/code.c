@@ -10,6 +10,16 @@
 #include "frontend/internal.h"
 #include "util/mem.h"
 
+bool code_open(lexer *lx, const section *s, const char *file, diag *d, const char *shape)
+{
+    lx_init(lx, s->p, s->end, s->line, s->col, LX_C_COMMENTS, file, d);
+    if (lx->failed)
+        return false;
+    if (lx->cur.kind == TK_EOF)
+        return lx_error(lx, "expected the program (threads '%s')", shape);
+    return true;
+}
+
 void code_scope_add(code_scope *sc, const char *name, bool is_ptr)
 {
     int i = code_scope_find(sc, name);

@@ -241,14 +241,7 @@ bool lx_next(lexer *lx)
 void lx_init(lexer *lx, const char *p, const char *end, int line, int col, int flags,
              const char *file, diag *d)
 {
-    memset(lx, 0, sizeof *lx);
-    lx->p = p;
-    lx->end = end;
-    lx->line = line;
-    lx->col = col;
-    lx->flags = flags;
-    lx->file = file;
-    lx->d = d;
+    *lx = (lexer){.p = p, .end = end, .line = line, .col = col, .flags = flags, .file = file, .d = d};
     lx_next(lx);
 }
 

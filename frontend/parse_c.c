@@ -129,11 +129,8 @@ static bool parse_thread(lexer *lx, fe_test *t, int index)
 bool fe_parse_c(fe_test *t, const section *s, const char *file, diag *d)
 {
     lexer lx;
-    lx_init(&lx, s->p, s->end, s->line, s->col, LX_C_COMMENTS, file, d);
-    if (lx.failed)
+    if (!code_open(&lx, s, file, d, "P0(...) { ... }"))
         return false;
-    if (lx.cur.kind == TK_EOF)
-        return lx_error(&lx, "expected the program (threads 'P0(...) { ... }')");
     while (lx.cur.kind != TK_EOF && !lx_is_ident(&lx, "regions")) {
         if (!parse_thread(&lx, t, t->nthreads))
             return false;

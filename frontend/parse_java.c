@@ -32,11 +32,8 @@ static bool thread_id(const tok *h, int *id)
 bool fe_parse_java(fe_test *t, const section *s, const char *file, diag *d)
 {
     lexer lx;
-    lx_init(&lx, s->p, s->end, s->line, s->col, LX_C_COMMENTS, file, d);
-    if (lx.failed)
+    if (!code_open(&lx, s, file, d, "Thread0 { ... }"))
         return false;
-    if (lx.cur.kind == TK_EOF)
-        return lx_error(&lx, "expected the program (threads 'Thread0 { ... }')");
     size_t n = 0, cap = 0;
     while (lx.cur.kind != TK_EOF) {
         int id;
