@@ -91,6 +91,17 @@ bool code_want_ptr(lexer *lx, const code_scope *sc, const fe_expr *e, const tok 
     return false;
 }
 
+/* E once the ')' closing it is read, else NULL with E freed; a NULL E (an
+ * operand that failed) is passed on. */
+static fe_expr *closed(lexer *lx, fe_expr *e)
+{
+    if (e && !lx_expect(lx, ")")) {
+        fe_expr_free(e);
+        return NULL;
+    }
+    return e;
+}
+
 /* An address argument: an expression that must be a pointer. */
 static fe_expr *parse_addr_arg(lexer *lx, code_scope *sc, int depth)
 {
@@ -114,9 +125,7 @@ static fe_expr *parse_c_call(lexer *lx, code_scope *sc, const builtin *bi, int d
     if (c == FE_C_THREAD_FENCE || c == FE_C_SIGNAL_FENCE) {
         if (!parse_mo(lx, &e->mo))
             goto fail;
-        if (!lx_expect(lx, ")"))
-            goto fail;
-        return e;
+        return closed(lx, e);
     }
     fe_expr *a = parse_addr_arg(lx, sc, depth);
     if (!a)
@@ -143,9 +152,7 @@ static fe_expr *parse_c_call(lexer *lx, code_scope *sc, const builtin *bi, int d
         if (c == FE_C_CAS_STRONG || c == FE_C_CAS_WEAK)
             e->mo_fail = FE_MO_SEQ_CST;
     }
-    if (!lx_expect(lx, ")"))
-        goto fail;
-    return e;
+    return closed(lx, e);
 fail:
     fe_expr_free(e);
     return NULL;
@@ -269,9 +276,7 @@ static fe_expr *parse_j_call(lexer *lx, code_scope *sc, int depth)
             goto fail;
         add_arg(e, a);
     }
-    if (!lx_expect(lx, ")"))
-        goto fail;
-    return e;
+    return closed(lx, e);
 fail:
     fe_expr_free(e);
     return NULL;
@@ -371,14 +376,7 @@ fe_expr *code_parse_unary(lexer *lx, code_scope *sc, int depth)
             e->l = sub;
             return e;
         }
-        fe_expr *e = code_parse_expr(lx, sc, depth + 1);
-        if (!e)
-            return NULL;
-        if (!lx_expect(lx, ")")) {
-            fe_expr_free(e);
-            return NULL;
-        }
-        return e;
+        return closed(lx, code_parse_expr(lx, sc, depth + 1));
     }
     if (lx->cur.kind == TK_IDENT) {
         const char *q = lx->cur.end;

@@ -311,6 +311,20 @@ static fe_prop *new_prop(fe_prop_kind k, int line, int col)
     return p;
 }
 
+/* The connective KIND at LINE:COL over L and R, or NULL with L freed when
+ * R failed to parse. */
+static fe_prop *join_prop(fe_prop_kind kind, int line, int col, fe_prop *l, fe_prop *r)
+{
+    if (!r) {
+        fe_prop_free(l);
+        return NULL;
+    }
+    fe_prop *p = new_prop(kind, line, col);
+    p->l = l;
+    p->r = r;
+    return p;
+}
+
 enum { MAX_PROP_DEPTH = 200 };
 static fe_prop *parse_or(lexer *lx, const fe_test *t, int depth);
 
@@ -394,17 +408,8 @@ static fe_prop *parse_implies(lexer *lx, const fe_test *t, int depth)
     if (!l)
         return NULL;
     int line = lx->cur.line, col = lx->cur.col;
-    if (lx_accept(lx, "=>")) {
-        fe_prop *r = parse_implies(lx, t, depth + 1);
-        if (!r) {
-            fe_prop_free(l);
-            return NULL;
-        }
-        fe_prop *p = new_prop(FE_P_IMPLIES, line, col);
-        p->l = l;
-        p->r = r;
-        return p;
-    }
+    if (lx_accept(lx, "=>"))
+        return join_prop(FE_P_IMPLIES, line, col, l, parse_implies(lx, t, depth + 1));
     if (lx->failed) {
         fe_prop_free(l);
         return NULL;
@@ -421,15 +426,7 @@ static fe_prop *parse_chain(lexer *lx, const fe_test *t, int depth, const char *
         int line = lx->cur.line, col = lx->cur.col;
         if (!lx_accept(lx, op))
             break;
-        fe_prop *r = sub(lx, t, depth);
-        if (!r) {
-            fe_prop_free(l);
-            return NULL;
-        }
-        fe_prop *p = new_prop(kind, line, col);
-        p->l = l;
-        p->r = r;
-        l = p;
+        l = join_prop(kind, line, col, l, sub(lx, t, depth));
     }
     if (l && lx->failed) {
         fe_prop_free(l);
