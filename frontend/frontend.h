@@ -53,6 +53,10 @@ const char *fe_c_call_name(fe_c_call c, bool explicit_form);  /* "atomic_load_ex
  * "compareAndExchangeAcquire", "fullFence" ... */
 const char *fe_jmethod_name(fe_jmethod m, fe_jmode mode);
 const char *fe_binop_name(fe_binop op, fe_arch arch);   /* "+" ... ("&&" for Java AND) */
+/* A call E (FE_E_CCALL or FE_E_JCALL) up to its opening parenthesis, as
+ * written: "atomic_load_explicit(", "X.getAcquire(", "fullFence(". */
+typedef struct strbuf strbuf;
+void fe_print_call_open(strbuf *b, const fe_expr *e);
 
 
 #endif

@@ -204,6 +204,18 @@ static int binop_level(fe_binop op)
 
 static void print_expr(strbuf *b, const fe_test *t, const fe_expr *e, int minlvl);
 
+void fe_print_call_open(strbuf *b, const fe_expr *e)
+{
+    if (e->kind == FE_E_CCALL) {
+        sb_add(b, fe_c_call_name(e->ccall, e->explicit_form));
+    } else {
+        if (e->name)
+            sb_printf(b, "%s.", e->name);
+        sb_add(b, fe_jmethod_name(e->jmethod, e->jmode));
+    }
+    sb_addc(b, '(');
+}
+
 static void print_args(strbuf *b, const fe_test *t, const fe_expr *e)
 {
     for (int i = 0; i < e->nargs; i++) {
@@ -258,7 +270,8 @@ static void print_expr(strbuf *b, const fe_test *t, const fe_expr *e, int minlvl
         break;
     }
     case FE_E_CCALL:
-        sb_printf(b, "%s(", fe_c_call_name(e->ccall, e->explicit_form));
+    case FE_E_JCALL:
+        fe_print_call_open(b, e);
         print_args(b, t, e);
         if (e->explicit_form) {
             if (e->nargs)
@@ -267,13 +280,6 @@ static void print_expr(strbuf *b, const fe_test *t, const fe_expr *e, int minlvl
             if (e->ccall == FE_C_CAS_STRONG || e->ccall == FE_C_CAS_WEAK)
                 sb_printf(b, ", %s", fe_mo_name(e->mo_fail));
         }
-        sb_addc(b, ')');
-        break;
-    case FE_E_JCALL:
-        if (e->name)
-            sb_printf(b, "%s.", e->name);
-        sb_printf(b, "%s(", fe_jmethod_name(e->jmethod, e->jmode));
-        print_args(b, t, e);
         sb_addc(b, ')');
         break;
     }
@@ -434,20 +440,18 @@ static void print_prop(strbuf *b, const fe_prop *p, int minlvl)
         print_prop(b, p->l, 5);
         break;
     case FE_P_AND:
-        print_prop(b, p->l, 2);
-        sb_add(b, " /\\ ");
-        print_prop(b, p->r, 3);
-        break;
     case FE_P_OR:
-        print_prop(b, p->l, 1);
-        sb_add(b, " \\/ ");
-        print_prop(b, p->r, 2);
+    case FE_P_IMPLIES: {
+        /* The least level each side may have bare: /\ and \/ associate to
+         * the left, => to the right and tighter than /\. */
+        static const struct { const char *op; int l, r; } bin[] = {
+            [FE_P_AND] = {" /\\ ", 2, 3}, [FE_P_OR] = {" \\/ ", 1, 2}, [FE_P_IMPLIES] = {" => ", 4, 3},
+        };
+        print_prop(b, p->l, bin[p->kind].l);
+        sb_add(b, bin[p->kind].op);
+        print_prop(b, p->r, bin[p->kind].r);
         break;
-    case FE_P_IMPLIES:
-        print_prop(b, p->l, 4);
-        sb_add(b, " => ");
-        print_prop(b, p->r, 3);
-        break;
+    }
     }
     if (paren)
         sb_addc(b, ')');

@@ -60,10 +60,10 @@ char *lw_src_x86(const fe_test *ft, const fe_x86_instr *in)
 static void expr(strbuf *b, const fe_test *ft, const fe_expr *e);
 static void expr_top(strbuf *b, const fe_test *ft, const fe_expr *e);
 
-static void args(strbuf *b, const fe_test *ft, const fe_expr *e, int from)
+static void args(strbuf *b, const fe_test *ft, const fe_expr *e)
 {
-    for (int i = from; i < e->nargs; i++) {
-        if (i > from)
+    for (int i = 0; i < e->nargs; i++) {
+        if (i)
             sb_add(b, ", ");
         expr_top(b, ft, e->args[i]);
     }
@@ -98,19 +98,13 @@ static void expr(strbuf *b, const fe_test *ft, const fe_expr *e)
         expr(b, ft, e->l);
         break;
     case FE_E_CCALL:
-        sb_printf(b, "%s(", fe_c_call_name(e->ccall, e->explicit_form));
-        args(b, ft, e, 0);
+    case FE_E_JCALL:
+        fe_print_call_open(b, e);
+        args(b, ft, e);
         if (e->explicit_form && e->mo != FE_MO_NONE)
             sb_printf(b, "%s%s", e->nargs ? ", " : "", fe_mo_name(e->mo));
         if (e->explicit_form && e->mo_fail != FE_MO_NONE)
             sb_printf(b, ", %s", fe_mo_name(e->mo_fail));
-        sb_addc(b, ')');
-        break;
-    case FE_E_JCALL:
-        if (e->name)
-            sb_printf(b, "%s.", e->name);
-        sb_printf(b, "%s(", fe_jmethod_name(e->jmethod, e->jmode));
-        args(b, ft, e, 0);
         sb_addc(b, ')');
         break;
     }
@@ -128,42 +122,40 @@ static void expr_top(strbuf *b, const fe_test *ft, const fe_expr *e)
     }
 }
 
+/* A statement is a head, its expression and a terminator; only a
+ * declaration may lack the expression. */
 char *lw_src_stmt(const fe_test *ft, const fe_stmt *s)
 {
     strbuf b = {0};
+    const char *end = ";";
     switch (s->kind) {
     case FE_S_DECL:
         sb_printf(&b, "%s %s", s->type ? s->type : "int", s->name);
-        if (s->e) {
-            sb_add(&b, " = ");
-            expr_top(&b, ft, s->e);
+        if (!s->e) {
+            sb_add(&b, end);
+            return sb_take(&b);
         }
-        sb_addc(&b, ';');
+        sb_add(&b, " = ");
         break;
     case FE_S_ASSIGN:
         sb_printf(&b, "%s = ", s->name);
-        expr_top(&b, ft, s->e);
-        sb_addc(&b, ';');
         break;
     case FE_S_STORE:
         sb_addc(&b, '*');
         expr(&b, ft, s->addr);
         sb_add(&b, " = ");
-        expr_top(&b, ft, s->e);
-        sb_addc(&b, ';');
         break;
     case FE_S_EXPR:
-        expr_top(&b, ft, s->e);
-        sb_addc(&b, ';');
         break;
     case FE_S_IF:
         sb_add(&b, "if (");
-        expr_top(&b, ft, s->e);
-        sb_addc(&b, ')');
+        end = ")";
         break;
     case FE_S_BLOCK:
         sb_add(&b, "{...}");
-        break;
+        return sb_take(&b);
     }
+    expr_top(&b, ft, s->e);
+    sb_add(&b, end);
     return sb_take(&b);
 }
