@@ -39,6 +39,18 @@ static const ir_binop binops[FE_BINOP_COUNT] = {
     [FE_EQ] = IR_EQ, [FE_NE] = IR_NE, [FE_LT] = IR_LT, [FE_LE] = IR_LE, [FE_GT] = IR_GT, [FE_GE] = IR_GE,
 };
 
+/* E, the address of a plain access; a constant that is not a location's
+ * address is refused at POS, the message opening with WHAT. */
+static bool access_address(lw *w, const fe_expr *e, lw_call_fn call, fe_pos pos, const char *what,
+                           ir_operand *out)
+{
+    if (!lw_expr(w, e, call, out))
+        return false;
+    if (out->kind == IR_OPND_IMM && !IR_IS_ADDR(out->imm))
+        return lw_error(w, pos, "%s %lld, which is not the address of a location", what, (long long)out->imm);
+    return true;
+}
+
 bool lw_expr(lw *w, const fe_expr *e, lw_call_fn call, ir_operand *out)
 {
     ir_operand a, b;
@@ -54,11 +66,8 @@ bool lw_expr(lw *w, const fe_expr *e, lw_call_fn call, ir_operand *out)
     case FE_E_DEREF:
         /* A plain `*e` is a non-atomic access whatever the declared type
          * (herd: LoadMem with no annotation). */
-        if (!lw_expr(w, e->l, call, &a))
+        if (!access_address(w, e->l, call, e->pos, "dereference of", &a))
             return false;
-        if (a.kind == IR_OPND_IMM && !IR_IS_ADDR(a.imm))
-            return lw_error(w, e->pos, "dereference of %lld, which is not the address of a location",
-                            (long long)a.imm);
         *out = lw_load(w, a, IR_MO_NA);
         return true;
     case FE_E_BIN:
@@ -135,11 +144,8 @@ bool lw_stmt(lw *w, const fe_stmt *s, lw_call_fn call)
         w->cur[lw_find_reg(w, s->name)] = v;
         return true;
     case FE_S_STORE:
-        if (!lw_expr(w, s->addr, call, &addr))
+        if (!access_address(w, s->addr, call, s->pos, "store through", &addr))
             return false;
-        if (addr.kind == IR_OPND_IMM && !IR_IS_ADDR(addr.imm))
-            return lw_error(w, s->pos, "store through %lld, which is not the address of a location",
-                            (long long)addr.imm);
         if (!lw_expr(w, s->e, call, &v))
             return false;
         lw_store(w, addr, v, IR_MO_NA);

@@ -70,6 +70,13 @@ static void add_operand(strbuf *b, const ir_test *t, ir_operand o)
     }
 }
 
+static void add_operands(strbuf *b, const ir_test *t, ir_operand x, ir_operand y)
+{
+    add_operand(b, t, x);
+    sb_add(b, ", ");
+    add_operand(b, t, y);
+}
+
 static void add_obs(strbuf *b, const ir_test *t, const ir_obs *o)
 {
     if (o->kind == IR_OBS_REG) {
@@ -143,14 +150,12 @@ static void add_instr(strbuf *b, const ir_test *t, const ir_block *bl, const ir_
         break;
     case IR_STORE:
         sb_printf(b, "store.%s ", ir_mode_name(in->mode));
-        add_operand(b, t, in->addr);
-        sb_add(b, ", ");
-        add_operand(b, t, in->a);
+        add_operands(b, t, in->addr, in->a);
         break;
     case IR_RMW:
         sb_printf(b, "rmw.%s.%s ", ir_rmw_name(in->rmw_op), ir_mode_name(in->mode));
-        add_operand(b, t, in->addr);
         if (in->rmw_op == IR_RMW_CAS) {
+            add_operand(b, t, in->addr);
             sb_add(b, ", expected ");
             add_operand(b, t, in->b);
             sb_add(b, ", new ");
@@ -162,8 +167,7 @@ static void add_instr(strbuf *b, const ir_test *t, const ir_block *bl, const ir_
             if (in->flag >= 0)
                 sb_printf(b, ", ok %%%d", in->flag);
         } else {
-            sb_add(b, ", ");
-            add_operand(b, t, in->a);
+            add_operands(b, t, in->addr, in->a);
         }
         break;
     case IR_FENCE:
@@ -173,9 +177,7 @@ static void add_instr(strbuf *b, const ir_test *t, const ir_block *bl, const ir_
         break;
     case IR_BIN:
         sb_printf(b, "%s ", ir_binop_name(in->binop));
-        add_operand(b, t, in->a);
-        sb_add(b, ", ");
-        add_operand(b, t, in->b);
+        add_operands(b, t, in->a, in->b);
         break;
     case IR_PHI:
         sb_add(b, "phi");
