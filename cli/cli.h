@@ -65,6 +65,9 @@ void cli_report_worst(const diag *d, int *status);
 /* Print "CMD: error: MSG" and "(see 'CMD --help')" to stderr, for a
  * misused option that the usage alone would not explain; returns
  * EXIT_USAGE. */
+/* The shipped compilation schemes, each after a space, for a usage text. */
+void cli_print_schemes(FILE *f);
+
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* On a terminal, long steps (compiling, javac) show a progress line on
  * stderr while they run (cli/steps.c). */

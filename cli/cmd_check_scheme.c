@@ -25,8 +25,7 @@ static void usage(FILE *f)
                "Compile each C or Java test to x86 through the scheme and check that every\n"
                "final state the x86 program allows is one the source model allows.\n\n"
                "  --scheme S        compilation scheme (shipped:");
-    for (const char *const *n = x86_scheme_builtins(); *n; n++)
-        fprintf(f, " %s", *n);
+    cli_print_schemes(f);
     fprintf(f, ")\n"
                "  --source-model M  model of the source (default: rc11 for C, jam21 for Java)\n"
                "  --target-model M  model of the compiled x86 program (default x86tso; a .cat path)\n"

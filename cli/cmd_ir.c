@@ -117,21 +117,19 @@ int cmd_ir(int argc, char **argv)
     int st = cli_parse(&it, "litmusc ir", argc, argv, usage, opts, true);
     if (st >= 0)
         return st;
-    const char **files = it.files;
-    int nfiles = it.nfiles;
     /* Everything is checked before anything is printed, so a bad file
      * leaves no partial output. */
     ir_test **tests = NULL;
     int n = 0;
     int status = EXIT_OK;
-    for (int i = 0; i < nfiles && status == EXIT_OK; i++) {
+    for (int i = 0; i < it.nfiles && status == EXIT_OK; i++) {
         diag d = {0};
         if (read) {
-            if (!read_ir(files[i], &tests, &n, &d))
+            if (!read_ir(it.files[i], &tests, &n, &d))
                 status = cli_report(&d);
             continue;
         }
-        ir_test *t = cli_load_test(files[i], &d);
+        ir_test *t = cli_load_test(it.files[i], &d);
         if (!t) {
             status = cli_report(&d);
             continue;
@@ -157,6 +155,6 @@ int cmd_ir(int argc, char **argv)
     for (int i = 0; i < n; i++)
         ir_test_free(tests[i]);
     free(tests);
-    free(files);
+    free(it.files);
     return status;
 }

@@ -83,16 +83,14 @@ int cmd_parse(int argc, char **argv)
     int st = cli_parse(&it, "litmusc parse", argc, argv, usage, opts, true);
     if (st >= 0)
         return st;
-    const char **files = it.files;
-    int nfiles = it.nfiles;
     int worst = EXIT_OK;
     bool first = true;
-    for (int i = 0; i < nfiles; i++) {
-        int rc = parse_one(files[i], hash, check, &first);
+    for (int i = 0; i < it.nfiles; i++) {
+        int rc = parse_one(it.files[i], hash, check, &first);
         if (rc > worst)
             worst = rc;
     }
-    free(files);
+    free(it.files);
     fflush(stdout);
     return worst;
 }

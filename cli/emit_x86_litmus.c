@@ -20,8 +20,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc emit --target x86-litmus [--scheme NAME|PATH] [--map FILE] FILE... [-o OUT]\n"
                "  --scheme S   compilation scheme (shipped:");
-    for (const char *const *n = x86_scheme_builtins(); *n; n++)
-        fprintf(f, " %s", *n);
+    cli_print_schemes(f);
     fprintf(f, "; or a .scheme file);\n"
                "               X86 tests need none (identity compilation)\n"
                "  -o OUT       output file (one test) or folder (several); default stdout\n"

@@ -1,7 +1,8 @@
-/* What every subcommand prints alike: its diagnostics and its --json
- * document. */
+/* What every subcommand prints alike: its diagnostics, its --json
+ * document, the list of shipped schemes in its usage. */
 #include <stdarg.h>
 #include <stdio.h>
+#include "backends/x86/x86.h"
 #include "cli/cli.h"
 #include "harness/harness.h"
 
@@ -20,6 +21,12 @@ void cli_report_worst(const diag *d, int *status)
     int s = cli_report(d);
     if (s > *status)
         *status = s;
+}
+
+void cli_print_schemes(FILE *f)
+{
+    for (const char *const *n = x86_scheme_builtins(); *n; n++)
+        fprintf(f, " %s", *n);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)

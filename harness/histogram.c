@@ -71,15 +71,14 @@ static bool parse_u64(const char *w, size_t n, uint64_t *out)
     return true;
 }
 
+/* A signed word is an optional '-' before an unsigned one. */
 static bool parse_i64(const char *w, size_t n, int64_t *out)
 {
-    char buf[32], *e;
-    if (!word_copy(w, n, buf, sizeof buf))
+    bool neg = n > 0 && w[0] == '-';
+    uint64_t m;
+    if (!parse_u64(w + neg, n - neg, &m) || m > (uint64_t)INT64_MAX + neg)
         return false;
-    long long v = strtoll(buf, &e, 10);
-    if (errno || *e)
-        return false;
-    *out = (int64_t)v;
+    *out = neg && m ? -(int64_t)(m - 1) - 1 : (int64_t)m;
     return true;
 }
 
