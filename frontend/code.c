@@ -106,8 +106,7 @@ static fe_stmt *new_stmt(fe_stmt_kind k, int line, int col)
 {
     fe_stmt *s = xcalloc(1, sizeof *s);
     s->kind = k;
-    s->pos.line = line;
-    s->pos.col = col;
+    s->pos = (fe_pos){line, col};
     return s;
 }
 
@@ -209,12 +208,8 @@ fail:
 static fe_stmt *parse_stmt(lexer *lx, code_scope *sc, int depth)
 {
     int line = lx->cur.line, col = lx->cur.col;
-    if (!lx_node(lx))
+    if (!lx_node(lx, depth, CODE_MAX_DEPTH, "statements"))
         return NULL;
-    if (depth > CODE_MAX_DEPTH) {
-        lx_error(lx, "statements nested too deeply");
-        return NULL;
-    }
     if (lx_is(lx, "{"))
         return parse_block_body(lx, sc, depth);
     if (lx_is_ident(lx, "while") || lx_is_ident(lx, "for") || lx_is_ident(lx, "do")) {

@@ -14,8 +14,7 @@ static fe_expr *new_expr(fe_expr_kind k, const tok *at)
 {
     fe_expr *e = xcalloc(1, sizeof *e);
     e->kind = k;
-    e->pos.line = at->line;
-    e->pos.col = at->col;
+    e->pos = (fe_pos){at->line, at->col};
     return e;
 }
 
@@ -289,12 +288,8 @@ bool code_is_java_handle(const tok *t)
 
 fe_expr *code_parse_unary(lexer *lx, code_scope *sc, int depth)
 {
-    if (!lx_node(lx))
+    if (!lx_node(lx, depth, CODE_MAX_DEPTH, "expression"))
         return NULL;
-    if (depth > CODE_MAX_DEPTH) {
-        lx_error(lx, "expression nested too deeply");
-        return NULL;
-    }
     tok at = lx->cur;
     if (lx->cur.kind == TK_NUM) {
         if (lx->cur.big || lx->cur.num > (uint64_t)INT64_MAX) {

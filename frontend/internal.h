@@ -48,8 +48,10 @@ typedef struct lexer {
 /* Tree nodes a section may build.  Later passes walk trees recursively,
  * so a bound on the node count bounds their stack depth too. */
 enum { LX_MAX_NODES = 10000 };
-/* Count one node; false (diag set at the current token) past the bound. */
-bool lx_node(lexer *lx);
+/* Count one node at nesting DEPTH; false (diag set at the current token)
+ * past the node bound or past MAX_DEPTH ("WHAT nested too deeply"): the
+ * recursive parsers' guard against a stack overflow. */
+bool lx_node(lexer *lx, int depth, int max_depth, const char *what);
 
 /* Start lexing [p, end) which begins at LINE:COL, and read the first token. */
 void lx_init(lexer *lx, const char *p, const char *end, int line, int col, int flags,

@@ -280,11 +280,16 @@ bool lx_expect(lexer *lx, const char *s)
     return lx_error(lx, "expected '%s'", s);
 }
 
-bool lx_node(lexer *lx)
+bool lx_node(lexer *lx, int depth, int max_depth, const char *what)
 {
-    if (++lx->nodes <= LX_MAX_NODES)
-        return true;
-    if (lx->nodes == LX_MAX_NODES + 1)
-        lx_error(lx, "section too complex (more than %d operators and statements)", LX_MAX_NODES);
-    return false;
+    if (++lx->nodes > LX_MAX_NODES) {
+        if (lx->nodes == LX_MAX_NODES + 1)
+            lx_error(lx, "section too complex (more than %d operators and statements)", LX_MAX_NODES);
+        return false;
+    }
+    if (depth > max_depth) {
+        lx_error(lx, "%s nested too deeply", what);
+        return false;
+    }
+    return true;
 }

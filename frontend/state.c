@@ -306,8 +306,7 @@ static fe_prop *new_prop(fe_prop_kind k, int line, int col)
 {
     fe_prop *p = xcalloc(1, sizeof *p);
     p->kind = k;
-    p->pos.line = line;
-    p->pos.col = col;
+    p->pos = (fe_pos){line, col};
     return p;
 }
 
@@ -358,12 +357,8 @@ fail:
 static fe_prop *parse_unary(lexer *lx, const fe_test *t, int depth)
 {
     int line = lx->cur.line, col = lx->cur.col;
-    if (!lx_node(lx))
+    if (!lx_node(lx, depth, MAX_PROP_DEPTH, "condition"))
         return NULL;
-    if (depth > MAX_PROP_DEPTH) {
-        lx_error(lx, "condition nested too deeply");
-        return NULL;
-    }
     if (lx_accept(lx, "~") || lx_accept(lx, "not")) {
         fe_prop *sub = parse_unary(lx, t, depth + 1);
         if (!sub)
@@ -493,8 +488,7 @@ bool fe_parse_cond(fe_test *t, const section *s, const char *file, diag *d)
         }
     }
     int line = lx.cur.line, col = lx.cur.col;
-    t->cond.pos.line = line;
-    t->cond.pos.col = col;
+    t->cond.pos = (fe_pos){line, col};
     if (lx.cur.kind == TK_EOF) {
         t->cond.prop = new_prop(FE_P_TRUE, line, col);
         return true;

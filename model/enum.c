@@ -453,12 +453,7 @@ static bool paths_choose(enumr *e, int th)
 bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_observer *obs_fn, bset *b,
               uint64_t *flags, diag *d)
 {
-    enumr e;
-    memset(&e, 0, sizeof e);
-    e.observer = obs_fn;
-    e.t = t;
-    e.d = d;
-    e.b = b;
+    enumr e = {.observer = obs_fn, .t = t, .d = d, .b = b};
     e.gen_co = cat_model_generates_co(cm);
     e.prune = prune;
     e.nth = t->nthreads;
