@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ir/ir.h"
+#include "ir/text.h"
 #include "util/mem.h"
 
 bool ir_obs_equal(const ir_obs *a, const ir_obs *b)
@@ -248,14 +249,7 @@ static void add_prop(strbuf *b, const ir_test *t, const ir_cond *c, int above)
     case IR_C_OR: here = CTX_OR; op = " \\/ "; break;
     default: here = CTX_IMPLIES; op = " => "; break;
     }
-    bool paren = needs_paren(above, here);
-    if (paren)
-        sb_addc(b, '(');
-    add_prop(b, t, c->l, here);
-    sb_add(b, op);
-    add_prop(b, t, c->r, here);
-    if (paren)
-        sb_addc(b, ')');
+    ir_text_add_binary(b, t, c, add_prop, needs_paren(above, here), op, here, here);
 }
 
 const char *ir_quant_name(ir_quant q)

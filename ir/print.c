@@ -120,12 +120,17 @@ static void add_prop(strbuf *b, const ir_test *t, const ir_cond *c, int need)
     case IR_C_AND: prec = P_AND; lneed = P_AND; rneed = P_IMPLIES; op = " /\\ "; break;
     default: prec = P_IMPLIES; lneed = P_NOT; rneed = P_IMPLIES; op = " => "; break;
     }
-    bool paren = prec < need;
+    ir_text_add_binary(b, t, c, add_prop, prec < need, op, lneed, rneed);
+}
+
+void ir_text_add_binary(strbuf *b, const ir_test *t, const ir_cond *c, ir_cond_printer *print, bool paren,
+                        const char *op, int lctx, int rctx)
+{
     if (paren)
         sb_addc(b, '(');
-    add_prop(b, t, c->l, lneed);
+    print(b, t, c->l, lctx);
     sb_add(b, op);
-    add_prop(b, t, c->r, rneed);
+    print(b, t, c->r, rctx);
     if (paren)
         sb_addc(b, ')');
 }
