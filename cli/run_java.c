@@ -63,10 +63,9 @@ int run_java(const run_opts *o, char **files, int nfiles)
     harness_filter *flt = NULL;
     if (o->filter && !(flt = harness_filter_new(o->filter, &d)))
         return cli_report(&d);
-    char *javac_version = harness_cc_version("javac", &d);
+    char *javac_version = harness_java_version(&d);
     if (!javac_version) {
         harness_filter_free(flt);
-        diag_fail(&d, "the java target needs a JDK (javac and java in PATH): %s", d.msg);
         return cli_report(&d);
     }
     harness_signals_install();

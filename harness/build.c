@@ -77,32 +77,60 @@ static bool mkdir_p(const char *path, diag *d)
     return diag_fail(d, "cannot create %s: %s (set --cache-dir or LITMUSC_CACHE)", path, strerror(errno));
 }
 
-char *harness_cc_version(const char *cc, diag *d)
+/* The first line `CMD --version` prints, or NULL with *WHY saying what
+ * went wrong: the command is empty, does not run (the reason in RUN), or
+ * exits non-zero. */
+enum { VERSION_EMPTY = 1, VERSION_NOT_RUN, VERSION_FAILED };
+static char *version_line(const char *cmd, int *why, diag *run)
 {
     size_t n = 0, cap = 0;
     char **argv = NULL;
-    char *words = xstrdup(cc);
+    char *words = xstrdup(cmd);
     for (char *w = strtok(words, " \t"); w; w = strtok(NULL, " \t"))
         VEC_PUSH(argv, n, cap, w);
     char ver[] = "--version";
     VEC_PUSH(argv, n, cap, ver);
     VEC_PUSH(argv, n, cap, NULL);
     harness_child c;
-    diag cd = {0};
     char *line = NULL;
     if (n < 3) {
-        diag_fail(d, "empty compiler command");
-    } else if (!harness_child_run(argv, 30, 1, &c, &cd)) {
-        diag_fail(d, "compiler '%s' not found or not runnable (%s); use --cc", argv[0], cd.msg);
+        *why = VERSION_EMPTY;
+    } else if (!harness_child_run(argv, 30, 1, &c, run)) {
+        *why = VERSION_NOT_RUN;
     } else {
         if (c.exit_status == 0)
             line = xstrndup(c.out, strcspn(c.out, "\n"));
         else
-            diag_fail(d, "'%s --version' failed; is '%s' a C compiler? (use --cc)", cc, cc);
+            *why = VERSION_FAILED;
         harness_child_free(&c);
     }
     free(argv);
     free(words);
+    return line;
+}
+
+char *harness_cc_version(const char *cc, diag *d)
+{
+    int why = 0;
+    diag run = {0};
+    char *line = version_line(cc, &why, &run);
+    if (why == VERSION_EMPTY)
+        diag_fail(d, "empty compiler command");
+    else if (why == VERSION_NOT_RUN)
+        diag_fail(d, "compiler '%s' not found or not runnable (%s); use --cc", cc, run.msg);
+    else if (why == VERSION_FAILED)
+        diag_fail(d, "'%s --version' failed; is '%s' a C compiler? (use --cc)", cc, cc);
+    return line;
+}
+
+char *harness_java_version(diag *d)
+{
+    int why = 0;
+    diag run = {0};
+    char *line = version_line("javac", &why, &run);
+    if (!line)
+        diag_fail(d, "the java target needs a JDK (javac and java in PATH): %s",
+                  why == VERSION_NOT_RUN ? run.msg : "'javac --version' failed");
     return line;
 }
 

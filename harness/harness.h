@@ -379,8 +379,14 @@ typedef struct harness_java_opts {
     const char *size, *runs, *time;     /* the runner's -s, -r, --time; NULL: its defaults */
     double timeout_s;                   /* per test; the JVM gets this times the tests */
     const char *cache_dir;              /* NULL: harness_cache_dir(NULL) */
-    const char *javac_version;          /* harness_cc_version("javac"): part of the cache key */
+    const char *javac_version;          /* harness_java_version(): part of the cache key */
 } harness_java_opts;
+
+/* The JDK's javac version line (malloc'd, harness/build.c), or NULL + D
+ * (status 3) saying that the java target needs a JDK and why the probe
+ * failed.  Checked before any test is loaded, so a missing JDK is one
+ * clear error. */
+char *harness_java_version(diag *d);
 
 /* Called once per test, in order: H is its histogram (possibly partial:
  * RI->status says so), or NULL with D saying why it has none (status 2:

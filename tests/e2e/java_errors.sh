@@ -89,5 +89,14 @@ else
 fi
 "$L" run --target java -s 1000 -r 2 "$tmp/hostile.litmus" > "$tmp/log" 2>&1 ||
     bad "run --target java on the hostile test: $(tail -5 "$tmp/log")"
+# No JDK on PATH: one error that says so (not the C compiler's --cc hint),
+# exit status 3, before any test runs.
+mkdir "$tmp/nojdk"
+PATH="$tmp/nojdk" "$L" run --target java "$tmp/good.litmus" > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ "$st" -eq 3 ] || bad "run --target java without a JDK exited $st, not 3"
+grep -q "^litmusc run: error: the java target needs a JDK (javac and java in PATH): cannot run 'javac'" \
+    "$tmp/err" || bad "no JDK: wrong message: $(cat "$tmp/err")"
+grep -q -- "--cc" "$tmp/err" && bad "no JDK: the message offers --cc, which the java target does not take"
 [ "$fail" -eq 0 ] && echo "java_errors: ok"
 exit "$fail"
