@@ -25,7 +25,7 @@ for dir in $(find "$corpus" -name '*.litmus' | sed 's|/[^/]*$||' | sort -u); do
         echo "$m $rel $wall $rss" >> "$tmp/batches"
         # per test: seconds and candidates from the JSON
         { tr '\n' ' ' < "$tmp/j"; echo; } | sed 's/}, *{"test"/}\n{"test"/g' |
-            sed -n 's/.*"file":"\([^"]*\)".*"events":\([0-9]*\),"candidates":\([0-9]*\),"seconds":\([0-9.]*\).*/\1 \3 \4 \2/p' |
+            sed -n 's/.*"file":"\([^"]*\)".*"events":\([0-9]*\),"candidates":\([0-9]*\),"seconds":\([0-9.eE+-]*\).*/\1 \3 \4 \2/p' |
             while read -r f c s ev; do echo "$m ${f#"$corpus"/} $c $s $ev" >> "$tmp/rows"; done
     done
 done
