@@ -62,12 +62,11 @@ int cli_report(const diag *d);
 /* cli_report for one of several files: *STATUS keeps the worst status so
  * far, so a later good file does not hide an earlier failure. */
 void cli_report_worst(const diag *d, int *status);
+/* The shipped compilation schemes, each after a space, for a usage text. */
+void cli_print_schemes(FILE *f);
 /* Print "CMD: error: MSG" and "(see 'CMD --help')" to stderr, for a
  * misused option that the usage alone would not explain; returns
  * EXIT_USAGE. */
-/* The shipped compilation schemes, each after a space, for a usage text. */
-void cli_print_schemes(FILE *f);
-
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* On a terminal, long steps (compiling, javac) show a progress line on
  * stderr while they run (cli/steps.c). */

@@ -204,15 +204,15 @@ int cmd_gen(int argc, char **argv)
     enum { O_ARCH = 1, O_OUT, O_NAME, O_KEEP, O_SIZE, O_RELAX, O_SAFE, O_NPROCS, O_EPROCS, O_MAXINS,
            O_MODE, O_MIX, O_MINR, O_MAXR, O_FILTER, O_LIST, O_VARATOM };
     static const cli_opt opts[] = {
-        CLI_ID("--arch", O_ARCH, true), CLI_ID("-arch", O_ARCH, true), CLI_ID("-o", O_OUT, true), CLI_ID("--name", O_NAME, true),
-        CLI_ID("--keep-order", O_KEEP, false), CLI_ID("--size", O_SIZE, true), CLI_ID("-size", O_SIZE, true),
-        CLI_ID("--relax", O_RELAX, true), CLI_ID("-relax", O_RELAX, true), CLI_ID("--safe", O_SAFE, true),
-        CLI_ID("-safe", O_SAFE, true), CLI_ID("--nprocs", O_NPROCS, true), CLI_ID("-nprocs", O_NPROCS, true),
-        CLI_ID("--eprocs", O_EPROCS, false), CLI_ID("-eprocs", O_EPROCS, false), CLI_ID("--max-ins", O_MAXINS, true),
-        CLI_ID("-ins", O_MAXINS, true), CLI_ID("--mode", O_MODE, true), CLI_ID("-mode", O_MODE, true),
-        CLI_ID("--mix", O_MIX, false), CLI_ID("--min-relax", O_MINR, true), CLI_ID("--max-relax", O_MAXR, true),
-        CLI_ID("--filter", O_FILTER, true), CLI_ID("--list", O_LIST, false), CLI_ID("--varatom", O_VARATOM, true),
-        CLI_ID("-varatom", O_VARATOM, true), {0}};
+        CLI_ID("--arch", O_ARCH, true), CLI_ID("-arch", O_ARCH, true), CLI_ID("-o", O_OUT, true),
+        CLI_ID("--name", O_NAME, true), CLI_ID("--keep-order", O_KEEP, false), CLI_ID("--size", O_SIZE, true),
+        CLI_ID("-size", O_SIZE, true), CLI_ID("--relax", O_RELAX, true), CLI_ID("-relax", O_RELAX, true),
+        CLI_ID("--safe", O_SAFE, true), CLI_ID("-safe", O_SAFE, true), CLI_ID("--nprocs", O_NPROCS, true),
+        CLI_ID("-nprocs", O_NPROCS, true), CLI_ID("--eprocs", O_EPROCS, false), CLI_ID("-eprocs", O_EPROCS, false),
+        CLI_ID("--max-ins", O_MAXINS, true), CLI_ID("-ins", O_MAXINS, true), CLI_ID("--mode", O_MODE, true),
+        CLI_ID("-mode", O_MODE, true), CLI_ID("--mix", O_MIX, false), CLI_ID("--min-relax", O_MINR, true),
+        CLI_ID("--max-relax", O_MAXR, true), CLI_ID("--filter", O_FILTER, true), CLI_ID("--list", O_LIST, false),
+        CLI_ID("--varatom", O_VARATOM, true), CLI_ID("-varatom", O_VARATOM, true), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc gen", argc, argv, usage);
     const char *v, *arch_name = NULL, *out = NULL, *name = NULL, *filter = NULL;

@@ -145,11 +145,11 @@ typedef struct code_scope {
     int nnames, cap;
 } code_scope;
 
-/* Parse `{ stmts }` at the current token into an FE_S_BLOCK. */
 /* Start lexing the program section S of a C or Java test; false (diag
  * set) when it cannot be read or is empty, SHAPE saying what a thread
  * looks like ("P0(...) { ... }"). */
 bool code_open(lexer *lx, const section *s, const char *file, diag *d, const char *shape);
+/* Parse `{ stmts }` at the current token into an FE_S_BLOCK. */
 fe_stmt *code_parse_block(lexer *lx, code_scope *sc);
 void code_scope_add(code_scope *sc, const char *name, bool is_ptr);
 int code_scope_find(const code_scope *sc, const char *name);
