@@ -252,18 +252,20 @@ static void emit_bin(strbuf *b, const ir_instr *in)
     case IR_GE: op = ">="; break;
     default: op = "+"; break;
     }
+    /* Each form as the text before, between and after the operands; OP
+     * goes into the one with %s. */
+    static const struct { const char *open, *mid, *close; } text[] = {
+        [PLAIN] = {"(int64_t)(", " %s ", ");\n"},
+        [WRAP] = {"(int64_t)((uint64_t)", " %s (uint64_t)", ");\n"},
+        [SHIFT] = {"(int64_t)((uint64_t)", " %s ((uint64_t)", " & 63));\n"},
+        [CALL] = {"%s(", ", ", ");\n"},
+    };
     sb_printf(b, "    v%d = ", in->dst);
-    if (form == CALL)
-        sb_printf(b, "%s(", op);
-    else
-        sb_add(b, form == PLAIN ? "(int64_t)(" : "(int64_t)((uint64_t)");
+    sb_printf(b, text[form].open, op);
     opnd(b, in->a);
-    if (form == CALL)
-        sb_add(b, ", ");
-    else
-        sb_printf(b, form == WRAP ? " %s (uint64_t)" : form == SHIFT ? " %s ((uint64_t)" : " %s ", op);
+    sb_printf(b, text[form].mid, op);
     opnd(b, in->b);
-    sb_add(b, form == SHIFT ? " & 63));\n" : ");\n");
+    sb_add(b, text[form].close);
 }
 
 /* Copies for the phis of block TO on the edge from block FROM. */
