@@ -122,40 +122,42 @@ static void expr_top(strbuf *b, const fe_test *ft, const fe_expr *e)
     }
 }
 
-/* A statement is a head, its expression and a terminator; only a
- * declaration may lack the expression. */
 char *lw_src_stmt(const fe_test *ft, const fe_stmt *s)
 {
     strbuf b = {0};
-    const char *end = ";";
     switch (s->kind) {
     case FE_S_DECL:
         sb_printf(&b, "%s %s", s->type ? s->type : "int", s->name);
-        if (!s->e) {
-            sb_add(&b, end);
-            return sb_take(&b);
+        if (s->e) {
+            sb_add(&b, " = ");
+            expr_top(&b, ft, s->e);
         }
-        sb_add(&b, " = ");
+        sb_addc(&b, ';');
         break;
     case FE_S_ASSIGN:
         sb_printf(&b, "%s = ", s->name);
+        expr_top(&b, ft, s->e);
+        sb_addc(&b, ';');
         break;
     case FE_S_STORE:
         sb_addc(&b, '*');
         expr(&b, ft, s->addr);
         sb_add(&b, " = ");
+        expr_top(&b, ft, s->e);
+        sb_addc(&b, ';');
         break;
     case FE_S_EXPR:
+        expr_top(&b, ft, s->e);
+        sb_addc(&b, ';');
         break;
     case FE_S_IF:
         sb_add(&b, "if (");
-        end = ")";
+        expr_top(&b, ft, s->e);
+        sb_addc(&b, ')');
         break;
     case FE_S_BLOCK:
         sb_add(&b, "{...}");
-        return sb_take(&b);
+        break;
     }
-    expr_top(&b, ft, s->e);
-    sb_add(&b, end);
     return sb_take(&b);
 }
