@@ -16,9 +16,8 @@
 enum { MAX_EXEC_PAIRS = EXEC_MAX * (EXEC_MAX - 1) / 2 };
 
 typedef struct state_acc {
-    ir_val *vals;           /* nobs values, the one allocation of the state */
-    int *ids;               /* pairs racing in every execution seen so far with this state, ascending;
-                               in VALS' block after the values (intersections only shrink it) */
+    ir_val *vals;           /* nobs values */
+    int *ids;               /* pairs racing in every execution seen so far with this state, ascending */
     int nids;
 } state_acc;
 
@@ -193,8 +192,8 @@ static bool on_exec(void *ctx, const exec *x, const model_exec_info *info, diag 
     }
     grow_states(c);
     i = state_slot(c, info->state);
-    state_acc s = {xmalloc((size_t)c->nobs * sizeof *s.vals + ((size_t)n + 1) * sizeof *s.ids), NULL, n};
-    s.ids = (int *)(s.vals + c->nobs);
+    state_acc s = {xmalloc(((size_t)c->nobs + 1) * sizeof *s.vals), xmalloc(((size_t)n + 1) * sizeof *s.ids),
+                   n};
     memcpy(s.vals, info->state, (size_t)c->nobs * sizeof *s.vals);
     memcpy(s.ids, ids, (size_t)n * sizeof *ids);
     VEC_PUSH(c->states, c->nstates, c->scap, s);
@@ -226,8 +225,10 @@ static int cmp_pair_ix(const void *a, const void *b)
 
 static void collect_free(collect *c)
 {
-    for (size_t i = 0; i < c->nstates; i++)
+    for (size_t i = 0; i < c->nstates; i++) {
         free(c->states[i].vals);
+        free(c->states[i].ids);
+    }
     free(c->states);
     free(c->sslot);
     free(c->pairs);
