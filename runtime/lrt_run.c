@@ -69,8 +69,10 @@ typedef struct lrt_shared {
     size_t ninst_run;               /* instances of the current run (see run_size) */
     uint64_t iters_done;            /* instances run so far, over every run */
     /* timebase: lateness[t][c] = ticks test thread t began chunk c after
-     * its schedule (0 when on time); took[t] = ticks its whole run took. */
+     * its schedule (0 when on time); busy[t][c] = ticks its sweep of chunk
+     * c took; took[t] = ticks its whole run took. */
     uint32_t *lateness[LRT_MAX_THREADS];
+    uint32_t *busy[LRT_MAX_THREADS];
     uint64_t took[LRT_MAX_THREADS];
     uint64_t aligned, chunks_timed; /* timebase: chunks begun together, of all */
     uint64_t runs_done;
@@ -195,21 +197,41 @@ static uint64_t median_chunk(lrt_shared *sh, int t)
     return select_kth(l, n, n / 2);
 }
 
-/* The fewest chunks a free run must have for its pace to set the period. */
+/* The fewest chunks a run must have for its pace to set the period. */
 enum { CALIBRATE_CHUNKS = 8 };
+
+/* Serial, after a paced run: the longest any test thread's sweep of a
+ * chunk took, leaving out each thread's slowest tenth (a chunk the thread
+ * was preempted in is an outlier, not its pace).  Reorders busy[]. */
+static uint64_t paced_chunk(lrt_shared *sh)
+{
+    size_t n = sh->nchunks;
+    uint64_t pace = 0;
+    for (int t = 0; t < sh->nworkers; t++) {
+        uint64_t p = select_kth(sh->busy[t], n, n * 9 / 10);
+        pace = p > pace ? p : pace;
+    }
+    return pace;
+}
 
 /* Serial, timebase with an adaptive period.  The first run has none: the
  * threads run free, and two and a half times the slowest one's median
  * pace becomes the period (threads that run the same instances at the
  * same moment contend for their lines; on SB that slows them by about that
- * much, so the first paced run is already close).  After that the period
- * follows how well the threads kept together: it grows by a quarter when
- * more than 60% of the chunks began apart (a thread could not keep the
- * pace), and shrinks by a 32nd when fewer than 35% did, to find the
- * fastest pace that still holds them together.
- * On SB the witnesses per second hardly change between half and a tenth
- * of the chunks apart, while the iterations per second fall with the
- * longer period, so the band sits at the fast end (bench/RESULTS.md).
+ * much, so the first paced run is already close).  After that every run
+ * measures the pace itself: the period becomes an eighth more than the
+ * time the slowest thread's sweep of a chunk took, leaving out its
+ * slowest tenth.  How long a chunk takes is not fixed: on a shared host
+ * the same two threads take three times as long for stretches of tens of
+ * milliseconds (when the host places their CPUs apart) and then run fast
+ * again, so the period must follow the pace down as soon as it follows it
+ * up.  A rule that only nudged the period by the share of chunks begun
+ * apart grew it in such a stretch and took a hundred runs to bring it
+ * back, running the rest of the test at a third of the speed
+ * (bench/RESULTS.md).  The share apart still counts: when more than 60%
+ * of the chunks began apart the threads may not have met at all (a chunk
+ * swept alone is faster than one swept together), so the period grows by
+ * a quarter at least.
  * With more threads than CPUs they cannot all run at once, so the period
  * stays at the first run's pace plus a quarter: a longer one would only
  * add idle waits.  Nor does the period ever exceed 8 times its first
@@ -221,8 +243,9 @@ static void adapt_period(lrt_shared *sh, uint64_t together)
     uint64_t k = sh->tb_chunk, n = sh->nchunks, p = sh->period;
     /* The short first runs of --until-covered (run_size) are one chunk or
      * a few: they need no period, and too few chunks to time the pace by.
-     * The first run of CALIBRATE_CHUNKS chunks or more does. */
-    if (p == 0 && n < CALIBRATE_CHUNKS && n < (sh->layout.ninst + k - 1) / k)
+     * The first run of CALIBRATE_CHUNKS chunks or more does; later runs
+     * that short leave the period as it is. */
+    if (n < CALIBRATE_CHUNKS && (p || n < (sh->layout.ninst + k - 1) / k))
         return;
     if (p == 0) {
         for (int t = 0; t < sh->nworkers; t++) {
@@ -234,10 +257,12 @@ static void adapt_period(lrt_shared *sh, uint64_t together)
         sh->period_cap = cap < PERIOD_MAX * k ? cap : PERIOD_MAX * k;
     } else if (sh->yield) {
         return;
-    } else if ((n - together) * 5 > n * 3) {
-        p += p / 4 > 1 ? p / 4 : 1;
-    } else if ((n - together) * 20 < n * 7) {
-        p -= p / 32;
+    } else {
+        uint64_t pace = paced_chunk(sh);
+        uint64_t want = pace + pace / 8;
+        if ((n - together) * 5 > n * 3 && want < p + p / 4)
+            want = p + p / 4;
+        p = want;
     }
     if (p < PERIOD_MIN * k)
         p = PERIOD_MIN * k;
@@ -583,6 +608,11 @@ static uint64_t meet_origin(lrt_shared *sh, int w, int g, uint32_t id)
     return t0 + MEET_MARGIN;
 }
 
+static uint32_t clamp_ticks(uint64_t ticks)
+{
+    return ticks < UINT32_MAX ? (uint32_t)ticks : UINT32_MAX;
+}
+
 /* Chunk c of the run starts at tick t0 + c*period + delay[t]; within a
  * chunk the thread sweeps its instances without waiting.  The threads
  * meet on every chunk without touching a shared line: any wait on memory
@@ -599,15 +629,18 @@ static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
     int64_t *out = sh->out[t];
     size_t n = sh->ninst_run, k = sh->tb_chunk;
     uint64_t period = sh->period;
-    uint32_t *lateness = sh->lateness[t];
+    uint32_t *lateness = sh->lateness[t], *busy = sh->busy[t];
     uint64_t start = meet_origin(sh, w, g, id) + sh->delay[t];
-    uint64_t when = start;
+    uint64_t when = start, began = start;
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         uint64_t now = lrt_ticks();
+        if (c)
+            busy[c - 1] = clamp_ticks(now > began ? now - began : 0);
         if (period && now < when)
             lrt_wait_ticks(when, sh->yield);
         uint64_t late = now > when ? now - when : 0;
-        lateness[c] = late < UINT32_MAX ? (uint32_t)late : UINT32_MAX;
+        lateness[c] = clamp_ticks(late);
+        began = now > when ? now : when;
         size_t hi = n - lo > k ? lo + k : n;
         if (gsweep)
             gsweep(sh->layout.cell, out, lo, hi, sh->gap[t]);
@@ -618,6 +651,8 @@ static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
                 fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
     }
     uint64_t end = lrt_ticks();
+    if (n)
+        busy[(n - 1) / k] = clamp_ticks(end > began ? end - began : 0);
     sh->took[t] = end > start ? end - start : 0;
 }
 
@@ -757,6 +792,7 @@ static void shared_free(lrt_shared *sh)
     for (int k = 0; k < LRT_MAX_THREADS; k++) {
         free(sh->out[k]);
         free(sh->lateness[k]);
+        free(sh->busy[k]);
         lrt_hist_free(&sh->hist[k]);
     }
     lrt_hist_free(&sh->first);
@@ -810,7 +846,8 @@ static bool shared_init(lrt_shared *sh, const lrt_test *t, const lrt_config *c)
     if (c->sync == LRT_SYNC_TIMEBASE)
         for (int k = 0; k < t->nthreads; k++) {
             sh->lateness[k] = calloc(sh->nchunks ? sh->nchunks : 1, sizeof *sh->lateness[k]);
-            if (!sh->lateness[k])
+            sh->busy[k] = calloc(sh->nchunks ? sh->nchunks : 1, sizeof *sh->busy[k]);
+            if (!sh->lateness[k] || !sh->busy[k])
                 return false;
         }
     if (c->sync == LRT_SYNC_USER) {
@@ -835,6 +872,10 @@ int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r)
         free(sh);
         return 3;
     }
+    /* The calling thread becomes worker 0 and is pinned; it gets back the
+     * CPUs it had, so that a later run in the same process sees them all. */
+    int caller_cpus[LRT_MAX_THREADS * 8];
+    int ncaller_cpus = lrt_cpu_list(caller_cpus, (int)(sizeof caller_cpus / sizeof *caller_cpus));
     pthread_t tid[LRT_MAX_THREADS];
     worker_arg args[LRT_MAX_THREADS];
     int started = 1;
@@ -858,6 +899,7 @@ int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r)
     }
     for (int w = 1; w < started; w++)
         pthread_join(tid[w], NULL);
+    lrt_pin_self(-1, caller_cpus, ncaller_cpus);
     if (status == 0 && !lrt_hist_init(&r->hist, t->nobs))
         status = 3;
     for (int w = 0; status == 0 && w < t->nthreads; w++)

@@ -675,6 +675,43 @@ static void test_timebase_adapts(void **state)
     lrt_result_free(&r);
 }
 
+/* A thread slow for its first SLOW_INSTANCES instances (three runs of
+ * 1024) and fast after: once it is fast, the adaptive period must come
+ * down with it within a run, not stay sized for the slow pace. */
+enum { SLOW_INSTANCES = 3 * 1024 };
+static _Atomic uint64_t phased_calls;
+static void phased0(void *const *c, int64_t *out)
+{
+    if (atomic_fetch_add(&phased_calls, 1) < SLOW_INSTANCES) {
+        uint64_t end = lrt_ticks() + 4000;
+        while (lrt_ticks() < end)
+            ;
+    }
+    sb0(c, out);
+}
+static const lrt_thread_fn fns_phased[2] = {phased0, sb1};
+
+static void test_timebase_follows_pace_down(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_phased, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 1024;
+    c.runs = 5;
+    c.sync = LRT_SYNC_TIMEBASE;
+    atomic_store(&phased_calls, 0);
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    assert_int_equal(r.iterations, 5 * 1024);
+    /* Slow, a chunk took more than 4000 * 64 ticks; fast, SB's instances
+     * take tens of ticks (a few hundred under sanitizers). */
+    if (r.period > 1000 * c.chunk)
+        fail_msg("period %llu ticks per chunk of %llu after two fast runs", (unsigned long long)r.period,
+                 (unsigned long long)c.chunk);
+    lrt_result_free(&r);
+}
+
 /* Gapped runs: with --until-covered on the timebase every other run is
  * directed, and with no schedule a directed run sweeps the gapped
  * functions, never longer than DIRECTED_RUN_MAX instances, with gaps below
@@ -796,6 +833,7 @@ int main(void)
         cmocka_unit_test(test_run_interrupted),
         cmocka_unit_test(test_run_time_limit),
         cmocka_unit_test(test_timebase_adapts),
+        cmocka_unit_test(test_timebase_follows_pace_down),
         cmocka_unit_test(test_run_length_counting),
         cmocka_unit_test(test_loose_chunks_keep_threads_close),
         cmocka_unit_test(test_timebase_chunks_follow_the_clock),
