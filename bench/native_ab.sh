@@ -3,7 +3,9 @@
 # 100000 -r 10 --affinity incr): iterations and weak-outcome witnesses per
 # second, rounds alternating between the two so that a shared machine's
 # drift favours neither.  For "no regression" checks of the runtime.
-#   OLD=path/to/old/litmusc NEW=bin/litmusc [ROUNDS=15] sh bench/native_ab.sh [TEST]
+# RUNS sets -r: the default run lasts milliseconds, a campaign's runs
+# last seconds, and how the runtime adapts over a long run shows only there.
+#   OLD=path/to/old/litmusc NEW=bin/litmusc [ROUNDS=15] [RUNS=10] sh bench/native_ab.sh [TEST]
 # TEST: default examples/x86/SB.litmus.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,11 +16,11 @@ test=${1:-$here/../examples/x86/SB.litmus}
 bench_tmp
 . "$here/run_counts.sh"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cpus, load $(cut -d' ' -f1 /proc/loadavg)"
-echo "test: $test"
+echo "test: $test, -s 100000 -r ${RUNS:-10}"
 for r in $(seq 1 "${ROUNDS:-15}"); do
     for v in OLD NEW; do
         eval L=\$$v
-        LITMUSC_CACHE="$tmp/cache.$v" "$L" run --json -s 100000 -r 10 --affinity incr "$test" > "$tmp/j" 2>/dev/null || continue
+        LITMUSC_CACHE="$tmp/cache.$v" "$L" run --json -s 100000 -r "${RUNS:-10}" --affinity incr "$test" > "$tmp/j" 2>/dev/null || continue
         echo "$v $(run_counts "$tmp/j")"
     done
 done | awk '{ it[$1] += $2; el[$1] += $3; pos[$1] += $4; n[$1]++; r = $2 / $3; w = $4 / $3
