@@ -21,10 +21,12 @@ typedef struct plan {
     int nth;
     int nstates;
     const bset *b;
-    /* per allowed state: the groups of the best execution found (fewest
-     * threads in its largest group), and that size; 0: none found yet */
-    unsigned char (*group)[MAXT];
-    int *ngroups, *largest;
+    /* per allowed state: the groups of the best execution found, their
+     * lanes (harness/lanes.c), the most lanes of one group (the CPUs it
+     * needs) and the most threads in one group; best: fewest lanes, then
+     * the smallest largest group; largest 0: none found yet */
+    unsigned char (*group)[MAXT], (*lane)[MAXT], (*pos)[MAXT];
+    int *ngroups, *largest, *lanes;
 } plan;
 
 /* reach[a] bit b: thread a's access must come before one of thread b's */
@@ -80,7 +82,20 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
         largest = size > largest ? size : largest;
         ncomp++;
     }
-    if (p->largest[s] && p->largest[s] <= largest)
+    /* lanes cost a search: none when this execution cannot do better */
+    if (p->largest[s] && p->lanes[s] == 1 && p->largest[s] <= largest)
+        return true;
+    unsigned char lane[MAXT], pos[MAXT];
+    int lanes = 1;
+    for (int c = 0; c < ncomp; c++) {
+        uint64_t members = 0;
+        for (int a = 0; a < p->nth; a++)
+            if (comp[a] == c)
+                members |= (uint64_t)1 << a;
+        int n = harness_lanes(x, members, lane, pos);
+        lanes = n > lanes ? n : lanes;
+    }
+    if (p->largest[s] && (p->lanes[s] < lanes || (p->lanes[s] == lanes && p->largest[s] <= largest)))
         return true;
     /* groups in topological order: a component goes after every component
      * that must precede it */
@@ -104,10 +119,14 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
         done[pick] = true;
         rank[pick] = placed++;
     }
-    for (int a = 0; a < p->nth; a++)
+    for (int a = 0; a < p->nth; a++) {
         p->group[s][a] = (unsigned char)rank[comp[a]];
+        p->lane[s][a] = lane[a];
+        p->pos[s][a] = pos[a];
+    }
     p->ngroups[s] = ncomp;
     p->largest[s] = largest;
+    p->lanes[s] = lanes;
     return true;
 }
 
@@ -115,30 +134,44 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
 {
     if (t->nthreads > MAXT || b->nstates == 0)
         return NULL;
-    plan p = {t->nthreads, b->nstates, b, NULL, NULL, NULL};
+    plan p = {t->nthreads, b->nstates, b, NULL, NULL, NULL, NULL, NULL, NULL};
     p.group = xcalloc((size_t)b->nstates, sizeof *p.group);
+    p.lane = xcalloc((size_t)b->nstates, sizeof *p.lane);
+    p.pos = xcalloc((size_t)b->nstates, sizeof *p.pos);
     p.ngroups = xcalloc((size_t)b->nstates, sizeof *p.ngroups);
     p.largest = xcalloc((size_t)b->nstates, sizeof *p.largest);
+    p.lanes = xcalloc((size_t)b->nstates, sizeof *p.lanes);
     diag md = {0};
     bset *again = model_run_observed(m, t, observe, &p, &md);
     strbuf s = {0};
     if (!again) {
         diag_fail(d, "%s: directed schedules: %s", t->name, md.msg);
     } else {
-        /* a state whose threads all run together needs no schedule: that is
-         * what a free run does */
+        /* a state whose threads all run together, each on a CPU of its
+         * own, needs no schedule: that is what a free run does.  A thread
+         * is "G" (its group) or, when the state folds a group onto fewer
+         * lanes than threads, "G.L.P" (lane, place in the lane). */
         for (int k = 0; k < b->nstates; k++) {
-            if (!p.largest[k] || p.ngroups[k] < 2)
+            bool folded = false;
+            for (int a = 0; a < t->nthreads; a++)
+                folded |= p.pos[k][a] > 0;
+            if (!p.largest[k] || (p.ngroups[k] < 2 && !folded))
                 continue;
             sb_printf(&s, "%s%d:", s.len ? ";" : "", k);
-            for (int a = 0; a < t->nthreads; a++)
+            for (int a = 0; a < t->nthreads; a++) {
                 sb_printf(&s, "%s%d", a ? "," : "", p.group[k][a]);
+                if (folded)
+                    sb_printf(&s, ".%d.%d", p.lane[k][a], p.pos[k][a]);
+            }
         }
     }
     bset_free(again);
     free(p.group);
+    free(p.lane);
+    free(p.pos);
     free(p.ngroups);
     free(p.largest);
+    free(p.lanes);
     if (!again)
         return NULL;
     if (!s.len) {

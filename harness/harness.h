@@ -137,6 +137,15 @@ char *harness_states_arg(const ir_test *t, const bset *b, diag *d);
  * runner's --schedules argument ("2:0,0,1;..."; "" when no state needs
  * one).  NULL + diag when the model fails. */
 char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, diag *d);
+/* Lanes (harness/lanes.c): the fewest sequences the threads in MEMBERS
+ * (a bit per test thread) can be folded into, each sequence's threads run
+ * one after the other with a full fence between, without contradicting
+ * the execution X; LANE[t] and POS[t] say where thread t goes.  Groups of
+ * more than HARNESS_LANES_GROUP_MAX threads are not searched: every thread
+ * gets a lane of its own. */
+#define HARNESS_LANES_GROUP_MAX 6
+struct exec;
+int harness_lanes(const struct exec *x, uint64_t members, unsigned char *lane, unsigned char *pos);
 /* What x86 can show (harness/reachable.c).  B's states as a bset over
  * SRC's observables, sorted the way bset_find searches: B is the behaviour
  * set of BT, the compiled form of SRC through P (BY_MAP: BT's observables

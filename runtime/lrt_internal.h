@@ -114,11 +114,19 @@ typedef enum lrt_affinity_kind { LRT_AFF_NONE, LRT_AFF_INCR, LRT_AFF_RANDOM } lr
  * after the other over all instances, the threads of a group together
  * (timebase), so that the orders between threads an allowed state needs
  * happen on every instance.  TARGET is the index of that state among the
- * allowed ones (--until-covered); a schedule is dropped once it is seen. */
+ * allowed ones (--until-covered); a schedule is dropped once it is seen.
+ * A group may also be folded onto lanes, fewer than its threads: the
+ * threads of a lane run one after the other on each instance, a full
+ * fence between, on one worker (a group larger than the CPUs can then
+ * still have all its lanes in flight at once). */
 typedef struct lrt_schedule {
     int target;
     int ngroups;
     unsigned char group[LRT_MAX_THREADS];   /* test thread -> group, 0 first */
+    unsigned char lane[LRT_MAX_THREADS];    /* test thread -> lane in its group */
+    unsigned char pos[LRT_MAX_THREADS];     /* its place in the lane, 0 first */
+    bool folded;                            /* some lane holds two threads or more */
+    int largest;                            /* most threads in one group */
 } lrt_schedule;
 
 typedef struct lrt_config {
@@ -170,6 +178,7 @@ typedef struct lrt_result {
     bool covered;               /* --until-covered: every allowed state was seen */
     uint64_t directed_runs;     /* runs made under a schedule */
     uint64_t gapped_runs;       /* runs made with gaps (lrt_gap_sweep_fn) */
+    uint64_t laned_runs;        /* schedule runs with groups folded onto lanes */
 } lrt_result;
 
 /* Set by the signal handler (or anyone) to stop at the next run boundary. */

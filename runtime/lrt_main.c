@@ -29,7 +29,7 @@ static void usage(FILE *f, const char *prog)
             "usage: %s [-s N] [-r N] [--sync loose|timebase|user] [--affinity none|incr|random]\n"
             "       [--layout packed|line|shuffle|array] [--cpus N] [--seed N] [--period TICKS|auto]\n"
             "       [--delay TICKS|auto] [--chunk N] [--time SECONDS]\n"
-            "       [--until-covered V,V;V,V... [--max-iterations N]] [--schedules K:G,G;...]\n"
+            "       [--until-covered V,V;V,V... [--max-iterations N]] [--schedules K:G[.L.P],G;...]\n"
             "Runs the test's threads on N instances per run, R runs, and prints the\n"
             "outcome histogram (litmusc-histogram protocol) on stdout.  With\n"
             "--until-covered (the allowed states, one per ';', values in outcome\n"
@@ -101,8 +101,36 @@ static bool parse_states(const char *s, int nobs, lrt_config *c)
     }
 }
 
+/* Whether the lanes of SC are whole: in each group, each lane's places
+ * are 0, 1, ... with none twice. */
+static bool lanes_whole(lrt_schedule *sc, int nthreads)
+{
+    for (int t = 0; t < nthreads; t++) {
+        int same = 0, below = 0;
+        for (int u = 0; u < nthreads; u++)
+            if (sc->group[u] == sc->group[t] && sc->lane[u] == sc->lane[t]) {
+                same++;
+                below += sc->pos[u] < sc->pos[t];
+                if (u != t && sc->pos[u] == sc->pos[t])
+                    return false;
+            }
+        if (below != sc->pos[t])
+            return false;
+        sc->folded |= same > 1;
+    }
+    for (int g = 0; g < sc->ngroups; g++) {
+        int n = 0;
+        for (int t = 0; t < nthreads; t++)
+            n += sc->group[t] == g;
+        sc->largest = n > sc->largest ? n : sc->largest;
+    }
+    return true;
+}
+
 /* "2:0,0,1;3:1,0,0" -> C->schedules: the target state's index, then the
- * group of each of the NTHREADS test threads; false if malformed. */
+ * group of each of the NTHREADS test threads, each optionally ".L.P"
+ * (its lane in the group and its place in the lane; without it a thread
+ * has a lane of its own); false if malformed. */
 static bool parse_schedules(const char *s, int nthreads, lrt_config *c)
 {
     const char *p = s;
@@ -122,11 +150,24 @@ static bool parse_schedules(const char *s, int nthreads, lrt_config *c)
             sc.group[t] = (unsigned char)v;
             if ((int)v + 1 > sc.ngroups)
                 sc.ngroups = (int)v + 1;
+            sc.lane[t] = (unsigned char)t;
+            if (*end == '.') {
+                for (int k = 0; k < 2; k++) {
+                    p = end + 1;
+                    v = strtol(p, &end, 10);
+                    if (end == p || v < 0 || v >= nthreads || (k == 0 && *end != '.'))
+                        return false;
+                    if (k == 0)
+                        sc.lane[t] = (unsigned char)v;
+                    else
+                        sc.pos[t] = (unsigned char)v;
+                }
+            }
             if (t + 1 < nthreads && *end != ',')
                 return false;
             p = t + 1 < nthreads ? end + 1 : end;
         }
-        if (*p && *p != ';')
+        if ((*p && *p != ';') || !lanes_whole(&sc, nthreads))
             return false;
         lrt_schedule *grown = realloc(c->schedules, (size_t)(c->nschedules + 1) * sizeof *grown);
         if (!grown)
@@ -227,10 +268,18 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
     }
     if (c->max_iterations)
         printf("config max-iterations %" PRIu64 "\n", c->max_iterations);
-    if (c->nschedules)
+    if (c->nschedules) {
+        int folded = 0;
+        for (int k = 0; k < c->nschedules; k++)
+            folded += c->schedules[k].folded;
         printf("config schedules %d directed %" PRIu64 "\n", c->nschedules, r->directed_runs);
+        if (folded)
+            printf("config folded %d\n", folded);
+    }
     if (r->gapped_runs)
         printf("config gapped %" PRIu64 "\n", r->gapped_runs);
+    if (r->laned_runs)
+        printf("config laned %" PRIu64 "\n", r->laned_runs);
     printf("config threads %d\n", t->nthreads);
     printf("config cpus %d\n", r->cpus);
     printf("config oversubscribed %d\n", r->oversubscribed ? 1 : 0);

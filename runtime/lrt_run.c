@@ -82,6 +82,9 @@ typedef struct lrt_shared {
     lrt_hist first;                 /* outcome -> iterations done when first seen */
     bool covered;                   /* every allowed state is in FIRST */
     const lrt_schedule *sched;      /* this run's directed schedule, or NULL */
+    bool laned;                     /* the schedule's groups run folded onto lanes */
+    uint64_t lane_period;           /* laned runs: ticks between chunks; 0 = not yet known */
+    uint64_t laned_runs;
     bool gapped;                    /* this run spins GAP between accesses */
     /* --until-covered runs go in rounds (pick_run): directed runs, then
      * a free one; the round's number sets the runs' size (run_size). */
@@ -271,6 +274,28 @@ static void adapt_period(lrt_shared *sh, uint64_t together)
     sh->period = p;
 }
 
+/* Serial, after a laned run: the next laned run's period, an eighth more
+ * than the slowest lane's pace (its first thread's sweeps, leaving out the
+ * slowest tenth).  A lane runs several threads and fences on each
+ * instance, far slower than the free runs' pace, so it keeps a period of
+ * its own; the first laned run has none. */
+static void adapt_lane_period(lrt_shared *sh)
+{
+    size_t n = sh->nchunks;
+    if (n < 2)
+        return;
+    uint64_t pace = 0;
+    for (int t = 0; t < sh->t->nthreads; t++) {
+        if (sh->sched->pos[t] != 0)
+            continue;
+        uint64_t p = select_kth(sh->busy[t], n - 1, (n - 1) * 9 / 10);
+        pace = p > pace ? p : pace;
+    }
+    uint64_t cap = (uint64_t)PERIOD_MAX * sh->tb_chunk * LRT_MAX_THREADS;
+    pace += pace / 8;
+    sh->lane_period = pace < cap ? pace : cap;
+}
+
 /* After a run: the outcomes seen for the first time get the iterations
  * done so far.  The workers' tables hold every run's outcomes and few
  * distinct ones, so a scan per run costs next to nothing. */
@@ -375,6 +400,44 @@ static int pending_schedules(const lrt_shared *sh)
     return n;
 }
 
+/* Whether this schedule run folds its groups onto lanes: always when a
+ * group has more threads than there are CPUs (they could not all run at
+ * once), else every other round, since a lane also orders its threads
+ * exactly where running them side by side leaves it to luck.  Half the
+ * laned runs are gapped: a lane's threads follow each other within a
+ * fence or two, and a state that needs another lane's two accesses on
+ * either side of that needs them stretched apart. */
+static void pick_lanes(lrt_shared *sh, bool gaps)
+{
+    const lrt_schedule *sc = sh->sched;
+    sh->laned = sc->folded && (sc->largest > sh->ncpus || sh->round % 2 == 1);
+    if (!sh->laned || !gaps || lrt_rng_below(&sh->rng, 2))
+        return;
+    sh->gapped = true;
+    draw_gaps(sh);
+    /* A thread on a lane shorter than its group's longest mostly has to
+     * straddle the others: one access before a thread of the long lane,
+     * the next after a later one of it, a fence or more apart.  Its gaps
+     * are long ones (the top three sizes), still none one time in three. */
+    int n = sh->t->nthreads;
+    for (int t = 0; t < n; t++) {
+        int len = 0, longest = 0;
+        for (int u = 0; u < n; u++) {
+            if (sc->group[u] != sc->group[t])
+                continue;
+            len += sc->lane[u] == sc->lane[t];
+            longest = sc->pos[u] + 1 > longest ? sc->pos[u] + 1 : longest;
+        }
+        if (len == longest)
+            continue;
+        for (int k = 0; k < LRT_GAPS; k++) {
+            uint32_t u = GAP_LOG_MAX - (uint32_t)lrt_rng_below(&sh->rng, 3);
+            sh->gap[t][k] = lrt_rng_below(&sh->rng, 3) == 0
+                                ? 0 : (uint32_t)lrt_rng_below(&sh->rng, (uint64_t)1 << u);
+        }
+    }
+}
+
 /* The kind of the next run.  With --until-covered the runs go in rounds
  * of one size each: on the timebase, first the directed runs (the first
  * run of all is one: a group of one thread needs no period to meet on),
@@ -389,6 +452,7 @@ static void pick_run(lrt_shared *sh)
 {
     const lrt_config *c = sh->c;
     sh->sched = NULL;
+    sh->laned = false;
     sh->gapped = false;
     if (!c->nallowed)
         return;
@@ -403,8 +467,10 @@ static void pick_run(lrt_shared *sh)
     if (c->sync == LRT_SYNC_TIMEBASE) {
         if (sh->round_schedules > 0) {
             sh->round_schedules--;
-            if ((sh->sched = next_schedule(sh)) != NULL)
+            if ((sh->sched = next_schedule(sh)) != NULL) {
+                pick_lanes(sh, gaps);
                 return;
+            }
             sh->round_schedules = 0;
         }
         if (gaps && !sh->round_gapped && (unscheduled_unseen(sh) || sh->round % 4 == 0)) {
@@ -430,8 +496,11 @@ static void assign_apart(lrt_shared *sh)
     int assign[LRT_MAX_THREADS];
     for (int g = 0; g < sh->sched->ngroups; g++) {
         bool lane_taken[LRT_MAX_THREADS] = {false};
-        for (int t = 0; t < n; t++) {
-            if (sh->sched->group[t] != g)
+        /* laned: the lanes' first threads are the ones that run, so they
+         * get the CPUs first; the others only lend their workers' slots */
+        for (int pass = 0, t = 0; pass < 2; t = t + 1 < n ? t + 1 : (pass++, 0)) {
+            bool runs = !sh->laned || sh->sched->pos[t] == 0;
+            if (sh->sched->group[t] != g || runs != (pass == 0))
                 continue;
             int pick = -1;
             for (int w = 0; w < n && pick < 0; w++)
@@ -489,6 +558,10 @@ static void step_prepare(void *arg)
         sh->end = now;
         if (sh->sched)
             sh->directed_runs++;
+        if (sh->laned) {
+            sh->laned_runs++;
+            adapt_lane_period(sh);
+        }
         if (sh->gapped)
             sh->gapped_runs++;
         if (sh->c->sync == LRT_SYNC_TIMEBASE && !sh->sched && !sh->gapped) {
@@ -590,7 +663,8 @@ static void run_loose(lrt_shared *sh, int w, int t)
  * thread is in group G; ID tells one meeting from the next. */
 static bool meets(const lrt_shared *sh, int k, int g)
 {
-    return !sh->sched || sh->sched->group[sh->assign[k]] == g;
+    int t = sh->assign[k];
+    return !sh->sched || (sh->sched->group[t] == g && (!sh->laned || sh->sched->pos[t] == 0));
 }
 
 static uint64_t meet_origin(lrt_shared *sh, int w, int g, uint32_t id)
@@ -654,6 +728,54 @@ static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
     if (n)
         busy[(n - 1) / k] = clamp_ticks(end > began ? end - began : 0);
     sh->took[t] = end > start ? end - start : 0;
+}
+
+/* A laned run: worker W runs the lane that test thread T is first in, in
+ * group G.  On each instance the lane's threads run in their order, each
+ * followed by a full fence, so that the next begins once the stores of the
+ * one before are visible, as after a switch between threads on one CPU.
+ * Every lane of the group makes as many fences per instance as the
+ * longest (a fence costs more than a thread's few accesses), so that the
+ * lanes keep the same pace, and chunks start on the clock as in
+ * run_timebase, with the laned runs' own period. */
+static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
+{
+    const lrt_schedule *sc = sh->sched;
+    int member[LRT_MAX_THREADS], len = 0, longest = 0;
+    for (int u = 0; u < sh->t->nthreads; u++)
+        if (sc->group[u] == g && sc->lane[u] == sc->lane[t])
+            member[sc->pos[u]] = u, len++;
+    for (int u = 0; u < sh->t->nthreads; u++)
+        if (sc->group[u] == g && sc->pos[u] + 1 > longest)
+            longest = sc->pos[u] + 1;
+    size_t n = sh->ninst_run, k = sh->tb_chunk;
+    uint64_t period = sh->lane_period;
+    uint32_t *busy = sh->busy[t];
+    uint64_t when = meet_origin(sh, w, g, id) + sh->delay[t], began = when;
+    for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
+        uint64_t now = lrt_ticks();
+        if (c)
+            busy[c - 1] = clamp_ticks(now > began ? now - began : 0);
+        if (period && now < when)
+            lrt_wait_ticks(when, sh->yield);
+        began = now > when ? now : when;
+        size_t hi = n - lo > k ? lo + k : n;
+        for (size_t i = lo; i < hi; i++) {
+            for (int q = 0; q < len; q++) {
+                int u = member[q];
+                int64_t *out = sh->out[u];
+                if (sh->gapped)
+                    sh->t->gap_sweeps[u](sh->layout.cell, out, i, i + 1, sh->gap[u]);
+                else if (sh->t->sweeps)
+                    sh->t->sweeps[u](sh->layout.cell, out, i, i + 1);
+                else
+                    sh->t->threads[u](lrt_layout_cells(&sh->layout, i), out + i * (size_t)sh->t->nout[u]);
+                atomic_thread_fence(memory_order_seq_cst);
+            }
+            for (int q = len; q < longest; q++)
+                atomic_thread_fence(memory_order_seq_cst);
+        }
+    }
 }
 
 /* One flag per instance: thread i mod N raises it, then fences so that
@@ -767,8 +889,10 @@ static void worker_loop(lrt_shared *sh, int w)
             }
             /* directed: the groups one after the other, over every instance */
             for (int g = 0; g < sh->sched->ngroups; g++) {
-                if (sh->sched->group[t] == g)
+                if (sh->sched->group[t] == g && !sh->laned)
                     run_timebase(sh, w, t, g, sh->meet_id + (uint32_t)g);
+                else if (sh->sched->group[t] == g && sh->sched->pos[t] == 0)
+                    run_lane(sh, w, t, g, sh->meet_id + (uint32_t)g);
                 lrt_barrier_wait(&sh->bar, NULL, NULL);
             }
             break;
@@ -920,6 +1044,7 @@ int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r)
         memset(&sh->first, 0, sizeof sh->first);
         r->covered = sh->covered;
         r->directed_runs = sh->directed_runs;
+        r->laned_runs = sh->laned_runs;
         r->gapped_runs = sh->gapped_runs;
     } else {
         lrt_hist_free(&r->hist);

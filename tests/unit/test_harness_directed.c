@@ -3,7 +3,8 @@
  * with one thread's write seen by the other need that thread first; the
  * weak one (both store buffers) and the one where each sees the other need
  * both together, so no schedule.  MP+mfences: the three allowed states are
- * orders of whole threads.  IRIW's split-reader states need one group. */
+ * orders of whole threads.  IRIW's split-reader state and WRC's state
+ * that needs P2's reads around P0's store fold onto two lanes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -62,7 +63,7 @@ static void mp_orders_of_threads(void **state)
     free(s);
 }
 
-static void iriw_split_readers_need_one_group(void **state)
+static void iriw_split_readers_fold_onto_two_lanes(void **state)
 {
     (void)state;
     int n;
@@ -70,10 +71,13 @@ static void iriw_split_readers_need_one_group(void **state)
                         " | | MOV EBX,[y] | MOV EBX,[x] ;\nexists (2:EAX=1 /\\ 2:EBX=0 /\\ 3:EAX=1 /\\ 3:EBX=0)\n",
                         &n);
     assert_int_equal(n, 15);
-    /* 0:EAX..: state 5 (P2 x=0 y=1, P3 y=0 x=1) needs P3's reads split
-     * around the others: one cycle over all four threads, no schedule;
-     * state 0 (nothing seen): both readers before both writers */
-    assert_null(strstr(s, ";5:"));
+    /* 0:EAX..: state 5 (P2 x=0 y=1, P3 y=0 x=1) is one cycle over all
+     * four threads, but only P3 must be in flight beside the others: on
+     * one lane P1 stores y, P2 reads x=0 and y=1, P0 stores x, each after
+     * the one before; P3 reads y before P1's store and x after P0's, on a
+     * lane of its own.  State 0 (nothing seen): both readers before both
+     * writers, groups as before */
+    assert_non_null(strstr(s, ";5:0.0.2,0.0.0,0.0.1,0.1.0;"));
     assert_true(strncmp(s, "0:", 2) == 0);
     int groups[4];
     assert_int_equal(sscanf(s, "0:%d,%d,%d,%d", &groups[0], &groups[1], &groups[2], &groups[3]), 4);
@@ -82,12 +86,49 @@ static void iriw_split_readers_need_one_group(void **state)
     free(s);
 }
 
+/* WRC's state where P1 reads x=0 and P2 reads y=0 then x=1: a cycle over
+ * the three threads at the level of whole threads, but P1 can finish
+ * before P0 begins, on one lane, while P2 reads on the other. */
+static void wrc_folds_writer_after_reader(void **state)
+{
+    (void)state;
+    int n;
+    char *s = schedules("X86 WRC\n{ }\n P0 | P1 | P2 ;\n MOV [x],$1 | MOV EAX,[x] | MOV EAX,[y] ;\n"
+                        " | MOV [y],$1 | MOV EBX,[x] ;\nexists (1:EAX=1 /\\ 2:EAX=1 /\\ 2:EBX=0)\n", &n);
+    assert_int_equal(n, 7);
+    /* states in herd's order over 1:EAX, 2:EAX, 2:EBX: state 1 is 0,0,1 */
+    assert_non_null(strstr(s, ";1:0.0.1,0.0.0,0.1.0;"));
+    free(s);
+}
+
+/* SB's weak state cannot fold: both threads must be in flight at once;
+ * 3.SB's can. */
+static void sb_folds_only_with_three_threads(void **state)
+{
+    (void)state;
+    int n;
+    char *s = schedules("X86 3.SB\n{ }\n P0 | P1 | P2 ;\n MOV [x],$1 | MOV [y],$1 | MOV [z],$1 ;\n"
+                        " MOV EAX,[y] | MOV EAX,[z] | MOV EAX,[x] ;\nexists (0:EAX=0 /\\ 1:EAX=0 /\\ 2:EAX=0)\n",
+                        &n);
+    assert_int_equal(n, 8);
+    /* three threads' all-zero state: two may run one after the other (the
+     * first's read races nobody), the third beside them: two lanes */
+    assert_true(strncmp(s, "0:0.0.0,0.0.1,0.1.0;", 20) == 0);
+    free(s);
+    s = schedules("X86 SB\n{ }\n P0 | P1 ;\n MOV [x],$1 | MOV [y],$1 ;\n"
+                  " MOV EAX,[y] | MOV EAX,[x] ;\nexists (0:EAX=0 /\\ 1:EAX=0)\n", &n);
+    assert_null(strchr(s, '.'));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sb_serial_states_only),
         cmocka_unit_test(mp_orders_of_threads),
-        cmocka_unit_test(iriw_split_readers_need_one_group),
+        cmocka_unit_test(iriw_split_readers_fold_onto_two_lanes),
+        cmocka_unit_test(wrc_folds_writer_after_reader),
+        cmocka_unit_test(sb_folds_only_with_three_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "runtime/lrt_rand.c"
@@ -795,6 +796,7 @@ static void test_rounds_share_schedules_and_gaps(void **state)
     enum { NS = 12 };
     int64_t never[2 * NS];
     lrt_schedule sched[NS];
+    memset(sched, 0, sizeof sched);
     for (int k = 0; k < NS; k++) {
         never[2 * k] = 7 + k;
         never[2 * k + 1] = 7;
@@ -819,6 +821,70 @@ static void test_rounds_share_schedules_and_gaps(void **state)
     lrt_result_free(&r);
 }
 
+/* Lanes: a schedule whose one group of three threads is folded onto two
+ * lanes (threads 0 then 1 on one, thread 2 on the other) runs on two CPUs
+ * as laned runs, and a lane's second thread starts only once the first
+ * has finished with its stores visible.  Thread 0 leaves its worker's tid
+ * in cell 2 before its SB half; thread 1 finding its own tid there ran
+ * after thread 0 on the same worker, so it must load thread 0's store. */
+static _Atomic uint64_t lane_same, lane_wrong;
+static void lane0(void *const *c, int64_t *out)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[2], (int32_t)gettid(), memory_order_relaxed);
+    sb0(c, out);
+}
+static void lane1(void *const *c, int64_t *out)
+{
+    bool same = atomic_load_explicit((_Atomic int32_t *)c[2], memory_order_relaxed) == (int32_t)gettid();
+    sb1(c, out);
+    if (same)
+        atomic_fetch_add(out[0] == 1 ? &lane_same : &lane_wrong, 1);
+}
+static void lane2(void *const *c, int64_t *out)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[3], 1, memory_order_relaxed);
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[1], memory_order_relaxed);
+}
+static const lrt_thread_fn fns_lane[3] = {lane0, lane1, lane2};
+static void collect3(void *const *c, int64_t *const *o, int64_t *v)
+{
+    (void)c;
+    for (int k = 0; k < 3; k++)
+        v[k] = o[k][0];
+}
+
+static void test_lanes_run_threads_in_order(void **state)
+{
+    (void)state;
+    lrt_test t = {"lanes", 3, 4, 3, nout4, fns_lane, sb_reset, collect3, NULL, NULL, NULL, 4, NULL};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 20000;
+    c.cpus = 2;
+    int64_t never[3] = {7, 7, 7};
+    c.allowed = never;
+    c.nallowed = 1;
+    c.max_iterations = 200000;
+    lrt_schedule sc;
+    memset(&sc, 0, sizeof sc);
+    sc.ngroups = 1;
+    sc.lane[2] = 1;
+    sc.pos[1] = 1;
+    sc.folded = true;
+    sc.largest = 3;
+    c.schedules = &sc;
+    c.nschedules = 1;
+    atomic_store(&lane_same, 0);
+    atomic_store(&lane_wrong, 0);
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 3, 200000);
+    assert_true(r.laned_runs > 0 && r.laned_runs == r.directed_runs);
+    assert_true(atomic_load(&lane_same) > 0);
+    assert_int_equal(atomic_load(&lane_wrong), 0);
+    lrt_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -840,6 +906,7 @@ int main(void)
         cmocka_unit_test(test_run_range_functions),
         cmocka_unit_test(test_gapped_runs),
         cmocka_unit_test(test_rounds_share_schedules_and_gaps),
+        cmocka_unit_test(test_lanes_run_threads_in_order),
     };
     return cmocka_run_group_tests_name("runtime", tests, NULL, NULL);
 }

@@ -1,0 +1,196 @@
+/* Lanes: the threads of a directed group folded onto fewer CPUs.  A group
+ * is threads whose accesses must interleave both ways (harness/directed.c),
+ * and with more of them than CPUs they cannot all run at once.  But an
+ * execution seldom needs every thread of a cycle in flight together: in
+ * WRC's state where P1 reads x=0 and P2 reads y=0 then x=1, P1 can run
+ * entirely before P0, on the same CPU, with P2 beside them.  A lane is such
+ * a sequence: its threads run one after the other on each instance, a full
+ * fence between them, which is what the machine does when it switches from
+ * one thread to the next on one CPU.  So a lane never makes up a state: its
+ * executions are executions of the test in which each thread of the lane
+ * begins after the one before it has finished and its stores are visible.
+ *
+ * Whether a folding contradicts the execution is a question of order: the
+ * execution's global order (x86's preserved program order, rf between
+ * threads, co and fr) plus "every event of A before every event of B" for
+ * A, B one after the other on a lane must stay acyclic.  3.SB's all-zero
+ * state folds onto two lanes (P0 then P1, P2 beside: only P1's read of x2
+ * and P2's read of x0 race their peers' stores, as in SB); 6.SB's needs
+ * three, IRIW's split readers three. */
+#include <string.h>
+#include "harness/harness.h"
+#include "model/exec.h"
+
+enum { MAXT = 32 };
+
+typedef struct search {
+    int n;                          /* events */
+    exec_set reach[EXEC_MAX];       /* the execution's order, closed */
+    exec_set of[MAXT];              /* events of each group member */
+    int m;                          /* group members */
+    int thread[MAXT];               /* member -> test thread */
+    bool may_precede[MAXT][MAXT];   /* member a may run entirely before b */
+    int lane[MAXT][MAXT], len[MAXT], nlanes, most;
+} search;
+
+/* A full fence orders a thread's stores before its later loads. */
+static bool full_fence(const exec_event *e)
+{
+    return (e->kind & EV_F) &&
+           (e->fence == IR_FENCE_MFENCE || e->fence == IR_FENCE_J_FULL ||
+            (e->fence == IR_FENCE_C && e->mode == IR_MO_SC));
+}
+
+/* Whether program order from A to B holds on x86: all but a store before
+ * a load, unless the store is locked (or compiled to xchg: C seq_cst,
+ * Java volatile) or the load is the read of a locked instruction.  Store
+ * before load through a full fence follows from the fence's own edges. */
+static bool kept_in_order(const exec_event *a, const exec_event *b)
+{
+    bool store = (a->kind & EV_W) && !(a->kind & EV_R);
+    bool load = (b->kind & EV_R) && !(b->kind & EV_W);
+    if (!store || !load)
+        return true;
+    return a->is_rmw || b->is_rmw || a->mode == IR_X86_LOCKED || b->mode == IR_X86_LOCKED ||
+           a->mode == IR_MO_SC || a->mode == IR_JM_VOLATILE;
+}
+
+static void close_order(exec_set *reach, int n)
+{
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++)
+            if ((reach[i] >> k) & 1)
+                reach[i] |= reach[k];
+}
+
+static void order_of(const exec *x, exec_set *reach)
+{
+    int n = x->n;
+    memset(reach, 0, (size_t)n * sizeof *reach);
+    for (int i = 0; i < n; i++) {
+        const exec_event *a = &x->ev[i];
+        if ((a->kind & EV_F) && !full_fence(a))
+            continue;
+        for (int j = 0; j < n; j++) {
+            const exec_event *b = &x->ev[j];
+            if ((b->kind & EV_F) && !full_fence(b))
+                continue;
+            exec_set bit = (exec_set)1 << j;
+            if (((x->po.row[i] >> j) & 1) && kept_in_order(a, b))
+                reach[i] |= bit;
+            if (((x->rf.row[i] >> j) & 1) && a->thread != b->thread)
+                reach[i] |= bit;
+            if ((x->co.row[i] >> j) & 1)
+                reach[i] |= bit;
+            /* fr: a read comes before every store co-after the one it reads */
+            if ((x->rf.row[i] >> j) & 1)
+                for (int k = 0; k < n; k++)
+                    if (k != j && ((x->co.row[i] >> k) & 1))
+                        reach[j] |= (exec_set)1 << k;
+        }
+    }
+    close_order(reach, n);
+}
+
+/* Every event of FROM before every event of TO, added to the closed order
+ * R: whatever reaches FROM now reaches TO and all TO reaches.  False when
+ * that closes a cycle. */
+static bool add_before(exec_set *r, int n, exec_set from, exec_set to)
+{
+    exec_set after = to;
+    for (int e = 0; e < n; e++)
+        if ((to >> e) & 1)
+            after |= r[e];
+    for (int u = 0; u < n; u++)
+        if ((((from >> u) & 1) || (r[u] & from)) && (r[u] |= after, (r[u] >> u) & 1))
+            return false;
+    return true;
+}
+
+/* The lanes placed so far, all at once, against the execution. */
+static bool lanes_fit(const search *s)
+{
+    exec_set r[EXEC_MAX];
+    memcpy(r, s->reach, (size_t)s->n * sizeof *r);
+    for (int l = 0; l < s->nlanes; l++)
+        for (int q = 0; q + 1 < s->len[l]; q++)
+            if (!add_before(r, s->n, s->of[s->lane[l][q]], s->of[s->lane[l][q + 1]]))
+                return false;
+    return true;
+}
+
+/* Member J goes into a lane at a place where every member before it may
+ * precede it and it may precede every one after. */
+static bool place(search *s, int j)
+{
+    if (j == s->m)
+        return lanes_fit(s);
+    for (int l = 0; l <= s->nlanes && l < s->most; l++) {
+        bool fresh = l == s->nlanes;
+        if (fresh) {
+            s->len[l] = 0;
+            s->nlanes++;
+        }
+        for (int at = 0; at <= s->len[l]; at++) {
+            bool ok = true;
+            for (int q = 0; q < s->len[l] && ok; q++)
+                ok = q < at ? s->may_precede[s->lane[l][q]][j] : s->may_precede[j][s->lane[l][q]];
+            if (!ok)
+                continue;
+            memmove(&s->lane[l][at + 1], &s->lane[l][at], (size_t)(s->len[l] - at) * sizeof(int));
+            s->lane[l][at] = j;
+            s->len[l]++;
+            if (place(s, j + 1))
+                return true;
+            s->len[l]--;
+            memmove(&s->lane[l][at], &s->lane[l][at + 1], (size_t)(s->len[l] - at) * sizeof(int));
+        }
+        if (fresh)
+            s->nlanes--;
+    }
+    return false;
+}
+
+int harness_lanes(const exec *x, uint64_t members, unsigned char *lane, unsigned char *pos)
+{
+    search s;
+    memset(&s, 0, sizeof s);
+    for (int t = 0; t < MAXT; t++)
+        if ((members >> t) & 1)
+            s.thread[s.m++] = t;
+    bool small = s.m <= HARNESS_LANES_GROUP_MAX;
+    if (small) {
+        s.n = x->n;
+        order_of(x, s.reach);
+        for (int e = 0; e < x->n; e++)
+            for (int a = 0; a < s.m; a++)
+                if (x->ev[e].thread == s.thread[a])
+                    s.of[a] |= (exec_set)1 << e;
+        for (int a = 0; a < s.m; a++)
+            for (int b = 0; b < s.m; b++) {
+                bool back = false;
+                for (int e = 0; e < x->n && !back; e++)
+                    back = ((s.of[b] >> e) & 1) && (s.reach[e] & s.of[a]);
+                s.may_precede[a][b] = a != b && !back;
+            }
+        for (s.most = 1; s.most < s.m; s.most++) {
+            s.nlanes = 0;
+            if (place(&s, 0))
+                break;
+        }
+    }
+    if (!small || s.most == s.m) {
+        /* every member on a lane of its own: the group as it is */
+        for (int a = 0; a < s.m; a++) {
+            lane[s.thread[a]] = (unsigned char)a;
+            pos[s.thread[a]] = 0;
+        }
+        return s.m;
+    }
+    for (int l = 0; l < s.nlanes; l++)
+        for (int q = 0; q < s.len[l]; q++) {
+            lane[s.thread[s.lane[l][q]]] = (unsigned char)l;
+            pos[s.thread[s.lane[l][q]]] = (unsigned char)q;
+        }
+    return s.nlanes;
+}
