@@ -25,7 +25,7 @@ typedef struct plan {
      * lanes (harness/lanes.c), the most lanes of one group (the CPUs it
      * needs) and the most threads in one group; best: fewest lanes, then
      * the smallest largest group; largest 0: none found yet */
-    unsigned char (*group)[MAXT], (*lane)[MAXT], (*pos)[MAXT];
+    unsigned char (*group)[MAXT], (*lane)[MAXT], (*pos)[MAXT], (*stretch)[MAXT];
     int *ngroups, *largest, *lanes;
 } plan;
 
@@ -124,6 +124,7 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
         p->lane[s][a] = lane[a];
         p->pos[s][a] = pos[a];
     }
+    harness_stretches(x, p->nth, p->group[s], p->lane[s], p->pos[s], p->stretch[s]);
     p->ngroups[s] = ncomp;
     p->largest[s] = largest;
     p->lanes[s] = lanes;
@@ -134,7 +135,8 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
 {
     if (t->nthreads > MAXT || b->nstates == 0)
         return NULL;
-    plan p = {t->nthreads, b->nstates, b, NULL, NULL, NULL, NULL, NULL, NULL};
+    plan p = {t->nthreads, b->nstates, b, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    p.stretch = xcalloc((size_t)b->nstates, sizeof *p.stretch);
     p.group = xcalloc((size_t)b->nstates, sizeof *p.group);
     p.lane = xcalloc((size_t)b->nstates, sizeof *p.lane);
     p.pos = xcalloc((size_t)b->nstates, sizeof *p.pos);
@@ -148,20 +150,25 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
         diag_fail(d, "%s: directed schedules: %s", t->name, md.msg);
     } else {
         /* a state whose threads all run together, each on a CPU of its
-         * own, needs no schedule: that is what a free run does.  A thread
-         * is "G" (its group) or, when the state folds a group onto fewer
-         * lanes than threads, "G.L.P" (lane, place in the lane). */
+         * own, unstretched, needs no schedule: that is what a free run
+         * does.  A thread is "G" (its group) or, when the state folds a
+         * group onto fewer lanes than threads, "G.L.P" (lane, place in the
+         * lane), then "/M" when it has stretches (harness_stretches). */
         for (int k = 0; k < b->nstates; k++) {
-            bool folded = false;
-            for (int a = 0; a < t->nthreads; a++)
+            bool folded = false, stretched = false;
+            for (int a = 0; a < t->nthreads; a++) {
                 folded |= p.pos[k][a] > 0;
-            if (!p.largest[k] || (p.ngroups[k] < 2 && !folded))
+                stretched |= p.stretch[k][a] != 0;
+            }
+            if (!p.largest[k] || (p.ngroups[k] < 2 && !folded && !stretched))
                 continue;
             sb_printf(&s, "%s%d:", s.len ? ";" : "", k);
             for (int a = 0; a < t->nthreads; a++) {
                 sb_printf(&s, "%s%d", a ? "," : "", p.group[k][a]);
                 if (folded)
                     sb_printf(&s, ".%d.%d", p.lane[k][a], p.pos[k][a]);
+                if (p.stretch[k][a])
+                    sb_printf(&s, "/%d", p.stretch[k][a]);
             }
         }
     }
@@ -169,6 +176,7 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
     free(p.group);
     free(p.lane);
     free(p.pos);
+    free(p.stretch);
     free(p.ngroups);
     free(p.largest);
     free(p.lanes);

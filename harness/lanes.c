@@ -18,6 +18,7 @@
  * and P2's read of x0 race their peers' stores, as in SB); 6.SB's needs
  * three, IRIW's split readers three. */
 #include <string.h>
+#include "backends/native.h"
 #include "harness/harness.h"
 #include "model/exec.h"
 
@@ -193,4 +194,53 @@ int harness_lanes(const exec *x, uint64_t members, unsigned char *lane, unsigned
             pos[s.thread[s.lane[l][q]]] = (unsigned char)q;
         }
     return s.nlanes;
+}
+
+/* Stretches: where a directed run should hold a thread back.  When one of
+ * the execution's orders runs from a thread's access out through another
+ * thread and back to a later access of the first (ISA2+coi's P1 reading
+ * x=1 between P0's two stores to x), that other thread's access must fall
+ * between the two, and a gap before the later one (the runner's gapped
+ * copy, lrt_gap_sweep_fn) leaves room for it.  MASK[t] bit k: a gap
+ * before thread t's k-th access (instructions that touch memory or fence
+ * it, in program order; the last bit stands for the later ones too, as
+ * the runner's positions do).  GROUP, LANE and POS: the schedule's. */
+void harness_stretches(const exec *x, int nth, const unsigned char *group, const unsigned char *lane,
+                       const unsigned char *pos, unsigned char *mask)
+{
+    exec_set reach[EXEC_MAX], of[MAXT] = {0};
+    order_of(x, reach);
+    for (int i = 0; i < x->n; i++)
+        if (x->ev[i].thread >= 0 && x->ev[i].thread < nth && x->ev[i].thread < MAXT)
+            of[x->ev[i].thread] |= (exec_set)1 << i;
+    /* in a laned run a lane's threads follow each other: orders through
+     * that count too (WRC: P2's reads around P1 then P0 on the other lane) */
+    for (int u = 0; u < nth && u < MAXT; u++)
+        for (int v = 0; v < nth && v < MAXT; v++)
+            if (group[u] == group[v] && lane[u] == lane[v] && pos[v] == pos[u] + 1)
+                (void)add_before(reach, x->n, of[u], of[v]);
+    memset(mask, 0, (size_t)nth);
+    int access[EXEC_MAX];
+    for (int i = 0, k = 0; i < x->n; i++) {
+        bool next = i > 0 && x->ev[i - 1].thread == x->ev[i].thread;
+        k = !next ? 0 : x->ev[i].instr == x->ev[i - 1].instr ? k : k + 1;
+        access[i] = k;
+    }
+    for (int a = 0; a < x->n; a++) {
+        int t = x->ev[a].thread;
+        if (t < 0 || t >= nth)
+            continue;
+        for (int b = 0; b < x->n; b++) {
+            if (x->ev[b].thread != t || access[b] <= access[a])
+                continue;
+            exec_set via = reach[a];
+            for (int f = 0; f < x->n && via; f++)
+                if (((via >> f) & 1) && x->ev[f].thread >= 0 && x->ev[f].thread != t &&
+                    ((reach[f] >> b) & 1)) {
+                    int k = access[b] < NATIVE_GAPS ? access[b] : NATIVE_GAPS - 1;
+                    mask[t] |= (unsigned char)(1u << k);
+                    break;
+                }
+        }
+    }
 }

@@ -118,14 +118,18 @@ typedef enum lrt_affinity_kind { LRT_AFF_NONE, LRT_AFF_INCR, LRT_AFF_RANDOM } lr
  * A group may also be folded onto lanes, fewer than its threads: the
  * threads of a lane run one after the other on each instance, a full
  * fence between, on one worker (a group larger than the CPUs can then
- * still have all its lanes in flight at once). */
+ * still have all its lanes in flight at once).  A stretch asks for a long
+ * gap before some accesses of a thread, where the state needs another
+ * thread's access to fall between two of its own. */
 typedef struct lrt_schedule {
     int target;
     int ngroups;
     unsigned char group[LRT_MAX_THREADS];   /* test thread -> group, 0 first */
     unsigned char lane[LRT_MAX_THREADS];    /* test thread -> lane in its group */
     unsigned char pos[LRT_MAX_THREADS];     /* its place in the lane, 0 first */
+    unsigned char stretch[LRT_MAX_THREADS]; /* bit k: a long gap before access k */
     bool folded;                            /* some lane holds two threads or more */
+    bool stretched;                         /* some thread has a stretch */
     int largest;                            /* most threads in one group */
 } lrt_schedule;
 

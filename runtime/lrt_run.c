@@ -404,21 +404,23 @@ static int pending_schedules(const lrt_shared *sh)
  * group has more threads than there are CPUs (they could not all run at
  * once), else every other round, since a lane also orders its threads
  * exactly where running them side by side leaves it to luck.  Half the
- * laned runs are gapped: a lane's threads follow each other within a
- * fence or two, and a state that needs another lane's two accesses on
- * either side of that needs them stretched apart. */
+ * laned or stretched runs are gapped: a lane's threads follow each other
+ * within a fence or two, and a state that needs another lane's two
+ * accesses on either side of that needs them stretched apart. */
 static void pick_lanes(lrt_shared *sh, bool gaps)
 {
     const lrt_schedule *sc = sh->sched;
     sh->laned = sc->folded && (sc->largest > sh->ncpus || sh->round % 2 == 1);
-    if (!sh->laned || !gaps || lrt_rng_below(&sh->rng, 2))
+    if ((!sh->laned && !sc->stretched) || !gaps || lrt_rng_below(&sh->rng, 2))
         return;
     sh->gapped = true;
     draw_gaps(sh);
-    /* A thread on a lane shorter than its group's longest mostly has to
-     * straddle the others: one access before a thread of the long lane,
-     * the next after a later one of it, a fence or more apart.  Its gaps
-     * are long ones (the top three sizes), still none one time in three. */
+    /* Where the schedule stretches a thread, it gets long gaps (the top
+     * three sizes) there and none elsewhere.  Else a thread on a lane
+     * shorter than its group's longest mostly has to straddle the others:
+     * one access before a thread of the long lane, the next after a later
+     * one of it, a fence or more apart; its gaps are long ones, still none
+     * one time in three. */
     int n = sh->t->nthreads;
     for (int t = 0; t < n; t++) {
         int len = 0, longest = 0;
@@ -428,12 +430,13 @@ static void pick_lanes(lrt_shared *sh, bool gaps)
             len += sc->lane[u] == sc->lane[t];
             longest = sc->pos[u] + 1 > longest ? sc->pos[u] + 1 : longest;
         }
-        if (len == longest)
-            continue;
         for (int k = 0; k < LRT_GAPS; k++) {
             uint32_t u = GAP_LOG_MAX - (uint32_t)lrt_rng_below(&sh->rng, 3);
-            sh->gap[t][k] = lrt_rng_below(&sh->rng, 3) == 0
-                                ? 0 : (uint32_t)lrt_rng_below(&sh->rng, (uint64_t)1 << u);
+            uint32_t gap = (uint32_t)lrt_rng_below(&sh->rng, (uint64_t)1 << u);
+            if (sc->stretch[t])
+                sh->gap[t][k] = (sc->stretch[t] >> k) & 1 ? gap | 1 : 0;
+            else if (sh->laned && len < longest)
+                sh->gap[t][k] = lrt_rng_below(&sh->rng, 3) == 0 ? 0 : gap;
         }
     }
 }

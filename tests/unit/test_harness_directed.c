@@ -75,9 +75,10 @@ static void iriw_split_readers_fold_onto_two_lanes(void **state)
      * four threads, but only P3 must be in flight beside the others: on
      * one lane P1 stores y, P2 reads x=0 and y=1, P0 stores x, each after
      * the one before; P3 reads y before P1's store and x after P0's, on a
-     * lane of its own.  State 0 (nothing seen): both readers before both
-     * writers, groups as before */
-    assert_non_null(strstr(s, ";5:0.0.2,0.0.0,0.0.1,0.1.0;"));
+     * lane of its own, stretched before its second read (access 1: bit
+     * 1, "/2").  State 0 (nothing seen): both readers before both writers,
+     * groups as before */
+    assert_non_null(strstr(s, ";5:0.0.2,0.0.0,0.0.1,0.1.0/2;"));
     assert_true(strncmp(s, "0:", 2) == 0);
     int groups[4];
     assert_int_equal(sscanf(s, "0:%d,%d,%d,%d", &groups[0], &groups[1], &groups[2], &groups[3]), 4);
@@ -96,8 +97,10 @@ static void wrc_folds_writer_after_reader(void **state)
     char *s = schedules("X86 WRC\n{ }\n P0 | P1 | P2 ;\n MOV [x],$1 | MOV EAX,[x] | MOV EAX,[y] ;\n"
                         " | MOV [y],$1 | MOV EBX,[x] ;\nexists (1:EAX=1 /\\ 2:EAX=1 /\\ 2:EBX=0)\n", &n);
     assert_int_equal(n, 7);
-    /* states in herd's order over 1:EAX, 2:EAX, 2:EBX: state 1 is 0,0,1 */
-    assert_non_null(strstr(s, ";1:0.0.1,0.0.0,0.1.0;"));
+    /* states in herd's order over 1:EAX, 2:EAX, 2:EBX: state 1 is 0,0,1;
+     * P2 is stretched before its read of x, which must come after P0's
+     * store, itself after P1 on the other lane */
+    assert_non_null(strstr(s, ";1:0.0.1,0.0.0,0.1.0/2;"));
     free(s);
 }
 
@@ -121,6 +124,22 @@ static void sb_folds_only_with_three_threads(void **state)
     free(s);
 }
 
+/* ISA2+coi's state where P2 reads x=1 between P0's two stores to x: P0
+ * is stretched before its second store. */
+static void coi_stretches_between_stores(void **state)
+{
+    (void)state;
+    int n;
+    char *s = schedules("X86 ISA2+coi\n{ }\n P0 | P1 | P2 ;\n MOV [x],$1 | MOV EAX,[x] | MOV EAX,[y] ;\n"
+                        " MOV [x],$2 | MOV [y],$1 | MOV EBX,[x] ;\n"
+                        "exists ([x]=2 /\\ 1:EAX=2 /\\ 2:EAX=1 /\\ 2:EBX=0)\n", &n);
+    assert_int_equal(n, 15);
+    /* state 12 (herd's order): 1:EAX=2; 2:EAX=0; 2:EBX=1: P0 and P2
+     * together, P2's read of x between P0's stores, then P1 */
+    assert_non_null(strstr(s, ";12:0/2,1,0;"));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -129,6 +148,7 @@ int main(void)
         cmocka_unit_test(iriw_split_readers_fold_onto_two_lanes),
         cmocka_unit_test(wrc_folds_writer_after_reader),
         cmocka_unit_test(sb_folds_only_with_three_threads),
+        cmocka_unit_test(coi_stretches_between_stores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
