@@ -733,6 +733,21 @@ static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
     sh->took[t] = end > start ? end - start : 0;
 }
 
+/* A full fence between the threads of a lane: no load after it is served
+ * from a store before it still in the store buffer.  On x86 a locked
+ * instruction on the worker's own stack does that at a fraction of what
+ * mfence costs (AMD's mfence waits for far more); a lane of five threads
+ * makes five per instance, and the shorter a lane's instance, the less a
+ * thread on another lane has to hold back to straddle it. */
+static inline void lane_fence(void)
+{
+#if defined(__x86_64__)
+    __asm__ __volatile__("lock orq $0, (%%rsp)" ::: "memory", "cc");
+#else
+    atomic_thread_fence(memory_order_seq_cst);
+#endif
+}
+
 /* A laned run: worker W runs the lane that test thread T is first in, in
  * group G.  On each instance the lane's threads run in their order, each
  * followed by a full fence, so that the next begins once the stores of the
@@ -773,10 +788,10 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
                     sh->t->sweeps[u](sh->layout.cell, out, i, i + 1);
                 else
                     sh->t->threads[u](lrt_layout_cells(&sh->layout, i), out + i * (size_t)sh->t->nout[u]);
-                atomic_thread_fence(memory_order_seq_cst);
+                lane_fence();
             }
             for (int q = len; q < longest; q++)
-                atomic_thread_fence(memory_order_seq_cst);
+                lane_fence();
         }
     }
 }
