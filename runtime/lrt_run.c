@@ -43,8 +43,16 @@ typedef struct progress_slot {
     char pad[LRT_LINE - 2 * sizeof(uint64_t) - sizeof(uint32_t)];
 } progress_slot;
 
+/* A line the laned runs make the workers fight over (run_lane): no
+ * test cell is ever on it. */
+typedef struct hold_slot {
+    _Atomic uint64_t v;
+    char pad[LRT_LINE - sizeof(uint64_t)];
+} hold_slot;
+
 typedef struct lrt_shared {
     progress_slot progress[LRT_MAX_THREADS];
+    hold_slot hold;
     const lrt_test *t;
     const lrt_config *c;
     int nworkers;
@@ -770,6 +778,15 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
     uint64_t period = sh->lane_period;
     uint32_t *busy = sh->busy[t];
     uint64_t when = meet_origin(sh, w, g, id) + sh->delay[t], began = when;
+    /* In a gapped laned run a shorter lane, which has to straddle the
+     * longer ones, also holds its stores back: before each instance it
+     * stores to a line the other lanes keep reading, so the store misses
+     * and the test's stores queue behind it in the store buffer while its
+     * loads go ahead (4.SB+mfences' all-zero state: P3's store must stay
+     * invisible while P0, P1 and P2 run one after another on the other
+     * CPU).  The line is the runtime's own: the test's code and cells are
+     * untouched, so every outcome is still one the test can produce. */
+    bool held = sh->gapped && len < longest;
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         uint64_t now = lrt_ticks();
         if (c)
@@ -779,6 +796,10 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
         began = now > when ? now : when;
         size_t hi = n - lo > k ? lo + k : n;
         for (size_t i = lo; i < hi; i++) {
+            if (held)
+                atomic_store_explicit(&sh->hold.v, i, memory_order_relaxed);
+            else
+                (void)atomic_load_explicit(&sh->hold.v, memory_order_relaxed);
             for (int q = 0; q < len; q++) {
                 int u = member[q];
                 int64_t *out = sh->out[u];
