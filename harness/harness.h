@@ -166,6 +166,11 @@ bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, c
  * in B's order: what a native run on x86 can ever show.  NULL + diag when
  * T does not compile. */
 bset *harness_x86_reachable(const ir_test *t, const bset *b, const model *x86tso, diag *d);
+/* The states of B (x86 test T's behaviour set under M, x86tso) that one of
+ * their executions shows with every locked instruction whole (its write
+ * immediately co-after the write its read read), in B's order: herd's
+ * x86tso also allows splits that no x86 makes.  NULL + diag when M fails. */
+bset *harness_x86_whole_locked(const model *m, const ir_test *t, const bset *b, diag *d);
 /* What a native run of T aims at and counts against, beside B (M's
  * behaviour set of T): on x86 with the C11 target, the states its x86
  * compilation can show (REACHABLE; NULL elsewhere, or when T does not
