@@ -26,6 +26,7 @@ typedef struct plan {
      * needs) and the most threads in one group; best: fewest lanes, then
      * the smallest largest group; largest 0: none found yet */
     unsigned char (*group)[MAXT], (*lane)[MAXT], (*pos)[MAXT], (*stretch)[MAXT];
+    bool (*hold)[MAXT];
     int *ngroups, *largest, *lanes;
 } plan;
 
@@ -124,7 +125,7 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
         p->lane[s][a] = lane[a];
         p->pos[s][a] = pos[a];
     }
-    harness_stretches(x, p->nth, p->group[s], p->lane[s], p->pos[s], p->stretch[s]);
+    harness_stretches(x, p->nth, p->group[s], p->lane[s], p->pos[s], p->stretch[s], p->hold[s]);
     p->ngroups[s] = ncomp;
     p->largest[s] = largest;
     p->lanes[s] = lanes;
@@ -135,7 +136,8 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
 {
     if (t->nthreads > MAXT || b->nstates == 0)
         return NULL;
-    plan p = {t->nthreads, b->nstates, b, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    plan p = {t->nthreads, b->nstates, b, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    p.hold = xcalloc((size_t)b->nstates, sizeof *p.hold);
     p.stretch = xcalloc((size_t)b->nstates, sizeof *p.stretch);
     p.group = xcalloc((size_t)b->nstates, sizeof *p.group);
     p.lane = xcalloc((size_t)b->nstates, sizeof *p.lane);
@@ -153,12 +155,13 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
          * own, unstretched, needs no schedule: that is what a free run
          * does.  A thread is "G" (its group) or, when the state folds a
          * group onto fewer lanes than threads, "G.L.P" (lane, place in the
-         * lane), then "/M" when it has stretches (harness_stretches). */
+         * lane), then "/M" when it has stretches and "h" when its stores
+         * are to be held back (harness_stretches). */
         for (int k = 0; k < b->nstates; k++) {
             bool folded = false, stretched = false;
             for (int a = 0; a < t->nthreads; a++) {
                 folded |= p.pos[k][a] > 0;
-                stretched |= p.stretch[k][a] != 0;
+                stretched |= p.stretch[k][a] != 0 || p.hold[k][a];
             }
             if (!p.largest[k] || (p.ngroups[k] < 2 && !folded && !stretched))
                 continue;
@@ -169,6 +172,8 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
                     sb_printf(&s, ".%d.%d", p.lane[k][a], p.pos[k][a]);
                 if (p.stretch[k][a])
                     sb_printf(&s, "/%d", p.stretch[k][a]);
+                if (p.hold[k][a])
+                    sb_add(&s, "h");
             }
         }
     }
@@ -177,6 +182,7 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
     free(p.lane);
     free(p.pos);
     free(p.stretch);
+    free(p.hold);
     free(p.ngroups);
     free(p.largest);
     free(p.lanes);

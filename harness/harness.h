@@ -150,9 +150,11 @@ int harness_lanes(const struct exec *x, uint64_t members, unsigned char *lane, u
  * (harness/lanes.c), with its threads in groups and lanes as GROUP, LANE,
  * POS say: MASK[t] bit k asks for a gap before thread t's k-th access,
  * because an order of X runs from an earlier access of t through another
- * thread to that one (positions as backends/native.h's NATIVE_GAPS). */
+ * thread to that one (positions as backends/native.h's NATIVE_GAPS);
+ * HOLD[t] asks for thread t's stores held back, because an order runs
+ * from a later access of t through another thread back to a store of t. */
 void harness_stretches(const struct exec *x, int nth, const unsigned char *group, const unsigned char *lane,
-                       const unsigned char *pos, unsigned char *mask);
+                       const unsigned char *pos, unsigned char *mask, bool *hold);
 /* What x86 can show (harness/reachable.c).  B's states as a bset over
  * SRC's observables, sorted the way bset_find searches: B is the behaviour
  * set of BT, the compiled form of SRC through P (BY_MAP: BT's observables

@@ -204,9 +204,13 @@ int harness_lanes(const exec *x, uint64_t members, unsigned char *lane, unsigned
  * copy, lrt_gap_sweep_fn) leaves room for it.  MASK[t] bit k: a gap
  * before thread t's k-th access (instructions that touch memory or fence
  * it, in program order; the last bit stands for the later ones too, as
- * the runner's positions do).  GROUP, LANE and POS: the schedule's. */
+ * the runner's positions do).  GROUP, LANE and POS: the schedule's.
+ * Holds: where an order runs from a later access of a thread back to an
+ * earlier store of it (SB+mfence+po's all-zero state: P1's load of x, P0's
+ * store and fenced load, P1's store of y), the store must wait in the
+ * store buffer; HOLD[t] asks the runner to make thread t's stores wait. */
 void harness_stretches(const exec *x, int nth, const unsigned char *group, const unsigned char *lane,
-                       const unsigned char *pos, unsigned char *mask)
+                       const unsigned char *pos, unsigned char *mask, bool *hold)
 {
     exec_set reach[EXEC_MAX], of[MAXT] = {0};
     order_of(x, reach);
@@ -220,6 +224,14 @@ void harness_stretches(const exec *x, int nth, const unsigned char *group, const
             if (group[u] == group[v] && lane[u] == lane[v] && pos[v] == pos[u] + 1)
                 (void)add_before(reach, x->n, of[u], of[v]);
     memset(mask, 0, (size_t)nth);
+    memset(hold, 0, (size_t)nth * sizeof *hold);
+    /* An order from a later access of a thread back to an earlier store of
+     * it (only a store before a load can be overtaken): the store must stay
+     * in the store buffer while the load and what it leads to happen. */
+    for (int a = 0; a < x->n; a++)
+        for (int b = a + 1; b < x->n && x->ev[b].thread == x->ev[a].thread; b++)
+            if (x->ev[a].thread >= 0 && x->ev[a].thread < nth && ((reach[b] >> a) & 1))
+                hold[x->ev[a].thread] = true;
     int access[EXEC_MAX];
     for (int i = 0, k = 0; i < x->n; i++) {
         bool next = i > 0 && x->ev[i - 1].thread == x->ev[i].thread;

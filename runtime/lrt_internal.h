@@ -120,7 +120,8 @@ typedef enum lrt_affinity_kind { LRT_AFF_NONE, LRT_AFF_INCR, LRT_AFF_RANDOM } lr
  * fence between, on one worker (a group larger than the CPUs can then
  * still have all its lanes in flight at once).  A stretch asks for a long
  * gap before some accesses of a thread, where the state needs another
- * thread's access to fall between two of its own. */
+ * thread's access to fall between two of its own; a hold, for its stores
+ * to wait in the store buffer while its later accesses go ahead. */
 typedef struct lrt_schedule {
     int target;
     int ngroups;
@@ -128,6 +129,8 @@ typedef struct lrt_schedule {
     unsigned char lane[LRT_MAX_THREADS];    /* test thread -> lane in its group */
     unsigned char pos[LRT_MAX_THREADS];     /* its place in the lane, 0 first */
     unsigned char stretch[LRT_MAX_THREADS]; /* bit k: a long gap before access k */
+    bool hold[LRT_MAX_THREADS];             /* its stores held back (run_lane) */
+    bool held;                              /* some thread is held */
     bool folded;                            /* some lane holds two threads or more */
     bool stretched;                         /* some thread has a stretch */
     int largest;                            /* most threads in one group */

@@ -29,7 +29,7 @@ static void usage(FILE *f, const char *prog)
             "usage: %s [-s N] [-r N] [--sync loose|timebase|user] [--affinity none|incr|random]\n"
             "       [--layout packed|line|shuffle|array] [--cpus N] [--seed N] [--period TICKS|auto]\n"
             "       [--delay TICKS|auto] [--chunk N] [--time SECONDS]\n"
-            "       [--until-covered V,V;V,V... [--max-iterations N]] [--schedules K:G[.L.P][/M],G;...]\n"
+            "       [--until-covered V,V;V,V... [--max-iterations N]] [--schedules K:G[.L.P][/M][h],G;...]\n"
             "Runs the test's threads on N instances per run, R runs, and prints the\n"
             "outcome histogram (litmusc-histogram protocol) on stdout.  With\n"
             "--until-covered (the allowed states, one per ';', values in outcome\n"
@@ -131,7 +131,7 @@ static bool lanes_whole(lrt_schedule *sc, int nthreads)
  * group of each of the NTHREADS test threads, each optionally ".L.P"
  * (its lane in the group and its place in the lane; without it a thread
  * has a lane of its own), then optionally "/M" (its stretches, a bit per
- * gap position); false if malformed. */
+ * gap position) and "h" (its stores held back); false if malformed. */
 static bool parse_schedules(const char *s, int nthreads, lrt_config *c)
 {
     const char *p = s;
@@ -171,6 +171,10 @@ static bool parse_schedules(const char *s, int nthreads, lrt_config *c)
                     return false;
                 sc.stretch[t] = (unsigned char)v;
                 sc.stretched |= v != 0;
+            }
+            if (*end == 'h') {
+                sc.hold[t] = sc.held = true;
+                end++;
             }
             if (t + 1 < nthreads && *end != ',')
                 return false;

@@ -418,7 +418,7 @@ static int pending_schedules(const lrt_shared *sh)
 static void pick_lanes(lrt_shared *sh, bool gaps)
 {
     const lrt_schedule *sc = sh->sched;
-    sh->laned = sc->folded && (sc->largest > sh->ncpus || sh->round % 2 == 1);
+    sh->laned = (sc->folded && (sc->largest > sh->ncpus || sh->round % 2 == 1)) || sc->held;
     if ((!sh->laned && !sc->stretched) || !gaps || lrt_rng_below(&sh->rng, 2))
         return;
     sh->gapped = true;
@@ -778,15 +778,19 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
     uint64_t period = sh->lane_period;
     uint32_t *busy = sh->busy[t];
     uint64_t when = meet_origin(sh, w, g, id) + sh->delay[t], began = when;
-    /* In a gapped laned run a shorter lane, which has to straddle the
-     * longer ones, also holds its stores back: before each instance it
-     * stores to a line the other lanes keep reading, so the store misses
-     * and the test's stores queue behind it in the store buffer while its
-     * loads go ahead (4.SB+mfences' all-zero state: P3's store must stay
-     * invisible while P0, P1 and P2 run one after another on the other
-     * CPU).  The line is the runtime's own: the test's code and cells are
+    /* A held thread (the schedule's hold, or in a gapped laned run the
+     * first of a shorter lane, which has to straddle the longer ones) has
+     * its stores held back: before it runs each instance, its worker
+     * stores to a line the lanes with no held thread keep reading, so the
+     * store misses and the test's stores queue behind it in the store
+     * buffer while its loads go ahead (SB+mfence+po's all-zero state: P1's
+     * store must stay invisible until P0's fenced load; 4.SB+mfences':
+     * P3's, while P0, P1 and P2 run one after another on the other CPU).
+     * The line is the runtime's own: the test's code and cells are
      * untouched, so every outcome is still one the test can produce. */
-    bool held = sh->gapped && len < longest;
+    bool short_held = sh->gapped && len < longest, any = short_held;
+    for (int q = 0; q < len; q++)
+        any |= sc->hold[member[q]];
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         uint64_t now = lrt_ticks();
         if (c)
@@ -796,12 +800,12 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
         began = now > when ? now : when;
         size_t hi = n - lo > k ? lo + k : n;
         for (size_t i = lo; i < hi; i++) {
-            if (held)
-                atomic_store_explicit(&sh->hold.v, i, memory_order_relaxed);
-            else
+            if (!any)
                 (void)atomic_load_explicit(&sh->hold.v, memory_order_relaxed);
             for (int q = 0; q < len; q++) {
                 int u = member[q];
+                if (sc->hold[u] || (short_held && q == 0))
+                    atomic_store_explicit(&sh->hold.v, i, memory_order_relaxed);
                 int64_t *out = sh->out[u];
                 if (sh->gapped)
                     sh->t->gap_sweeps[u](sh->layout.cell, out, i, i + 1, sh->gap[u]);
