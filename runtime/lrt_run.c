@@ -450,15 +450,15 @@ static void pick_lanes(lrt_shared *sh, bool gaps)
 }
 
 /* The kind of the next run.  With --until-covered the runs go in rounds
- * of one size each: on the timebase, first the directed runs (the first
- * run of all is one: a group of one thread needs no period to meet on),
- * then a free run (all threads together, as the plain run).  The directed
- * runs are up to ROUND_SCHEDULES schedules whose targets are still unseen,
- * round-robin across rounds, then one gapped run while a state no
- * schedule aims at is unseen (the states whose threads must all run
- * together, which gaps are for), or every fourth round while only
- * schedule targets are (a group of a schedule may need gaps itself).
- * Sets sh->sched and sh->gapped. */
+ * of one size each: first a free run (all threads together, as the plain
+ * run), so that the states that need only the threads side by side, most
+ * of them, are dated as soon as a run of that size shows them; then, on
+ * the timebase, the directed runs: up to ROUND_SCHEDULES schedules whose
+ * targets are still unseen, round-robin across rounds, then one gapped
+ * run while a state no schedule aims at is unseen (the states whose
+ * threads must all run together, which gaps are for), or every fourth
+ * round while only schedule targets are (a group of a schedule may need
+ * gaps itself).  Sets sh->sched, sh->laned and sh->gapped. */
 static void pick_run(lrt_shared *sh)
 {
     const lrt_config *c = sh->c;
@@ -467,31 +467,35 @@ static void pick_run(lrt_shared *sh)
     sh->gapped = false;
     if (!c->nallowed)
         return;
-    if (!sh->in_round) {
-        sh->round++;
-        sh->in_round = true;
-        int pending = pending_schedules(sh);
-        sh->round_schedules = pending < ROUND_SCHEDULES ? pending : ROUND_SCHEDULES;
-        sh->round_gapped = false;
-    }
     bool gaps = sh->t->gap_sweeps != NULL;
-    if (c->sync == LRT_SYNC_TIMEBASE) {
-        if (sh->round_schedules > 0) {
-            sh->round_schedules--;
-            if ((sh->sched = next_schedule(sh)) != NULL) {
-                pick_lanes(sh, gaps);
-                return;
-            }
-            sh->round_schedules = 0;
-        }
-        if (gaps && !sh->round_gapped && (unscheduled_unseen(sh) || sh->round % 4 == 0)) {
-            sh->round_gapped = true;
-            sh->gapped = true;
-            draw_gaps(sh);
+    for (;;) {
+        if (!sh->in_round) {
+            /* this run, free, opens the round */
+            sh->round++;
+            sh->in_round = true;
+            int pending = pending_schedules(sh);
+            sh->round_schedules = pending < ROUND_SCHEDULES ? pending : ROUND_SCHEDULES;
+            sh->round_gapped = false;
             return;
         }
+        if (c->sync == LRT_SYNC_TIMEBASE) {
+            if (sh->round_schedules > 0) {
+                sh->round_schedules--;
+                if ((sh->sched = next_schedule(sh)) != NULL) {
+                    pick_lanes(sh, gaps);
+                    return;
+                }
+                sh->round_schedules = 0;
+            }
+            if (gaps && !sh->round_gapped && (unscheduled_unseen(sh) || sh->round % 4 == 0)) {
+                sh->round_gapped = true;
+                sh->gapped = true;
+                draw_gaps(sh);
+                return;
+            }
+        }
+        sh->in_round = false;       /* the round is over: the next opens */
     }
-    sh->in_round = false;           /* this run, free, closes the round */
 }
 
 /* Test threads of one group on workers of different CPUs (worker w runs
