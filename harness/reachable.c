@@ -65,6 +65,19 @@ bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, c
     return r;
 }
 
+/* The states K of B with KEEP[K], in B's order, as a bset of their own. */
+static bset *states_kept(const bset *b, const bool *keep)
+{
+    bset *r = xcalloc(1, sizeof *r);
+    bset_acc acc;
+    bacc_init(&acc, r, b->obs, b->nobs);
+    for (int k = 0; k < b->nstates; k++)
+        if (keep[k])
+            bacc_add(&acc, b->states[k].vals, b->states[k].cond, 0);
+    bacc_finish(&acc);
+    return r;
+}
+
 bset *harness_x86_reachable(const ir_test *t, const bset *b, const model *x86tso, diag *d)
 {
     const char *name = x86native_default_scheme(t->arch);
@@ -78,13 +91,11 @@ bset *harness_x86_reachable(const ir_test *t, const bset *b, const model *x86tso
     bset *r = NULL;
     if (shown) {
         /* B's states that the compilation shows */
-        r = xcalloc(1, sizeof *r);
-        bset_acc acc;
-        bacc_init(&acc, r, b->obs, b->nobs);
+        bool *keep = xcalloc((size_t)b->nstates + 1, sizeof *keep);
         for (int k = 0; k < b->nstates; k++)
-            if (bset_find(shown, b->states[k].vals) >= 0)
-                bacc_add(&acc, b->states[k].vals, b->states[k].cond, 0);
-        bacc_finish(&acc);
+            keep[k] = bset_find(shown, b->states[k].vals) >= 0;
+        r = states_kept(b, keep);
+        free(keep);
     }
     bset_free(shown);
     bset_free(bt);
@@ -148,16 +159,7 @@ bset *harness_x86_whole_locked(const model *m, const ir_test *t, const bset *b, 
 {
     whole_ctx c = {b, xcalloc((size_t)b->nstates + 1, sizeof *c.whole)};
     bset *again = model_run_observed(m, t, note_whole, &c, d);
-    bset *r = NULL;
-    if (again) {
-        r = xcalloc(1, sizeof *r);
-        bset_acc acc;
-        bacc_init(&acc, r, b->obs, b->nobs);
-        for (int k = 0; k < b->nstates; k++)
-            if (c.whole[k])
-                bacc_add(&acc, b->states[k].vals, b->states[k].cond, 0);
-        bacc_finish(&acc);
-    }
+    bset *r = again ? states_kept(b, c.whole) : NULL;
     bset_free(again);
     free(c.whole);
     return r;

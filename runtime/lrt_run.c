@@ -702,6 +702,22 @@ static uint32_t clamp_ticks(uint64_t ticks)
     return ticks < UINT32_MAX ? (uint32_t)ticks : UINT32_MAX;
 }
 
+/* The start of chunk C, due at tick WHEN (with a PERIOD; none: at once):
+ * BUSY[C-1] gets how long the previous one took from BEGAN, LATENESS[C]
+ * (unless NULL) how late this one starts; returns the tick it starts. */
+static inline uint64_t chunk_start(const lrt_shared *sh, size_t c, uint64_t when, uint64_t began, uint64_t period,
+                                   uint32_t *busy, uint32_t *lateness)
+{
+    uint64_t now = lrt_ticks();
+    if (c)
+        busy[c - 1] = clamp_ticks(now > began ? now - began : 0);
+    if (period && now < when)
+        lrt_wait_ticks(when, sh->yield);
+    if (lateness)
+        lateness[c] = clamp_ticks(now > when ? now - when : 0);
+    return now > when ? now : when;
+}
+
 /* Chunk c of the run starts at tick t0 + c*period + delay[t]; within a
  * chunk the thread sweeps its instances without waiting.  The threads
  * meet on every chunk without touching a shared line: any wait on memory
@@ -722,14 +738,7 @@ static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
     uint64_t start = meet_origin(sh, w, g, id) + sh->delay[t];
     uint64_t when = start, began = start;
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
-        uint64_t now = lrt_ticks();
-        if (c)
-            busy[c - 1] = clamp_ticks(now > began ? now - began : 0);
-        if (period && now < when)
-            lrt_wait_ticks(when, sh->yield);
-        uint64_t late = now > when ? now - when : 0;
-        lateness[c] = clamp_ticks(late);
-        began = now > when ? now : when;
+        began = chunk_start(sh, c, when, began, period, busy, lateness);
         size_t hi = n - lo > k ? lo + k : n;
         if (gsweep)
             gsweep(sh->layout.cell, out, lo, hi, sh->gap[t]);
@@ -796,12 +805,7 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
     for (int q = 0; q < len; q++)
         any |= sc->hold[member[q]];
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
-        uint64_t now = lrt_ticks();
-        if (c)
-            busy[c - 1] = clamp_ticks(now > began ? now - began : 0);
-        if (period && now < when)
-            lrt_wait_ticks(when, sh->yield);
-        began = now > when ? now : when;
+        began = chunk_start(sh, c, when, began, period, busy, NULL);
         size_t hi = n - lo > k ? lo + k : n;
         for (size_t i = lo; i < hi; i++) {
             if (!any)
