@@ -43,8 +43,10 @@ typedef struct progress_slot {
     char pad[LRT_LINE - 2 * sizeof(uint64_t) - sizeof(uint32_t)];
 } progress_slot;
 
-/* A line the laned runs make the workers fight over (run_lane): no
- * test cell is ever on it. */
+/* Lines the laned runs make the workers fight over (run_lane): no test
+ * cell is ever on them.  A held thread stores to 1, 2, 4 or 8 of them,
+ * drawn per run: states differ in how long a store must stay buffered. */
+enum { HOLD_LINES = 8 };
 typedef struct hold_slot {
     _Atomic uint64_t v;
     char pad[LRT_LINE - sizeof(uint64_t)];
@@ -52,7 +54,8 @@ typedef struct hold_slot {
 
 typedef struct lrt_shared {
     progress_slot progress[LRT_MAX_THREADS];
-    hold_slot hold;
+    hold_slot hold[HOLD_LINES];
+    int hold_lines;                 /* laned runs: how many of them this run */
     const lrt_test *t;
     const lrt_config *c;
     int nworkers;
@@ -419,6 +422,7 @@ static void pick_lanes(lrt_shared *sh, bool gaps)
 {
     const lrt_schedule *sc = sh->sched;
     sh->laned = (sc->folded && (sc->largest > sh->ncpus || sh->round % 2 == 1)) || sc->held;
+    sh->hold_lines = 1 << lrt_rng_below(&sh->rng, 4);
     if ((!sh->laned && !sc->stretched) || !gaps || lrt_rng_below(&sh->rng, 2))
         return;
     sh->gapped = true;
@@ -794,9 +798,9 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
     /* A held thread (the schedule's hold, or in a gapped laned run the
      * first of a shorter lane, which has to straddle the longer ones) has
      * its stores held back: before it runs each instance, its worker
-     * stores to a line the lanes with no held thread keep reading, so the
-     * store misses and the test's stores queue behind it in the store
-     * buffer while its loads go ahead (SB+mfence+po's all-zero state: P1's
+     * stores to lines the lanes with no held thread keep reading (1 to 8
+     * of them, drawn per run), so the stores miss and the test's stores
+     * queue behind them in the store buffer while its loads go ahead (SB+mfence+po's all-zero state: P1's
      * store must stay invisible until P0's fenced load; 4.SB+mfences':
      * P3's, while P0, P1 and P2 run one after another on the other CPU).
      * The line is the runtime's own: the test's code and cells are
@@ -808,12 +812,13 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
         began = chunk_start(sh, c, when, began, period, busy, NULL);
         size_t hi = n - lo > k ? lo + k : n;
         for (size_t i = lo; i < hi; i++) {
-            if (!any)
-                (void)atomic_load_explicit(&sh->hold.v, memory_order_relaxed);
+            for (int h = 0; !any && h < sh->hold_lines; h++)
+                (void)atomic_load_explicit(&sh->hold[h].v, memory_order_relaxed);
             for (int q = 0; q < len; q++) {
                 int u = member[q];
                 if (sc->hold[u] || (short_held && q == 0))
-                    atomic_store_explicit(&sh->hold.v, i, memory_order_relaxed);
+                    for (int h = 0; h < sh->hold_lines; h++)
+                        atomic_store_explicit(&sh->hold[h].v, i, memory_order_relaxed);
                 int64_t *out = sh->out[u];
                 if (sh->gapped)
                     sh->t->gap_sweeps[u](sh->layout.cell, out, i, i + 1, sh->gap[u]);
