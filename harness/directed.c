@@ -86,6 +86,8 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
     /* lanes cost a search: none when this execution cannot do better */
     if (p->largest[s] && p->lanes[s] == 1 && p->largest[s] <= largest)
         return true;
+    exec_set order[EXEC_MAX];
+    harness_exec_order(x, order);
     unsigned char lane[MAXT], pos[MAXT];
     int lanes = 1;
     for (int c = 0; c < ncomp; c++) {
@@ -93,7 +95,7 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
         for (int a = 0; a < p->nth; a++)
             if (comp[a] == c)
                 members |= (uint64_t)1 << a;
-        int n = harness_lanes(x, members, lane, pos);
+        int n = harness_lanes(x, order, members, lane, pos);
         lanes = n > lanes ? n : lanes;
     }
     if (p->largest[s] && (p->lanes[s] < lanes || (p->lanes[s] == lanes && p->largest[s] <= largest)))
@@ -125,7 +127,7 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
         p->lane[s][a] = lane[a];
         p->pos[s][a] = pos[a];
     }
-    harness_stretches(x, p->nth, p->group[s], p->lane[s], p->pos[s], p->stretch[s], p->hold[s]);
+    harness_stretches(x, order, p->nth, p->group[s], p->lane[s], p->pos[s], p->stretch[s], p->hold[s]);
     p->ngroups[s] = ncomp;
     p->largest[s] = largest;
     p->lanes[s] = lanes;

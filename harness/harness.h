@@ -140,12 +140,19 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
 /* Lanes (harness/lanes.c): the fewest sequences the threads in MEMBERS
  * (a bit per test thread) can be folded into, each sequence's threads run
  * one after the other with a full fence between, without contradicting
- * the execution X; LANE[t] and POS[t] say where thread t goes.  Groups of
+ * the execution X (ORDER: harness_exec_order's); LANE[t] and POS[t] say
+ * where thread t goes.  Groups of
  * more than HARNESS_LANES_GROUP_MAX threads are not searched: every thread
  * gets a lane of its own. */
 #define HARNESS_LANES_GROUP_MAX 6
 struct exec;
-int harness_lanes(const struct exec *x, uint64_t members, unsigned char *lane, unsigned char *pos);
+/* The order of execution X that lanes must not contradict (harness/lanes.c):
+ * x86's preserved program order, rf between threads, co and fr, closed;
+ * REACH[i] bit j: event i comes before event j.  REACH has X's n rows.
+ * Computed once per execution for harness_lanes and harness_stretches. */
+void harness_exec_order(const struct exec *x, uint64_t *reach);
+int harness_lanes(const struct exec *x, const uint64_t *order, uint64_t members, unsigned char *lane,
+                  unsigned char *pos);
 /* Where a directed run should stretch each of the NTH threads of X
  * (harness/lanes.c), with its threads in groups and lanes as GROUP, LANE,
  * POS say: MASK[t] bit k asks for a gap before thread t's k-th access,
@@ -153,8 +160,8 @@ int harness_lanes(const struct exec *x, uint64_t members, unsigned char *lane, u
  * thread to that one (positions as backends/native.h's NATIVE_GAPS);
  * HOLD[t] asks for thread t's stores held back, because an order runs
  * from a later access of t through another thread back to a store of t. */
-void harness_stretches(const struct exec *x, int nth, const unsigned char *group, const unsigned char *lane,
-                       const unsigned char *pos, unsigned char *mask, bool *hold);
+void harness_stretches(const struct exec *x, const uint64_t *order, int nth, const unsigned char *group,
+                       const unsigned char *lane, const unsigned char *pos, unsigned char *mask, bool *hold);
 /* What x86 can show (harness/reachable.c).  B's states as a bset over
  * SRC's observables, sorted the way bset_find searches: B is the behaviour
  * set of BT, the compiled form of SRC through P (BY_MAP: BT's observables

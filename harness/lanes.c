@@ -64,7 +64,7 @@ static void close_order(exec_set *reach, int n)
                 reach[i] |= reach[k];
 }
 
-static void order_of(const exec *x, exec_set *reach)
+void harness_exec_order(const exec *x, exec_set *reach)
 {
     int n = x->n;
     memset(reach, 0, (size_t)n * sizeof *reach);
@@ -152,7 +152,7 @@ static bool place(search *s, int j)
     return false;
 }
 
-int harness_lanes(const exec *x, uint64_t members, unsigned char *lane, unsigned char *pos)
+int harness_lanes(const exec *x, const exec_set *order, uint64_t members, unsigned char *lane, unsigned char *pos)
 {
     search s;
     memset(&s, 0, sizeof s);
@@ -162,7 +162,7 @@ int harness_lanes(const exec *x, uint64_t members, unsigned char *lane, unsigned
     bool small = s.m <= HARNESS_LANES_GROUP_MAX;
     if (small) {
         s.n = x->n;
-        order_of(x, s.reach);
+        memcpy(s.reach, order, (size_t)x->n * sizeof *s.reach);
         for (int e = 0; e < x->n; e++)
             for (int a = 0; a < s.m; a++)
                 if (x->ev[e].thread == s.thread[a])
@@ -209,11 +209,11 @@ int harness_lanes(const exec *x, uint64_t members, unsigned char *lane, unsigned
  * earlier store of it (SB+mfence+po's all-zero state: P1's load of x, P0's
  * store and fenced load, P1's store of y), the store must wait in the
  * store buffer; HOLD[t] asks the runner to make thread t's stores wait. */
-void harness_stretches(const exec *x, int nth, const unsigned char *group, const unsigned char *lane,
-                       const unsigned char *pos, unsigned char *mask, bool *hold)
+void harness_stretches(const exec *x, const exec_set *order, int nth, const unsigned char *group,
+                       const unsigned char *lane, const unsigned char *pos, unsigned char *mask, bool *hold)
 {
     exec_set reach[EXEC_MAX], of[MAXT] = {0};
-    order_of(x, reach);
+    memcpy(reach, order, (size_t)x->n * sizeof *reach);
     for (int i = 0; i < x->n; i++)
         if (x->ev[i].thread >= 0 && x->ev[i].thread < nth && x->ev[i].thread < MAXT)
             of[x->ev[i].thread] |= (exec_set)1 << i;
