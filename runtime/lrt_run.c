@@ -411,6 +411,26 @@ static int pending_schedules(const lrt_shared *sh)
     return n;
 }
 
+/* Test thread T's lane in schedule SC of N threads: how many threads it
+ * holds, in order in MEMBER (unless NULL); *LONGEST: the most any lane of
+ * T's group holds. */
+static int lane_of(const lrt_schedule *sc, int n, int t, int *member, int *longest)
+{
+    int len = 0;
+    *longest = 0;
+    for (int u = 0; u < n; u++) {
+        if (sc->group[u] != sc->group[t])
+            continue;
+        if (sc->lane[u] == sc->lane[t]) {
+            if (member)
+                member[sc->pos[u]] = u;
+            len++;
+        }
+        *longest = sc->pos[u] + 1 > *longest ? sc->pos[u] + 1 : *longest;
+    }
+    return len;
+}
+
 /* Whether this schedule run folds its groups onto lanes: always when a
  * group has more threads than there are CPUs (they could not all run at
  * once), else every other round, since a lane also orders its threads
@@ -435,13 +455,7 @@ static void pick_lanes(lrt_shared *sh, bool gaps)
      * one time in three. */
     int n = sh->t->nthreads;
     for (int t = 0; t < n; t++) {
-        int len = 0, longest = 0;
-        for (int u = 0; u < n; u++) {
-            if (sc->group[u] != sc->group[t])
-                continue;
-            len += sc->lane[u] == sc->lane[t];
-            longest = sc->pos[u] + 1 > longest ? sc->pos[u] + 1 : longest;
-        }
+        int longest, len = lane_of(sc, n, t, NULL, &longest);
         for (int k = 0; k < LRT_GAPS; k++) {
             uint32_t u = GAP_LOG_MAX - (uint32_t)lrt_rng_below(&sh->rng, 3);
             uint32_t gap = (uint32_t)lrt_rng_below(&sh->rng, (uint64_t)1 << u);
@@ -642,6 +656,20 @@ static void slice(const lrt_shared *sh, size_t s, int w, size_t *lo, size_t *hi)
     *hi = s * (size_t)(w + 1) / (size_t)sh->nworkers;
 }
 
+/* Test thread T over instances [LO, HI): its gapped sweep in a gapped
+ * run, else its sweep, else its per-instance function one by one. */
+static inline void sweep_range(const lrt_shared *sh, int t, size_t lo, size_t hi)
+{
+    const lrt_test *tt = sh->t;
+    if (sh->gapped)
+        tt->gap_sweeps[t](sh->layout.cell, sh->out[t], lo, hi, sh->gap[t]);
+    else if (tt->sweeps)
+        tt->sweeps[t](sh->layout.cell, sh->out[t], lo, hi);
+    else
+        for (size_t i = lo; i < hi; i++)
+            tt->threads[t](lrt_layout_cells(&sh->layout, i), sh->out[t] + i * (size_t)tt->nout[t]);
+}
+
 /* Worker W sweeps the instances as test thread T.  Every CHUNK instances
  * it says how far it got and waits for the others to get as far: a thread
  * that ran ahead would meet only instances its peers finished long ago,
@@ -650,10 +678,6 @@ static void slice(const lrt_shared *sh, size_t s, int w, size_t *lo, size_t *hi)
  * counters never need resetting. */
 static void run_loose(lrt_shared *sh, int w, int t)
 {
-    lrt_thread_fn fn = sh->t->threads[t];
-    lrt_sweep_fn sweep = sh->t->sweeps ? sh->t->sweeps[t] : NULL;
-    size_t nout = (size_t)sh->t->nout[t];
-    int64_t *out = sh->out[t];
     size_t n = sh->ninst_run;
     size_t chunk = sh->c->chunk ? (size_t)sh->c->chunk : n;
     uint64_t mine = atomic_load_explicit(&sh->progress[w].chunks, memory_order_relaxed);
@@ -665,11 +689,7 @@ static void run_loose(lrt_shared *sh, int w, int t)
                 if (k != w)
                     lrt_wait_reach(&sh->progress[k].chunks, mine, sh->yield);
         }
-        if (sweep)
-            sweep(sh->layout.cell, out, lo, hi);
-        else
-            for (size_t i = lo; i < hi; i++)
-                fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
+        sweep_range(sh, t, lo, hi);
     }
 }
 
@@ -731,11 +751,6 @@ static inline uint64_t chunk_start(const lrt_shared *sh, size_t c, uint64_t when
  * adaptive schedule) the threads run free, to measure their pace. */
 static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
 {
-    lrt_thread_fn fn = sh->t->threads[t];
-    lrt_sweep_fn sweep = sh->t->sweeps ? sh->t->sweeps[t] : NULL;
-    lrt_gap_sweep_fn gsweep = sh->gapped ? sh->t->gap_sweeps[t] : NULL;
-    size_t nout = (size_t)sh->t->nout[t];
-    int64_t *out = sh->out[t];
     size_t n = sh->ninst_run, k = sh->tb_chunk;
     uint64_t period = sh->period;
     uint32_t *lateness = sh->lateness[t], *busy = sh->busy[t];
@@ -743,14 +758,7 @@ static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
     uint64_t when = start, began = start;
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         began = chunk_start(sh, c, when, began, period, busy, lateness);
-        size_t hi = n - lo > k ? lo + k : n;
-        if (gsweep)
-            gsweep(sh->layout.cell, out, lo, hi, sh->gap[t]);
-        else if (sweep)
-            sweep(sh->layout.cell, out, lo, hi);
-        else
-            for (size_t i = lo; i < hi; i++)
-                fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
+        sweep_range(sh, t, lo, n - lo > k ? lo + k : n);
     }
     uint64_t end = lrt_ticks();
     if (n)
@@ -784,13 +792,7 @@ static inline void lane_fence(void)
 static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
 {
     const lrt_schedule *sc = sh->sched;
-    int member[LRT_MAX_THREADS], len = 0, longest = 0;
-    for (int u = 0; u < sh->t->nthreads; u++)
-        if (sc->group[u] == g && sc->lane[u] == sc->lane[t])
-            member[sc->pos[u]] = u, len++;
-    for (int u = 0; u < sh->t->nthreads; u++)
-        if (sc->group[u] == g && sc->pos[u] + 1 > longest)
-            longest = sc->pos[u] + 1;
+    int member[LRT_MAX_THREADS], longest, len = lane_of(sc, sh->t->nthreads, t, member, &longest);
     size_t n = sh->ninst_run, k = sh->tb_chunk;
     uint64_t period = sh->lane_period;
     uint32_t *busy = sh->busy[t];
@@ -800,32 +802,27 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
      * its stores held back: before it runs each instance, its worker
      * stores to lines the lanes with no held thread keep reading (1 to 8
      * of them, drawn per run), so the stores miss and the test's stores
-     * queue behind them in the store buffer while its loads go ahead (SB+mfence+po's all-zero state: P1's
-     * store must stay invisible until P0's fenced load; 4.SB+mfences':
-     * P3's, while P0, P1 and P2 run one after another on the other CPU).
-     * The line is the runtime's own: the test's code and cells are
-     * untouched, so every outcome is still one the test can produce. */
-    bool short_held = sh->gapped && len < longest, any = short_held;
+     * queue behind them in the store buffer while its loads go ahead
+     * (SB+mfence+po's all-zero state: P1's store must stay invisible
+     * until P0's fenced load; 4.SB+mfences': P3's, while P0, P1 and P2 run
+     * one after another on the other CPU).  The lines are the runtime's
+     * own: the test's code and cells are untouched, so every outcome is
+     * still one the test can produce. */
+    bool short_held = sh->gapped && len < longest, holds = short_held;
     for (int q = 0; q < len; q++)
-        any |= sc->hold[member[q]];
+        holds |= sc->hold[member[q]];
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         began = chunk_start(sh, c, when, began, period, busy, NULL);
         size_t hi = n - lo > k ? lo + k : n;
         for (size_t i = lo; i < hi; i++) {
-            for (int h = 0; !any && h < sh->hold_lines; h++)
+            for (int h = 0; !holds && h < sh->hold_lines; h++)
                 (void)atomic_load_explicit(&sh->hold[h].v, memory_order_relaxed);
             for (int q = 0; q < len; q++) {
                 int u = member[q];
                 if (sc->hold[u] || (short_held && q == 0))
                     for (int h = 0; h < sh->hold_lines; h++)
                         atomic_store_explicit(&sh->hold[h].v, i, memory_order_relaxed);
-                int64_t *out = sh->out[u];
-                if (sh->gapped)
-                    sh->t->gap_sweeps[u](sh->layout.cell, out, i, i + 1, sh->gap[u]);
-                else if (sh->t->sweeps)
-                    sh->t->sweeps[u](sh->layout.cell, out, i, i + 1);
-                else
-                    sh->t->threads[u](lrt_layout_cells(&sh->layout, i), out + i * (size_t)sh->t->nout[u]);
+                sweep_range(sh, u, i, i + 1);
                 lane_fence();
             }
             for (int q = len; q < longest; q++)
