@@ -25,7 +25,7 @@ typedef struct plan {
      * lanes (harness/lanes.c), the most lanes of one group (the CPUs it
      * needs) and the most threads in one group; best: fewest lanes, then
      * the smallest largest group; largest 0: none found yet */
-    unsigned char (*group)[MAXT], (*lane)[MAXT], (*pos)[MAXT], (*stretch)[MAXT];
+    unsigned char (*group)[MAXT], (*lane)[MAXT], (*pos)[MAXT], (*split)[MAXT], (*stretch)[MAXT];
     bool (*hold)[MAXT];
     int *ngroups, *largest, *lanes;
 } plan;
@@ -88,14 +88,14 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
         return true;
     exec_set order[EXEC_MAX];
     harness_exec_order(x, order);
-    unsigned char lane[MAXT], pos[MAXT];
+    unsigned char lane[MAXT], pos[MAXT], split[MAXT];
     int lanes = 1;
     for (int c = 0; c < ncomp; c++) {
         uint64_t members = 0;
         for (int a = 0; a < p->nth; a++)
             if (comp[a] == c)
                 members |= (uint64_t)1 << a;
-        int n = harness_lanes(x, order, members, lane, pos);
+        int n = harness_lanes(x, order, members, lane, pos, split);
         lanes = n > lanes ? n : lanes;
     }
     if (p->largest[s] && (p->lanes[s] < lanes || (p->lanes[s] == lanes && p->largest[s] <= largest)))
@@ -126,8 +126,10 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
         p->group[s][a] = (unsigned char)rank[comp[a]];
         p->lane[s][a] = lane[a];
         p->pos[s][a] = pos[a];
+        p->split[s][a] = split[a];
     }
-    harness_stretches(x, order, p->nth, p->group[s], p->lane[s], p->pos[s], p->stretch[s], p->hold[s]);
+    harness_stretches(x, order, p->nth, p->group[s], p->lane[s], p->pos[s], p->split[s], p->stretch[s],
+                      p->hold[s]);
     p->ngroups[s] = ncomp;
     p->largest[s] = largest;
     p->lanes[s] = lanes;
@@ -138,12 +140,13 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
 {
     if (t->nthreads > MAXT || b->nstates == 0)
         return NULL;
-    plan p = {t->nthreads, b->nstates, b, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    plan p = {t->nthreads, b->nstates, b, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     p.hold = xcalloc((size_t)b->nstates, sizeof *p.hold);
     p.stretch = xcalloc((size_t)b->nstates, sizeof *p.stretch);
     p.group = xcalloc((size_t)b->nstates, sizeof *p.group);
     p.lane = xcalloc((size_t)b->nstates, sizeof *p.lane);
     p.pos = xcalloc((size_t)b->nstates, sizeof *p.pos);
+    p.split = xcalloc((size_t)b->nstates, sizeof *p.split);
     p.ngroups = xcalloc((size_t)b->nstates, sizeof *p.ngroups);
     p.largest = xcalloc((size_t)b->nstates, sizeof *p.largest);
     p.lanes = xcalloc((size_t)b->nstates, sizeof *p.lanes);
@@ -157,8 +160,10 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
          * own, unstretched, needs no schedule: that is what a free run
          * does.  A thread is "G" (its group) or, when the state folds a
          * group onto fewer lanes than threads, "G.L.P" (lane, place in the
-         * lane), then "/M" when it has stretches and "h" when its stores
-         * are to be held back (harness_stretches). */
+         * lane), then "/M" when it has stretches, "sK" when the lane
+         * switches to its next thread before this one's K-th access
+         * (harness_lanes) and "h" when its stores are to be held back
+         * (harness_stretches). */
         for (int k = 0; k < b->nstates; k++) {
             bool folded = false, stretched = false;
             for (int a = 0; a < t->nthreads; a++) {
@@ -174,6 +179,8 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
                     sb_printf(&s, ".%d.%d", p.lane[k][a], p.pos[k][a]);
                 if (p.stretch[k][a])
                     sb_printf(&s, "/%d", p.stretch[k][a]);
+                if (p.split[k][a])
+                    sb_printf(&s, "s%d", p.split[k][a]);
                 if (p.hold[k][a])
                     sb_add(&s, "h");
             }
@@ -183,6 +190,7 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
     free(p.group);
     free(p.lane);
     free(p.pos);
+    free(p.split);
     free(p.stretch);
     free(p.hold);
     free(p.ngroups);

@@ -141,7 +141,9 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
  * (a bit per test thread) can be folded into, each sequence's threads run
  * one after the other with a full fence between, without contradicting
  * the execution X (ORDER: harness_exec_order's); LANE[t] and POS[t] say
- * where thread t goes.  Groups of
+ * where thread t goes; SPLIT[t] = k > 0 when the lane switches to its
+ * next thread before thread t's k-th access and back after it (at most
+ * once a lane, k below NATIVE_GAPS - 1).  Groups of
  * more than HARNESS_LANES_GROUP_MAX threads are not searched: every thread
  * gets a lane of its own. */
 #define HARNESS_LANES_GROUP_MAX 6
@@ -152,16 +154,17 @@ struct exec;
  * Computed once per execution for harness_lanes and harness_stretches. */
 void harness_exec_order(const struct exec *x, uint64_t *reach);
 int harness_lanes(const struct exec *x, const uint64_t *order, uint64_t members, unsigned char *lane,
-                  unsigned char *pos);
+                  unsigned char *pos, unsigned char *split);
 /* Where a directed run should stretch each of the NTH threads of X
  * (harness/lanes.c), with its threads in groups and lanes as GROUP, LANE,
- * POS say: MASK[t] bit k asks for a gap before thread t's k-th access,
+ * POS, SPLIT say: MASK[t] bit k asks for a gap before thread t's k-th access,
  * because an order of X runs from an earlier access of t through another
  * thread to that one (positions as backends/native.h's NATIVE_GAPS);
  * HOLD[t] asks for thread t's stores held back, because an order runs
  * from a later access of t through another thread back to a store of t. */
 void harness_stretches(const struct exec *x, const uint64_t *order, int nth, const unsigned char *group,
-                       const unsigned char *lane, const unsigned char *pos, unsigned char *mask, bool *hold);
+                       const unsigned char *lane, const unsigned char *pos, const unsigned char *split,
+                       unsigned char *mask, bool *hold);
 /* What x86 can show (harness/reachable.c).  B's states as a bset over
  * SRC's observables, sorted the way bset_find searches: B is the behaviour
  * set of BT, the compiled form of SRC through P (BY_MAP: BT's observables

@@ -16,7 +16,16 @@
  * A, B one after the other on a lane must stay acyclic.  3.SB's all-zero
  * state folds onto two lanes (P0 then P1, P2 beside: only P1's read of x2
  * and P2's read of x0 race their peers' stores, as in SB); 6.SB's needs
- * three, IRIW's split readers three. */
+ * three, IRIW's split readers three.
+ *
+ * A lane may also switch threads in the middle of one, as a machine does
+ * when it preempts a thread: A runs up to an access, its stores drain, B
+ * runs whole, then A goes on from that access.  3.SB+pos's state where P0
+ * reads its x=1 overwritten by P1's x=2 while P2 reads x=1 needs P2 between
+ * P0's store and load, and P1 in flight beside both: with no switch every
+ * pair of the three threads must overlap, which takes three CPUs; with P0
+ * switched out before its load, two.  The search tries whole threads
+ * first, then one switch per lane. */
 #include <string.h>
 #include "backends/native.h"
 #include "harness/harness.h"
@@ -32,6 +41,12 @@ typedef struct search {
     int thread[MAXT];               /* member -> test thread */
     bool may_precede[MAXT][MAXT];   /* member a may run entirely before b */
     int lane[MAXT][MAXT], len[MAXT], nlanes, most;
+    /* switches: split[a] = k > 0 when member a is switched out before its
+     * k-th access (the lane's next member runs there); nacc[a] its
+     * accesses, before[a][k] its events before access k */
+    bool switches;
+    int split[MAXT], nacc[MAXT];
+    exec_set before[MAXT][NATIVE_GAPS];
 } search;
 
 /* A full fence orders a thread's stores before its later loads. */
@@ -54,6 +69,18 @@ static bool kept_in_order(const exec_event *a, const exec_event *b)
         return true;
     return a->is_rmw || b->is_rmw || a->mode == IR_X86_LOCKED || b->mode == IR_X86_LOCKED ||
            a->mode == IR_MO_SC || a->mode == IR_JM_VOLATILE;
+}
+
+/* ACCESS[i]: event i's access of its thread, counted as the runner's gap
+ * positions count them (an instruction that touches memory or fences it,
+ * in program order; the events of one instruction share it). */
+static void access_index(const exec *x, int *access)
+{
+    for (int i = 0, k = 0; i < x->n; i++) {
+        bool next = i > 0 && x->ev[i - 1].thread == x->ev[i].thread;
+        k = !next ? 0 : x->ev[i].instr == x->ev[i - 1].instr ? k : k + 1;
+        access[i] = k;
+    }
 }
 
 static void close_order(exec_set *reach, int n)
@@ -108,16 +135,99 @@ static bool add_before(exec_set *r, int n, exec_set from, exec_set to)
     return true;
 }
 
-/* The lanes placed so far, all at once, against the execution. */
+/* The segments of a lane one after the other in R: SEG[q] entirely
+ * before SEG[q + 1].  False on a cycle. */
+static bool segments_in_order(exec_set *r, int n, const exec_set *seg, int nseg)
+{
+    for (int q = 0; q + 1 < nseg; q++)
+        if (!add_before(r, n, seg[q], seg[q + 1]))
+            return false;
+    return true;
+}
+
+/* The lanes placed so far, all at once, against the execution: a lane is
+ * its members' events in order, a switched member's as the part before
+ * the switch, the next member, the rest. */
 static bool lanes_fit(const search *s)
 {
     exec_set r[EXEC_MAX];
     memcpy(r, s->reach, (size_t)s->n * sizeof *r);
-    for (int l = 0; l < s->nlanes; l++)
-        for (int q = 0; q + 1 < s->len[l]; q++)
-            if (!add_before(r, s->n, s->of[s->lane[l][q]], s->of[s->lane[l][q + 1]]))
-                return false;
+    for (int l = 0; l < s->nlanes; l++) {
+        exec_set seg[MAXT + 1];
+        int nseg = 0;
+        for (int q = 0; q < s->len[l]; q++) {
+            int a = s->lane[l][q];
+            if (s->split[a] && q + 1 < s->len[l]) {
+                exec_set pre = s->before[a][s->split[a]];
+                seg[nseg++] = pre;
+                seg[nseg++] = s->of[s->lane[l][++q]];
+                seg[nseg++] = s->of[a] & ~pre;
+            } else {
+                seg[nseg++] = s->of[a];
+            }
+        }
+        if (!segments_in_order(r, s->n, seg, nseg))
+            return false;
+    }
     return true;
+}
+
+/* Whether member J may go at place AT of lane L (the members there shift
+ * up) with every member before it free to run before it and it before
+ * every one after; SKIP, a member it is switched with, is not asked. */
+static bool fits_between(const search *s, int l, int at, int j, int skip)
+{
+    for (int q = 0; q < s->len[l]; q++) {
+        int a = s->lane[l][q];
+        if (a != skip && !(q < at ? s->may_precede[a][j] : s->may_precede[j][a]))
+            return false;
+    }
+    return true;
+}
+
+static void insert_at(search *s, int l, int at, int j)
+{
+    memmove(&s->lane[l][at + 1], &s->lane[l][at], (size_t)(s->len[l] - at) * sizeof(int));
+    s->lane[l][at] = j;
+    s->len[l]++;
+}
+
+static void remove_at(search *s, int l, int at)
+{
+    s->len[l]--;
+    memmove(&s->lane[l][at], &s->lane[l][at + 1], (size_t)(s->len[l] - at) * sizeof(int));
+}
+
+static bool place(search *s, int j);
+
+/* Member J switched with member Q at place AT of lane L: J inside Q
+ * (Q switched out before its k-th access) or Q inside J, for every k the
+ * runner can switch at (1 .. NATIVE_GAPS - 2: the last gap slot stands
+ * for every later access). */
+static bool place_switched(search *s, int l, int at, int j)
+{
+    int q = s->lane[l][at];
+    for (int inner = 0; inner < 2; inner++) {
+        int outer = inner ? j : q;
+        int where = inner ? at : at + 1;
+        for (int k = 1; k < s->nacc[outer] && k <= NATIVE_GAPS - 2; k++) {
+            insert_at(s, l, where, j);
+            s->split[outer] = k;
+            if (place(s, j + 1))
+                return true;
+            s->split[outer] = 0;
+            remove_at(s, l, where);
+        }
+    }
+    return false;
+}
+
+static bool lane_switches(const search *s, int l)
+{
+    for (int q = 0; q < s->len[l]; q++)
+        if (s->split[s->lane[l][q]])
+            return true;
+    return false;
 }
 
 /* Member J goes into a lane at a place where every member before it may
@@ -133,26 +243,26 @@ static bool place(search *s, int j)
             s->nlanes++;
         }
         for (int at = 0; at <= s->len[l]; at++) {
-            bool ok = true;
-            for (int q = 0; q < s->len[l] && ok; q++)
-                ok = q < at ? s->may_precede[s->lane[l][q]][j] : s->may_precede[j][s->lane[l][q]];
-            if (!ok)
+            if (!fits_between(s, l, at, j, -1))
                 continue;
-            memmove(&s->lane[l][at + 1], &s->lane[l][at], (size_t)(s->len[l] - at) * sizeof(int));
-            s->lane[l][at] = j;
-            s->len[l]++;
+            insert_at(s, l, at, j);
             if (place(s, j + 1))
                 return true;
-            s->len[l]--;
-            memmove(&s->lane[l][at], &s->lane[l][at + 1], (size_t)(s->len[l] - at) * sizeof(int));
+            remove_at(s, l, at);
         }
+        /* one switch a lane, between two members neither switched yet */
+        if (s->switches && !fresh && !lane_switches(s, l))
+            for (int at = 0; at < s->len[l]; at++)
+                if (fits_between(s, l, at, j, s->lane[l][at]) && place_switched(s, l, at, j))
+                    return true;
         if (fresh)
             s->nlanes--;
     }
     return false;
 }
 
-int harness_lanes(const exec *x, const exec_set *order, uint64_t members, unsigned char *lane, unsigned char *pos)
+int harness_lanes(const exec *x, const exec_set *order, uint64_t members, unsigned char *lane, unsigned char *pos,
+                  unsigned char *split)
 {
     search s;
     memset(&s, 0, sizeof s);
@@ -163,10 +273,16 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, unsign
     if (small) {
         s.n = x->n;
         memcpy(s.reach, order, (size_t)x->n * sizeof *s.reach);
+        int access[EXEC_MAX];
+        access_index(x, access);
         for (int e = 0; e < x->n; e++)
             for (int a = 0; a < s.m; a++)
-                if (x->ev[e].thread == s.thread[a])
+                if (x->ev[e].thread == s.thread[a]) {
                     s.of[a] |= (exec_set)1 << e;
+                    s.nacc[a] = access[e] + 1 > s.nacc[a] ? access[e] + 1 : s.nacc[a];
+                    for (int k = access[e] + 1; k < NATIVE_GAPS; k++)
+                        s.before[a][k] |= (exec_set)1 << e;
+                }
         for (int a = 0; a < s.m; a++)
             for (int b = 0; b < s.m; b++) {
                 bool back = false;
@@ -174,24 +290,32 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, unsign
                     back = ((s.of[b] >> e) & 1) && (s.reach[e] & s.of[a]);
                 s.may_precede[a][b] = a != b && !back;
             }
-        for (s.most = 1; s.most < s.m; s.most++) {
-            s.nlanes = 0;
-            if (place(&s, 0))
-                break;
-        }
+        /* the fewest lanes, whole threads before switched ones */
+        bool found = false;
+        for (s.most = 1; s.most < s.m && !found; s.most++)
+            for (int sw = 0; sw < 2 && !found; sw++) {
+                s.switches = sw;
+                s.nlanes = 0;
+                found = place(&s, 0);
+            }
+        if (found)
+            s.most--;
     }
     if (!small || s.most == s.m) {
         /* every member on a lane of its own: the group as it is */
         for (int a = 0; a < s.m; a++) {
             lane[s.thread[a]] = (unsigned char)a;
             pos[s.thread[a]] = 0;
+            split[s.thread[a]] = 0;
         }
         return s.m;
     }
     for (int l = 0; l < s.nlanes; l++)
         for (int q = 0; q < s.len[l]; q++) {
-            lane[s.thread[s.lane[l][q]]] = (unsigned char)l;
-            pos[s.thread[s.lane[l][q]]] = (unsigned char)q;
+            int a = s.lane[l][q];
+            lane[s.thread[a]] = (unsigned char)l;
+            pos[s.thread[a]] = (unsigned char)q;
+            split[s.thread[a]] = (unsigned char)s.split[a];
         }
     return s.nlanes;
 }
@@ -210,19 +334,41 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, unsign
  * store and fenced load, P1's store of y), the store must wait in the
  * store buffer; HOLD[t] asks the runner to make thread t's stores wait. */
 void harness_stretches(const exec *x, const exec_set *order, int nth, const unsigned char *group,
-                       const unsigned char *lane, const unsigned char *pos, unsigned char *mask, bool *hold)
+                       const unsigned char *lane, const unsigned char *pos, const unsigned char *split,
+                       unsigned char *mask, bool *hold)
 {
-    exec_set reach[EXEC_MAX], of[MAXT] = {0};
+    exec_set reach[EXEC_MAX], of[MAXT] = {0}, pre[MAXT] = {0};
+    int access[EXEC_MAX], inner[MAXT];
+    for (int t = 0; t < MAXT; t++)
+        inner[t] = -1;
+    access_index(x, access);
     memcpy(reach, order, (size_t)x->n * sizeof *reach);
-    for (int i = 0; i < x->n; i++)
-        if (x->ev[i].thread >= 0 && x->ev[i].thread < nth && x->ev[i].thread < MAXT)
-            of[x->ev[i].thread] |= (exec_set)1 << i;
+    for (int i = 0; i < x->n; i++) {
+        int t = x->ev[i].thread;
+        if (t >= 0 && t < nth && t < MAXT) {
+            of[t] |= (exec_set)1 << i;
+            if (access[i] < split[t])
+                pre[t] |= (exec_set)1 << i;
+        }
+    }
     /* in a laned run a lane's threads follow each other: orders through
-     * that count too (WRC: P2's reads around P1 then P0 on the other lane) */
+     * that count too (WRC: P2's reads around P1 then P0 on the other lane),
+     * with a switched thread's two parts around the next */
     for (int u = 0; u < nth && u < MAXT; u++)
-        for (int v = 0; v < nth && v < MAXT; v++)
-            if (group[u] == group[v] && lane[u] == lane[v] && pos[v] == pos[u] + 1)
+        for (int v = 0; v < nth && v < MAXT; v++) {
+            if (group[u] != group[v] || lane[u] != lane[v] || pos[v] != pos[u] + 1)
+                continue;
+            if (split[u]) {
+                exec_set seg[3] = {pre[u], of[v], of[u] & ~pre[u]};
+                (void)segments_in_order(reach, x->n, seg, 3);
+                inner[u] = v;
+            } else {
                 (void)add_before(reach, x->n, of[u], of[v]);
+            }
+            for (int o = 0; o < nth && o < MAXT; o++)
+                if (split[o] && group[o] == group[u] && lane[o] == lane[u] && pos[u] == pos[o] + 1)
+                    (void)add_before(reach, x->n, of[o] & ~pre[o], of[v]);
+        }
     memset(mask, 0, (size_t)nth);
     memset(hold, 0, (size_t)nth * sizeof *hold);
     /* An order from a later access of a thread back to an earlier store of
@@ -232,12 +378,6 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const unsi
         for (int b = a + 1; b < x->n && x->ev[b].thread == x->ev[a].thread; b++)
             if (x->ev[a].thread >= 0 && x->ev[a].thread < nth && ((reach[b] >> a) & 1))
                 hold[x->ev[a].thread] = true;
-    int access[EXEC_MAX];
-    for (int i = 0, k = 0; i < x->n; i++) {
-        bool next = i > 0 && x->ev[i - 1].thread == x->ev[i].thread;
-        k = !next ? 0 : x->ev[i].instr == x->ev[i - 1].instr ? k : k + 1;
-        access[i] = k;
-    }
     for (int a = 0; a < x->n; a++) {
         int t = x->ev[a].thread;
         if (t < 0 || t >= nth)
@@ -246,9 +386,11 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const unsi
             if (x->ev[b].thread != t || access[b] <= access[a])
                 continue;
             exec_set via = reach[a];
+            /* not through the thread a switch runs inside t: the switch
+             * itself puts that one between */
             for (int f = 0; f < x->n && via; f++)
                 if (((via >> f) & 1) && x->ev[f].thread >= 0 && x->ev[f].thread != t &&
-                    ((reach[f] >> b) & 1)) {
+                    x->ev[f].thread != inner[t] && ((reach[f] >> b) & 1)) {
                     int k = access[b] < NATIVE_GAPS ? access[b] : NATIVE_GAPS - 1;
                     mask[t] |= (unsigned char)(1u << k);
                     break;

@@ -53,6 +53,25 @@ static inline void lrt_spin(uint32_t n)
     }
 }
 
+/* A gap of LRT_SWITCH is not a spin but a switch: the thread stops there,
+ * its stores drain, another test thread of its lane runs the same
+ * instance whole, and then it goes on, as when a machine preempts one
+ * thread for another on one CPU (a full fence on either side).  The
+ * runtime arms it for one thread of one instance at a time; elsewhere the
+ * call returns at once.  So a switch too makes up no outcome: what runs
+ * is the test's own code, in an order a machine may run it. */
+#define LRT_SWITCH UINT32_MAX
+void lrt_switch(void);
+
+/* The gap before an access of a gapped body: spin, or switch. */
+static inline void lrt_gap(uint32_t n)
+{
+    if (n == LRT_SWITCH)
+        lrt_switch();
+    else
+        lrt_spin(n);
+}
+
 /* Where a harness counts outcomes (the runtime's; opaque here). */
 typedef struct lrt_tally lrt_tally;
 /* COUNT more instances ended with the nobs values VALS. */

@@ -121,7 +121,9 @@ typedef enum lrt_affinity_kind { LRT_AFF_NONE, LRT_AFF_INCR, LRT_AFF_RANDOM } lr
  * still have all its lanes in flight at once).  A stretch asks for a long
  * gap before some accesses of a thread, where the state needs another
  * thread's access to fall between two of its own; a hold, for its stores
- * to wait in the store buffer while its later accesses go ahead. */
+ * to wait in the store buffer while its later accesses go ahead; a split,
+ * for the lane to switch from the thread to the next of the lane before
+ * one of its accesses and back once that one is done (lrt_switch). */
 typedef struct lrt_schedule {
     int target;
     int ngroups;
@@ -130,7 +132,10 @@ typedef struct lrt_schedule {
     unsigned char pos[LRT_MAX_THREADS];     /* its place in the lane, 0 first */
     unsigned char stretch[LRT_MAX_THREADS]; /* bit k: a long gap before access k */
     bool hold[LRT_MAX_THREADS];             /* its stores held back (run_lane) */
+    unsigned char split[LRT_MAX_THREADS];   /* k > 0: the lane switches to its next
+                                               thread before this one's access k */
     bool held;                              /* some thread is held */
+    bool switched;                          /* some lane switches */
     bool folded;                            /* some lane holds two threads or more */
     bool stretched;                         /* some thread has a stretch */
     int largest;                            /* most threads in one group */

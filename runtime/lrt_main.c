@@ -29,7 +29,7 @@ static void usage(FILE *f, const char *prog)
             "usage: %s [-s N] [-r N] [--sync loose|timebase|user] [--affinity none|incr|random]\n"
             "       [--layout packed|line|shuffle|array] [--cpus N] [--seed N] [--period TICKS|auto]\n"
             "       [--delay TICKS|auto] [--chunk N] [--time SECONDS]\n"
-            "       [--until-covered V,V;V,V... [--max-iterations N]] [--schedules K:G[.L.P][/M][h],G;...]\n"
+            "       [--until-covered V,V;V,V... [--max-iterations N]] [--schedules K:G[.L.P][/M][sK][h],G;...]\n"
             "Runs the test's threads on N instances per run, R runs, and prints the\n"
             "outcome histogram (litmusc-histogram protocol) on stdout.  With\n"
             "--until-covered (the allowed states, one per ';', values in outcome\n"
@@ -102,19 +102,22 @@ static bool parse_states(const char *s, int nobs, lrt_config *c)
 }
 
 /* Whether the lanes of SC are whole: in each group, each lane's places
- * are 0, 1, ... with none twice. */
+ * are 0, 1, ... with none twice, and a thread the lane switches away from
+ * has a next one in its lane that is not switched itself. */
 static bool lanes_whole(lrt_schedule *sc, int nthreads)
 {
     for (int t = 0; t < nthreads; t++) {
         int same = 0, below = 0;
+        bool next = !sc->split[t];
         for (int u = 0; u < nthreads; u++)
             if (sc->group[u] == sc->group[t] && sc->lane[u] == sc->lane[t]) {
                 same++;
                 below += sc->pos[u] < sc->pos[t];
                 if (u != t && sc->pos[u] == sc->pos[t])
                     return false;
+                next |= sc->pos[u] == sc->pos[t] + 1 && !sc->split[u];
             }
-        if (below != sc->pos[t])
+        if (below != sc->pos[t] || !next)
             return false;
         sc->folded |= same > 1;
     }
@@ -131,7 +134,9 @@ static bool lanes_whole(lrt_schedule *sc, int nthreads)
  * group of each of the NTHREADS test threads, each optionally ".L.P"
  * (its lane in the group and its place in the lane; without it a thread
  * has a lane of its own), then optionally "/M" (its stretches, a bit per
- * gap position) and "h" (its stores held back); false if malformed. */
+ * gap position), "sK" (the lane switches to its next thread before this
+ * one's access K, 1 <= K <= LRT_GAPS - 2) and "h" (its stores held back);
+ * false if malformed. */
 static bool parse_schedules(const char *s, int nthreads, lrt_config *c)
 {
     const char *p = s;
@@ -171,6 +176,14 @@ static bool parse_schedules(const char *s, int nthreads, lrt_config *c)
                     return false;
                 sc.stretch[t] = (unsigned char)v;
                 sc.stretched |= v != 0;
+            }
+            if (*end == 's') {
+                p = end + 1;
+                v = strtol(p, &end, 10);
+                if (end == p || v < 1 || v > LRT_GAPS - 2)
+                    return false;
+                sc.split[t] = (unsigned char)v;
+                sc.switched = true;
             }
             if (*end == 'h') {
                 sc.hold[t] = sc.held = true;

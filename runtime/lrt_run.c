@@ -104,6 +104,9 @@ typedef struct lrt_shared {
     int round_schedules;            /* schedule runs this round may still make */
     bool round_gapped;              /* the round's gapped run is made */
     uint32_t gap[LRT_MAX_THREADS][LRT_GAPS];
+    /* a switched thread's gaps in a laned run: its own with LRT_SWITCH
+     * where the lane switches (run_lane) */
+    uint32_t switch_gap[LRT_MAX_THREADS][LRT_GAPS];
     uint64_t gapped_runs;
     int next_sched;                 /* where the round-robin over schedules goes on */
     uint32_t meet_id;               /* timebase: this run's first meeting; 64 a run */
@@ -431,6 +434,27 @@ static int lane_of(const lrt_schedule *sc, int n, int t, int *member, int *longe
     return len;
 }
 
+/* The gaps of the switched threads of this schedule run: LRT_SWITCH at
+ * the switch; where the schedule stretches the thread, a long gap (the
+ * top three sizes) one time in two; else none, so that the switch is the
+ * one pause in its run. */
+static void draw_switches(lrt_shared *sh, bool gaps)
+{
+    const lrt_schedule *sc = sh->sched;
+    if (!sc->switched || !gaps)
+        return;
+    for (int t = 0; t < sh->t->nthreads; t++) {
+        if (!sc->split[t])
+            continue;
+        for (int k = 0; k < LRT_GAPS; k++) {
+            uint32_t u = GAP_LOG_MAX - (uint32_t)lrt_rng_below(&sh->rng, 3);
+            bool stretch = (sc->stretch[t] >> k) & 1 && lrt_rng_below(&sh->rng, 2);
+            sh->switch_gap[t][k] = stretch ? (uint32_t)lrt_rng_below(&sh->rng, (uint64_t)1 << u) | 1 : 0;
+        }
+        sh->switch_gap[t][sc->split[t]] = LRT_SWITCH;
+    }
+}
+
 /* Whether this schedule run folds its groups onto lanes: always when a
  * group has more threads than there are CPUs (they could not all run at
  * once), else every other round, since a lane also orders its threads
@@ -441,8 +465,10 @@ static int lane_of(const lrt_schedule *sc, int n, int t, int *member, int *longe
 static void pick_lanes(lrt_shared *sh, bool gaps)
 {
     const lrt_schedule *sc = sh->sched;
-    sh->laned = (sc->folded && (sc->largest > sh->ncpus || sh->round % 2 == 1)) || sc->held;
+    sh->laned = (sc->folded && (sc->largest > sh->ncpus || sh->round % 2 == 1)) || sc->held ||
+                (sc->switched && gaps);
     sh->hold_lines = 1 << lrt_rng_below(&sh->rng, 4);
+    draw_switches(sh, gaps);
     if ((!sh->laned && !sc->stretched) || !gaps || lrt_rng_below(&sh->rng, 2))
         return;
     sh->gapped = true;
@@ -781,10 +807,51 @@ static inline void lane_fence(void)
 #endif
 }
 
+/* The switch a lane's worker has armed (run_lane): the thread to run in
+ * the middle of the one switched out, and on which instance.  Per worker,
+ * since every lane of a run may switch at once. */
+typedef struct lane_switch {
+    const lrt_shared *sh;
+    int inner;
+    size_t instance;
+} lane_switch;
+static _Thread_local lane_switch armed_switch;
+
+/* Called by a gapped body at a gap of LRT_SWITCH: the armed thread runs
+ * its instance whole, a full fence before it (the switched-out thread's
+ * stores drain, as when a machine switches threads) and after it (its
+ * own drain before the first goes on).  Once: disarmed as it runs, so a
+ * later gap slot that stands for several accesses switches only once. */
+void lrt_switch(void)
+{
+    lane_switch sw = armed_switch;
+    if (!sw.sh)
+        return;
+    armed_switch.sh = NULL;
+    lane_fence();
+    sweep_range(sw.sh, sw.inner, sw.instance, sw.instance + 1);
+    lane_fence();
+}
+
+/* Thread U of a lane on instance I: switched, its gapped body with the
+ * switch armed for INNER, the lane's next thread; else its sweep. */
+static inline void lane_step(const lrt_shared *sh, int u, int inner, size_t i)
+{
+    if (inner < 0) {
+        sweep_range(sh, u, i, i + 1);
+        return;
+    }
+    armed_switch = (lane_switch){sh, inner, i};
+    sh->t->gap_sweeps[u](sh->layout.cell, sh->out[u], i, i + 1, sh->switch_gap[u]);
+    armed_switch.sh = NULL;
+}
+
 /* A laned run: worker W runs the lane that test thread T is first in, in
  * group G.  On each instance the lane's threads run in their order, each
  * followed by a full fence, so that the next begins once the stores of the
  * one before are visible, as after a switch between threads on one CPU.
+ * A thread the schedule splits runs its gapped body with LRT_SWITCH at
+ * the split, and the lane's next thread runs inside it (lrt_switch).
  * Every lane of the group makes as many fences per instance as the
  * longest (a fence costs more than a thread's few accesses), so that the
  * lanes keep the same pace, and chunks start on the clock as in
@@ -822,7 +889,8 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
                 if (sc->hold[u] || (short_held && q == 0))
                     for (int h = 0; h < sh->hold_lines; h++)
                         atomic_store_explicit(&sh->hold[h].v, i, memory_order_relaxed);
-                sweep_range(sh, u, i, i + 1);
+                bool switches = sc->split[u] && q + 1 < len && sh->t->gap_sweeps;
+                lane_step(sh, u, switches ? member[++q] : -1, i);
                 lane_fence();
             }
             for (int q = len; q < longest; q++)

@@ -341,7 +341,7 @@ static bool c11_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
             }
             bool access = in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_RMW || in->op == IR_FENCE;
             if (access && f->gapped)
-                sb_printf(b, "    lrt_spin(lt_gap[%d]);\n", nat_gap_position(naccess));
+                sb_printf(b, "    lrt_gap(lt_gap[%d]);\n", nat_gap_position(naccess));
             naccess += access;
             switch (in->op) {
             case IR_LOAD: ok = emit_load(b, cx, t, in, d); break;

@@ -159,11 +159,28 @@ static bool touches_memory(const x86_instr *in)
 }
 
 /* LT_GAP[K] spins of pause in a scratch register, none when it is 0; the
- * local labels 1 and 2 cannot clash with the test's (lt_L<n>_<id>). */
+ * local labels 1 and 2 cannot clash with the test's (lt_L<n>_<id>).  A
+ * gap of LRT_SWITCH (all ones) calls lrt_switch instead, every register
+ * and the flags saved around the call on the stack, below the red zone
+ * the compiler may keep its own data in, the stack aligned as the call
+ * needs: the test's registers and flags come back as they were. */
+static const char *const saved_regs[] = {"rax", "rcx", "rdx", "rbx", "rbp", "rsi", "rdi", "r8",
+                                         "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
+enum { NSAVED = sizeof saved_regs / sizeof *saved_regs };
+
 static void put_gap(strbuf *b, int k)
 {
     sb_printf(b, "        \"\\tmovl %d(%%q[gp]), %%k[gc]\\n\"\n", 4 * k);
     sb_add(b, "        \"\\ttestl %k[gc], %k[gc]\\n\\tjz 2f\\n\"\n"
+              "        \"\\tcmpl $-1, %k[gc]\\n\\tjne 1f\\n\"\n"
+              "        \"\\tleaq -128(%%rsp), %%rsp\\n\\tpushfq\\n\"\n");
+    for (int r = 0; r < NSAVED; r++)
+        sb_printf(b, "        \"\\tpushq %%%%%s\\n\"\n", saved_regs[r]);
+    sb_add(b, "        \"\\tmovq %%rsp, %%rbx\\n\\tandq $-16, %%rsp\\n\\tcall lrt_switch\\n"
+              "\\tmovq %%rbx, %%rsp\\n\"\n");
+    for (int r = NSAVED - 1; r >= 0; r--)
+        sb_printf(b, "        \"\\tpopq %%%%%s\\n\"\n", saved_regs[r]);
+    sb_add(b, "        \"\\tpopfq\\n\\tleaq 128(%%rsp), %%rsp\\n\\tjmp 2f\\n\"\n"
               "        \"1:\\tpause\\n\\tdecl %k[gc]\\n\\tjnz 1b\\n2:\\n\"\n");
 }
 
@@ -261,7 +278,10 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
         first = false;
     }
     if (f->gapped)
-        sb_printf(b, "%s[gc] \"=&r\" (lt_gc)\n        : [gp] \"r\" (lt_gap)\n        : \"cc\", \"memory\");\n"
+        /* a switch calls C code, which may use the vector registers */
+        sb_printf(b, "%s[gc] \"=&r\" (lt_gc)\n        : [gp] \"r\" (lt_gap)\n        : \"cc\", \"memory\", "
+                     "\"xmm0\", \"xmm1\", \"xmm2\", \"xmm3\", \"xmm4\", \"xmm5\", \"xmm6\", \"xmm7\",\n"
+                     "          \"xmm8\", \"xmm9\", \"xmm10\", \"xmm11\", \"xmm12\", \"xmm13\", \"xmm14\", \"xmm15\");\n"
                      "    (void)lt_gc;\n", first ? "" : ",\n          ");
     else
         sb_add(b, "\n        :\n        : \"cc\", \"memory\");\n");

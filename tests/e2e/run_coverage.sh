@@ -92,8 +92,9 @@ iters=$(sed -n 's/^Config SB .* iterations=\([0-9]*\).*/\1/p' "$tmp/cov.log")
 max=$(echo "$line" | sed 's/.* first=\([^ ]*\).*/\1/' | tr ',' '\n' | sort -n | tail -1)
 [ "$max" = "$at" ] || fail "SB: covered after $at, but the last state was first seen at $max"
 
-# the directed schedules went with it: SB's two serial states have one each
-grep -q '^Config SB .* schedules=2 directed [0-9]' "$tmp/cov.log" ||
+# the directed schedules went with it: SB's two serial states have one
+# each, the one where each thread sees the other's store one with a switch
+grep -q '^Config SB .* schedules=3 directed [0-9]' "$tmp/cov.log" ||
     fail "SB --until-covered: no directed schedules in Config: $(grep '^Config' "$tmp/cov.log")"
 
 # the runner itself: schedules alternate with free runs and are dropped
@@ -108,6 +109,31 @@ for bad in '1:0' '1:0,1;' 'x:0,1' '1:0,2' '1:0;2:1'; do
     "$tmp/sb/SB" -s 10 -r 1 --until-covered '0,0;0,1;1,0;1,1' --schedules "$bad" > /dev/null 2>&1
     st=$?
     [ "$st" -eq 2 ] || fail "SB runner --schedules '$bad': exit $st, want 2"
+done
+
+# a switch runs a thread in the middle of another on one CPU: MP's state
+# where P1 reads y=0 and then x=1 needs P1 whole between P0's stores, which
+# a lane switching from P0 to P1 before P0's second access gives on its
+# first instance, on one CPU (a free run needs a preemption right there,
+# and a lane without the switch never shows it); for both runners, the x86
+# one's switch being a call from the test's asm
+for target in x86 c11; do
+    src="$ex/x86/MP.litmus"
+    [ "$target" = c11 ] && src="$ex/c/MP+rlx.litmus"
+    mkdir -p "$tmp/mp-$target"
+    "$L" emit --target "$target" "$src" -o "$tmp/mp-$target/" || fail "emit MP for $target"
+    cc -O2 -std=c11 -pthread -o "$tmp/mp-$target/MP" "$tmp/mp-$target"/*.c || fail "cc MP for $target"
+    "$tmp/mp-$target/MP" --cpus 1 -s 1000 -r 1 --until-covered '0,1' --schedules '0:0.0.0s1,0.0.1' \
+        --max-iterations 1M > "$tmp/mp-$target/hist" || fail "MP ($target) with a switch: exit $?"
+    grep -q '^covered 1$' "$tmp/mp-$target/hist" || fail "MP ($target) with a switch: not covered"
+    at=$(sed -n 's/^first \([0-9]*\) 0 1$/\1/p' "$tmp/mp-$target/hist")
+    [ -n "$at" ] && [ "$at" -le 16 ] ||
+        fail "MP ($target) with a switch: y=0 then x=1 first seen at '$at', want within the first laned run"
+done
+for bad in '0:0.0.0s1,1' '0:0.0.0s0,0.0.1' '0:0.0.0s7,0.0.1' '0:0.0.0,0.0.1s1' '0:0.0.0s1,0.0.1s1'; do
+    "$tmp/mp-x86/MP" -s 10 -r 1 --until-covered '0,1' --schedules "$bad" > /dev/null 2>&1
+    st=$?
+    [ "$st" -eq 2 ] || fail "MP runner --schedules '$bad': exit $st, want 2"
 done
 
 # rc11 allows MP+rlx's weak state; its x86 compilation cannot show it, so

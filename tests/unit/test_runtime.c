@@ -885,6 +885,97 @@ static void test_lanes_run_threads_in_order(void **state)
     lrt_result_free(&r);
 }
 
+/* Switches: a lane switched from thread 0 to thread 1 before thread 0's
+ * access 1 runs thread 1 whole in the middle of thread 0, on thread 0's
+ * worker, with thread 0's store visible to it and its store visible to
+ * thread 0's load after.  Thread 1 leaves its worker's tid in cell 3 and
+ * the x it read in cell 2; thread 0 finding its own tid there after its
+ * gap was switched, so it must see y=1 and thread 1 must have seen x=1. */
+static _Atomic uint64_t switched_inside, switched_wrong;
+static void switch0(void *const *c, int64_t *out, const uint32_t *gap)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[0], 1, memory_order_relaxed);
+    if (gap)
+        lrt_gap(gap[1]);
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[1], memory_order_relaxed);
+    if (gap && atomic_load_explicit((_Atomic int32_t *)c[3], memory_order_relaxed) == (int32_t)gettid()) {
+        bool right = out[0] == 1 && atomic_load_explicit((_Atomic int32_t *)c[2], memory_order_relaxed) == 1;
+        atomic_fetch_add(right ? &switched_inside : &switched_wrong, 1);
+    }
+}
+static void switch1(void *const *c, int64_t *out)
+{
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[0], memory_order_relaxed);
+    atomic_store_explicit((_Atomic int32_t *)c[1], 1, memory_order_relaxed);
+    atomic_store_explicit((_Atomic int32_t *)c[2], (int32_t)out[0], memory_order_relaxed);
+    atomic_store_explicit((_Atomic int32_t *)c[3], (int32_t)gettid(), memory_order_relaxed);
+}
+static void switch2(void *const *c, int64_t *out)
+{
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[1], memory_order_relaxed);
+}
+static void switch0_plain(void *const *c, int64_t *out)
+{
+    switch0(c, out, NULL);
+}
+static const lrt_thread_fn fns_switch[3] = {switch0_plain, switch1, switch2};
+static void switch_gsweep(int t, void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    for (size_t i = lo; i < hi; i++)
+        if (t == 0)
+            switch0(c + i * 4, out + i, gap);
+        else
+            fns_switch[t](c + i * 4, out + i);
+}
+static void switch_gsweep0(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    switch_gsweep(0, c, out, lo, hi, gap);
+}
+static void switch_gsweep1(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    switch_gsweep(1, c, out, lo, hi, gap);
+}
+static void switch_gsweep2(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    switch_gsweep(2, c, out, lo, hi, gap);
+}
+static const lrt_gap_sweep_fn gsweeps_switch[3] = {switch_gsweep0, switch_gsweep1, switch_gsweep2};
+
+static void test_lanes_switch_threads(void **state)
+{
+    (void)state;
+    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, gsweeps_switch};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 20000;
+    c.cpus = 2;
+    int64_t never[3] = {7, 7, 7};
+    c.allowed = never;
+    c.nallowed = 1;
+    c.max_iterations = 200000;
+    lrt_schedule sc;
+    memset(&sc, 0, sizeof sc);
+    sc.ngroups = 1;
+    sc.lane[2] = 1;
+    sc.pos[1] = 1;
+    sc.split[0] = 1;
+    sc.folded = sc.switched = true;
+    sc.largest = 3;
+    c.schedules = &sc;
+    c.nschedules = 1;
+    atomic_store(&switched_inside, 0);
+    atomic_store(&switched_wrong, 0);
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    assert_int_equal(r.iterations, 200000);
+    assert_int_equal(lrt_hist_total(&r.hist), 200000);
+    assert_true(r.laned_runs > 0 && r.laned_runs == r.directed_runs);
+    /* every instance of a laned run switches, in the gapped runs as well */
+    assert_true(atomic_load(&switched_inside) > 0);
+    assert_int_equal(atomic_load(&switched_wrong), 0);
+    lrt_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -907,6 +998,7 @@ int main(void)
         cmocka_unit_test(test_gapped_runs),
         cmocka_unit_test(test_rounds_share_schedules_and_gaps),
         cmocka_unit_test(test_lanes_run_threads_in_order),
+        cmocka_unit_test(test_lanes_switch_threads),
     };
     return cmocka_run_group_tests_name("runtime", tests, NULL, NULL);
 }
