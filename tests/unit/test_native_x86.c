@@ -138,6 +138,15 @@ static void test_sb_asm_shape(void **state)
     assert_has(src, "\"\\tmovl 0(%q[gp]), %k[gc]\\n\"");
     assert_has(src, "\"\\tmovl 4(%q[gp]), %k[gc]\\n\"");
     assert_has(src, "[gc] \"=&r\" (lt_gc)\n        : [gp] \"r\" (lt_gap)");
+    /* a gap of all ones switches: lrt_switch called below the red zone,
+     * every register and the flags saved, the vector registers clobbered */
+    assert_has(src, "\"\\tcmpl $-1, %k[gc]\\n\\tjne 1f\\n\"");
+    assert_has(src, "\"\\tleaq -128(%%rsp), %%rsp\\n\\tpushfq\\n\"");
+    assert_has(src, "\"\\tpushq %%r15\\n\"");
+    assert_has(src, "\\tandq $-16, %%rsp\\n\\tcall lrt_switch\\n\\tmovq %%rbx, %%rsp\\n");
+    assert_has(src, "\"\\tpopq %%rax\\n\"");
+    assert_has(src, "\"\\tpopfq\\n\\tleaq 128(%%rsp), %%rsp\\n\\tjmp 2f\\n\"");
+    assert_has(src, "\"xmm15\");");
     assert_has(src, "static const lrt_gap_sweep_fn lt_gsweeps[2] = {lt_gsweep_0, lt_gsweep_1};");
     free(src);
 }

@@ -853,27 +853,35 @@ static void collect3(void *const *c, int64_t *const *o, int64_t *v)
         v[k] = o[k][0];
 }
 
+/* 200000 iterations on two CPUs, --until-covered a state never seen, and
+ * one schedule: one group of three threads, 0 then 1 on a lane, 2 on
+ * another. */
+static int64_t never3[3] = {7, 7, 7};
+static void laned_config(lrt_config *c, lrt_schedule *sc)
+{
+    lrt_config_default(c);
+    c->size = 20000;
+    c->cpus = 2;
+    c->allowed = never3;
+    c->nallowed = 1;
+    c->max_iterations = 200000;
+    memset(sc, 0, sizeof *sc);
+    sc->ngroups = 1;
+    sc->lane[2] = 1;
+    sc->pos[1] = 1;
+    sc->folded = true;
+    sc->largest = 3;
+    c->schedules = sc;
+    c->nschedules = 1;
+}
+
 static void test_lanes_run_threads_in_order(void **state)
 {
     (void)state;
     lrt_test t = {"lanes", 3, 4, 3, nout4, fns_lane, sb_reset, collect3, NULL, NULL, NULL, 4, NULL};
     lrt_config c;
-    lrt_config_default(&c);
-    c.size = 20000;
-    c.cpus = 2;
-    int64_t never[3] = {7, 7, 7};
-    c.allowed = never;
-    c.nallowed = 1;
-    c.max_iterations = 200000;
     lrt_schedule sc;
-    memset(&sc, 0, sizeof sc);
-    sc.ngroups = 1;
-    sc.lane[2] = 1;
-    sc.pos[1] = 1;
-    sc.folded = true;
-    sc.largest = 3;
-    c.schedules = &sc;
-    c.nschedules = 1;
+    laned_config(&c, &sc);
     atomic_store(&lane_same, 0);
     atomic_store(&lane_wrong, 0);
     lrt_result r;
@@ -946,23 +954,10 @@ static void test_lanes_switch_threads(void **state)
     (void)state;
     lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, gsweeps_switch};
     lrt_config c;
-    lrt_config_default(&c);
-    c.size = 20000;
-    c.cpus = 2;
-    int64_t never[3] = {7, 7, 7};
-    c.allowed = never;
-    c.nallowed = 1;
-    c.max_iterations = 200000;
     lrt_schedule sc;
-    memset(&sc, 0, sizeof sc);
-    sc.ngroups = 1;
-    sc.lane[2] = 1;
-    sc.pos[1] = 1;
+    laned_config(&c, &sc);
     sc.split[0] = 1;
-    sc.folded = sc.switched = true;
-    sc.largest = 3;
-    c.schedules = &sc;
-    c.nschedules = 1;
+    sc.switched = true;
     atomic_store(&switched_inside, 0);
     atomic_store(&switched_wrong, 0);
     lrt_result r;
