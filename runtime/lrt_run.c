@@ -834,7 +834,10 @@ void lrt_switch(void)
 }
 
 /* Thread U of a lane on instance I: switched, its gapped body with the
- * switch armed for INNER, the lane's next thread; else its sweep. */
+ * switch armed for INNER, the lane's next thread; else its sweep.  A body
+ * that never came to the switch's gap (a branch past that access) leaves
+ * it armed: INNER then runs after U, as on an unswitched lane, so that
+ * every thread runs each instance once whatever path its code takes. */
 static inline void lane_step(const lrt_shared *sh, int u, int inner, size_t i)
 {
     if (inner < 0) {
@@ -843,7 +846,11 @@ static inline void lane_step(const lrt_shared *sh, int u, int inner, size_t i)
     }
     armed_switch = (lane_switch){sh, inner, i};
     sh->t->gap_sweeps[u](sh->layout.cell, sh->out[u], i, i + 1, sh->switch_gap[u]);
-    armed_switch.sh = NULL;
+    if (armed_switch.sh) {
+        armed_switch.sh = NULL;
+        lane_fence();
+        sweep_range(sh, inner, i, i + 1);
+    }
 }
 
 /* A laned run: worker W runs the lane that test thread T is first in, in

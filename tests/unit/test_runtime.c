@@ -971,6 +971,76 @@ static void test_lanes_switch_threads(void **state)
     lrt_result_free(&r);
 }
 
+/* A switch whose gap the body never reaches (thread 0 is switched before
+ * its access 2, but only ever comes to gap 1, as a branch past an access
+ * would): thread 1 still runs every instance once, after thread 0.  Thread
+ * 0 leaves its worker's tid in cell 3 at its end; thread 1 finding it ran
+ * right after thread 0 on the same lane. */
+static _Atomic uint64_t unswitched0, after0;
+static void unreached0(void *const *c, int64_t *out, const uint32_t *gap)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[0], 1, memory_order_relaxed);
+    if (gap)
+        lrt_gap(gap[1]);
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[1], memory_order_relaxed);
+    if (gap && gap[2] == LRT_SWITCH) {
+        atomic_fetch_add(&unswitched0, 1);
+        atomic_store_explicit((_Atomic int32_t *)c[3], (int32_t)gettid(), memory_order_relaxed);
+    }
+}
+static void unreached1(void *const *c, int64_t *out)
+{
+    if (atomic_load_explicit((_Atomic int32_t *)c[3], memory_order_relaxed) == (int32_t)gettid())
+        atomic_fetch_add(&after0, 1);
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[0], memory_order_relaxed);
+}
+static void unreached0_plain(void *const *c, int64_t *out)
+{
+    unreached0(c, out, NULL);
+}
+static const lrt_thread_fn fns_unreached[3] = {unreached0_plain, unreached1, switch2};
+static void unreached_gsweep(int t, void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    for (size_t i = lo; i < hi; i++)
+        if (t == 0)
+            unreached0(c + i * 4, out + i, gap);
+        else
+            fns_unreached[t](c + i * 4, out + i);
+}
+static void unreached_gsweep0(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    unreached_gsweep(0, c, out, lo, hi, gap);
+}
+static void unreached_gsweep1(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    unreached_gsweep(1, c, out, lo, hi, gap);
+}
+static void unreached_gsweep2(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    unreached_gsweep(2, c, out, lo, hi, gap);
+}
+static const lrt_gap_sweep_fn gsweeps_unreached[3] = {unreached_gsweep0, unreached_gsweep1, unreached_gsweep2};
+
+static void test_lanes_switch_not_reached(void **state)
+{
+    (void)state;
+    lrt_test t = {"unreached", 3, 4, 3, nout4, fns_unreached, sb_reset, collect3, NULL, NULL, NULL, 4,
+                  gsweeps_unreached};
+    lrt_config c;
+    lrt_schedule sc;
+    laned_config(&c, &sc);
+    sc.split[0] = 2;
+    sc.switched = true;
+    atomic_store(&unswitched0, 0);
+    atomic_store(&after0, 0);
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    assert_int_equal(lrt_hist_total(&r.hist), 200000);
+    assert_true(atomic_load(&unswitched0) > 0);
+    assert_int_equal(atomic_load(&after0), atomic_load(&unswitched0));
+    lrt_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -994,6 +1064,7 @@ int main(void)
         cmocka_unit_test(test_rounds_share_schedules_and_gaps),
         cmocka_unit_test(test_lanes_run_threads_in_order),
         cmocka_unit_test(test_lanes_switch_threads),
+        cmocka_unit_test(test_lanes_switch_not_reached),
     };
     return cmocka_run_group_tests_name("runtime", tests, NULL, NULL);
 }
