@@ -55,7 +55,9 @@
  *                              "auto" and the last period), delay, aligned
  *                              (share of chunks the threads began together);
  *                              until-covered: gapped N (runs made with gaps,
- *                              when any))
+ *                              when any); schedules: schedules N directed D,
+ *                              folded, switched (schedules with lanes of two
+ *                              threads or more, with a switch), laned N)
  *   outcome COUNT V1 ... Vn   (Vi: the i-th of ir_observables(), decimal int64;
  *                              addresses are IR_ADDR(loc) values)
  *   iterations N              (= sum of COUNTs = completed runs * S)

@@ -295,12 +295,16 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
     if (c->max_iterations)
         printf("config max-iterations %" PRIu64 "\n", c->max_iterations);
     if (c->nschedules) {
-        int folded = 0;
-        for (int k = 0; k < c->nschedules; k++)
+        int folded = 0, switched = 0;
+        for (int k = 0; k < c->nschedules; k++) {
             folded += c->schedules[k].folded;
+            switched += c->schedules[k].switched;
+        }
         printf("config schedules %d directed %" PRIu64 "\n", c->nschedules, r->directed_runs);
         if (folded)
             printf("config folded %d\n", folded);
+        if (switched)
+            printf("config switched %d\n", switched);
     }
     if (r->gapped_runs)
         printf("config gapped %" PRIu64 "\n", r->gapped_runs);

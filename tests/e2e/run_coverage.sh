@@ -94,7 +94,7 @@ max=$(echo "$line" | sed 's/.* first=\([^ ]*\).*/\1/' | tr ',' '\n' | sort -n | 
 
 # the directed schedules went with it: SB's two serial states have one
 # each, the one where each thread sees the other's store one with a switch
-grep -q '^Config SB .* schedules=3 directed [0-9]' "$tmp/cov.log" ||
+grep -q '^Config SB .* schedules=3 directed [0-9]* folded=1 switched=1 ' "$tmp/cov.log" ||
     fail "SB --until-covered: no directed schedules in Config: $(grep '^Config' "$tmp/cov.log")"
 
 # the runner itself: schedules alternate with free runs and are dropped
