@@ -142,8 +142,8 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
  * one after the other with a full fence between, without contradicting
  * the execution X (ORDER: harness_exec_order's); LANE[t] and POS[t] say
  * where thread t goes; SPLIT[t] = k > 0 when the lane switches to its
- * next thread before thread t's k-th access and back after it (at most
- * once a lane, k below NATIVE_GAPS - 1).  Groups of
+ * next thread before thread t's k-th access and back after it (and what
+ * the next one's own switch runs; k below NATIVE_GAPS - 1).  Groups of
  * more than HARNESS_LANES_GROUP_MAX threads are not searched: every thread
  * gets a lane of its own. */
 #define HARNESS_LANES_GROUP_MAX 6

@@ -24,8 +24,10 @@
  * reads its x=1 overwritten by P1's x=2 while P2 reads x=1 needs P2 between
  * P0's store and load, and P1 in flight beside both: with no switch every
  * pair of the three threads must overlap, which takes three CPUs; with P0
- * switched out before its load, two.  The search tries whole threads
- * first, then one switch per lane. */
+ * switched out before its load, two.  What a switch runs may switch in
+ * turn (6.SB's all-ones state: every store, then every load, one lane).
+ * The search tries whole threads first, then switches, for the fewest
+ * lanes. */
 #include <string.h>
 #include "backends/native.h"
 #include "harness/harness.h"
@@ -45,6 +47,7 @@ typedef struct search {
      * k-th access (the lane's next member runs there); nacc[a] its
      * accesses, before[a][k] its events before access k */
     bool switches;
+    long tried;                     /* placements tried with switches */
     int split[MAXT], nacc[MAXT];
     exec_set before[MAXT][NATIVE_GAPS];
 } search;
@@ -145,41 +148,71 @@ static bool segments_in_order(exec_set *r, int n, const exec_set *seg, int nseg)
     return true;
 }
 
-/* The lanes placed so far, all at once, against the execution: a lane is
- * its members' events in order, a switched member's as the part before
- * the switch, the next member, the rest. */
+/* The segments of a lane SEQ of LEN ids as it runs them, from place Q on
+ * to the end of what runs there: id A's events OF[A]; or, when A is
+ * switched (PRE[A], its events before the switch, not 0), those, then the
+ * chain its switch runs (the next id, itself perhaps switched), then the
+ * rest of A.  Appends to SEG; returns the place after the chain. */
+static int lane_chain(const int *seq, int len, int q, const exec_set *of, const exec_set *pre, exec_set *seg,
+                      int *nseg)
+{
+    int a = seq[q];
+    if (!pre[a] || q + 1 == len) {
+        seg[(*nseg)++] = of[a];
+        return q + 1;
+    }
+    seg[(*nseg)++] = pre[a];
+    int next = lane_chain(seq, len, q + 1, of, pre, seg, nseg);
+    seg[(*nseg)++] = of[a] & ~pre[a];
+    return next;
+}
+
+/* The place after the chain that runs from place Q of lane SEQ. */
+static int lane_chain_end(const int *seq, int len, int q, const exec_set *pre)
+{
+    while (pre[seq[q]] && q + 1 < len)
+        q++;
+    return q + 1;
+}
+
+/* The lane SEQ of LEN ids in R in the order it runs them; false on a
+ * cycle. */
+static bool lane_in_order(exec_set *r, int n, const int *seq, int len, const exec_set *of, const exec_set *pre)
+{
+    exec_set seg[2 * MAXT];
+    int nseg = 0;
+    for (int q = 0; q < len;)
+        q = lane_chain(seq, len, q, of, pre, seg, &nseg);
+    return segments_in_order(r, n, seg, nseg);
+}
+
+/* The lanes placed so far, all at once, against the execution. */
 static bool lanes_fit(const search *s)
 {
-    exec_set r[EXEC_MAX];
+    exec_set r[EXEC_MAX], pre[MAXT];
     memcpy(r, s->reach, (size_t)s->n * sizeof *r);
-    for (int l = 0; l < s->nlanes; l++) {
-        exec_set seg[MAXT + 1];
-        int nseg = 0;
-        for (int q = 0; q < s->len[l]; q++) {
-            int a = s->lane[l][q];
-            if (s->split[a] && q + 1 < s->len[l]) {
-                exec_set pre = s->before[a][s->split[a]];
-                seg[nseg++] = pre;
-                seg[nseg++] = s->of[s->lane[l][++q]];
-                seg[nseg++] = s->of[a] & ~pre;
-            } else {
-                seg[nseg++] = s->of[a];
-            }
-        }
-        if (!segments_in_order(r, s->n, seg, nseg))
+    for (int a = 0; a < s->m; a++)
+        pre[a] = s->split[a] ? s->before[a][s->split[a]] : 0;
+    for (int l = 0; l < s->nlanes; l++)
+        if (!lane_in_order(r, s->n, s->lane[l], s->len[l], s->of, pre))
             return false;
-    }
     return true;
 }
 
 /* Whether member J may go at place AT of lane L (the members there shift
- * up) with every member before it free to run before it and it before
- * every one after; SKIP, a member it is switched with, is not asked. */
-static bool fits_between(const search *s, int l, int at, int j, int skip)
+ * up), switched when SWITCHED, the member before it switched to run J
+ * when PREV_SWITCHED: every member before it that runs whole must be free
+ * to run before it, and, when J runs whole, it before every one after.
+ * (A switched member's rest runs after what its switch runs, and what
+ * comes after a switched J may run inside it: those are left to
+ * lanes_fit, which has the final word.) */
+static bool fits_between(const search *s, int l, int at, int j, bool switched, bool prev_switched)
 {
     for (int q = 0; q < s->len[l]; q++) {
         int a = s->lane[l][q];
-        if (a != skip && !(q < at ? s->may_precede[a][j] : s->may_precede[j][a]))
+        bool ok = q < at ? s->split[a] || (prev_switched && q == at - 1) || s->may_precede[a][j]
+                         : switched || s->may_precede[j][a];
+        if (!ok)
             return false;
     }
     return true;
@@ -198,44 +231,30 @@ static void remove_at(search *s, int l, int at)
     memmove(&s->lane[l][at], &s->lane[l][at + 1], (size_t)(s->len[l] - at) * sizeof(int));
 }
 
-static bool place(search *s, int j);
-
-/* Member J switched with member Q at place AT of lane L: J inside Q
- * (Q switched out before its k-th access) or Q inside J, for every k the
- * runner can switch at (1 .. NATIVE_GAPS - 2: the last gap slot stands
- * for every later access). */
-static bool place_switched(search *s, int l, int at, int j)
+/* The last access member A can be switched out before: the runner
+ * switches at gap slots 1 .. NATIVE_GAPS - 2 (the last slot stands for
+ * every later access); 0 in a search without switches. */
+static int last_switch(const search *s, int a)
 {
-    int q = s->lane[l][at];
-    for (int inner = 0; inner < 2; inner++) {
-        int outer = inner ? j : q;
-        int where = inner ? at : at + 1;
-        for (int k = 1; k < s->nacc[outer] && k <= NATIVE_GAPS - 2; k++) {
-            insert_at(s, l, where, j);
-            s->split[outer] = k;
-            if (place(s, j + 1))
-                return true;
-            s->split[outer] = 0;
-            remove_at(s, l, where);
-        }
-    }
-    return false;
+    if (!s->switches)
+        return 0;
+    return s->nacc[a] - 1 < NATIVE_GAPS - 2 ? s->nacc[a] - 1 : NATIVE_GAPS - 2;
 }
 
-static bool lane_switches(const search *s, int l)
-{
-    for (int q = 0; q < s->len[l]; q++)
-        if (s->split[s->lane[l][q]])
-            return true;
-    return false;
-}
+/* Placements tried in a search with switches before it gives up: the
+ * choices multiply, and a group that needs them is seldom large. */
+enum { SWITCH_SEARCH_MAX = 200000 };
 
 /* Member J goes into a lane at a place where every member before it may
- * precede it and it may precede every one after. */
+ * precede it and it may precede every one after; with switches, also
+ * switched itself (the members after it running inside it) or inside the
+ * member before it, switched for that. */
 static bool place(search *s, int j)
 {
     if (j == s->m)
         return lanes_fit(s);
+    if (s->switches && ++s->tried > SWITCH_SEARCH_MAX)
+        return false;
     for (int l = 0; l <= s->nlanes && l < s->most; l++) {
         bool fresh = l == s->nlanes;
         if (fresh) {
@@ -243,18 +262,24 @@ static bool place(search *s, int j)
             s->nlanes++;
         }
         for (int at = 0; at <= s->len[l]; at++) {
-            if (!fits_between(s, l, at, j, -1))
-                continue;
-            insert_at(s, l, at, j);
-            if (place(s, j + 1))
-                return true;
-            remove_at(s, l, at);
+            int prev = at > 0 ? s->lane[l][at - 1] : -1;
+            int kp_last = prev >= 0 && !s->split[prev] ? last_switch(s, prev) : 0;
+            for (int kj = 0; kj <= last_switch(s, j); kj++)
+                for (int kp = 0; kp <= kp_last; kp++) {
+                    if (!fits_between(s, l, at, j, kj > 0, kp > 0))
+                        continue;
+                    insert_at(s, l, at, j);
+                    s->split[j] = kj;
+                    if (kp)
+                        s->split[prev] = kp;
+                    if (place(s, j + 1))
+                        return true;
+                    if (kp)
+                        s->split[prev] = 0;
+                    s->split[j] = 0;
+                    remove_at(s, l, at);
+                }
         }
-        /* one switch a lane, between two members neither switched yet */
-        if (s->switches && !fresh && !lane_switches(s, l))
-            for (int at = 0; at < s->len[l]; at++)
-                if (fits_between(s, l, at, j, s->lane[l][at]) && place_switched(s, l, at, j))
-                    return true;
         if (fresh)
             s->nlanes--;
     }
@@ -295,6 +320,7 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, unsign
         for (s.most = 1; s.most < s.m && !found; s.most++)
             for (int sw = 0; sw < 2 && !found; sw++) {
                 s.switches = sw;
+                s.tried = 0;
                 s.nlanes = 0;
                 found = place(&s, 0);
             }
@@ -338,9 +364,8 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const unsi
                        unsigned char *mask, bool *hold)
 {
     exec_set reach[EXEC_MAX], of[MAXT] = {0}, pre[MAXT] = {0};
-    int access[EXEC_MAX], inner[MAXT];
-    for (int t = 0; t < MAXT; t++)
-        inner[t] = -1;
+    int access[EXEC_MAX];
+    uint64_t inside[MAXT] = {0};    /* the threads a switch of t runs inside it */
     access_index(x, access);
     memcpy(reach, order, (size_t)x->n * sizeof *reach);
     for (int i = 0; i < x->n; i++) {
@@ -353,22 +378,20 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const unsi
     }
     /* in a laned run a lane's threads follow each other: orders through
      * that count too (WRC: P2's reads around P1 then P0 on the other lane),
-     * with a switched thread's two parts around the next */
-    for (int u = 0; u < nth && u < MAXT; u++)
-        for (int v = 0; v < nth && v < MAXT; v++) {
-            if (group[u] != group[v] || lane[u] != lane[v] || pos[v] != pos[u] + 1)
-                continue;
-            if (split[u]) {
-                exec_set seg[3] = {pre[u], of[v], of[u] & ~pre[u]};
-                (void)segments_in_order(reach, x->n, seg, 3);
-                inner[u] = v;
-            } else {
-                (void)add_before(reach, x->n, of[u], of[v]);
-            }
-            for (int o = 0; o < nth && o < MAXT; o++)
-                if (split[o] && group[o] == group[u] && lane[o] == lane[u] && pos[u] == pos[o] + 1)
-                    (void)add_before(reach, x->n, of[o] & ~pre[o], of[v]);
-        }
+     * with a switched thread's two parts around what its switch runs */
+    for (int u = 0; u < nth && u < MAXT; u++) {
+        if (pos[u] != 0)
+            continue;
+        int seq[MAXT], len = 0;
+        for (int v = 0; v < nth && v < MAXT; v++)
+            if (group[v] == group[u] && lane[v] == lane[u] && pos[v] < MAXT)
+                seq[pos[v]] = v, len++;
+        (void)lane_in_order(reach, x->n, seq, len, of, pre);
+        for (int q = 0; q < len; q++)
+            if (pre[seq[q]])
+                for (int e = q + 1; e < lane_chain_end(seq, len, q, pre); e++)
+                    inside[seq[q]] |= (uint64_t)1 << seq[e];
+    }
     memset(mask, 0, (size_t)nth);
     memset(hold, 0, (size_t)nth * sizeof *hold);
     /* An order from a later access of a thread back to an earlier store of
@@ -386,11 +409,11 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const unsi
             if (x->ev[b].thread != t || access[b] <= access[a])
                 continue;
             exec_set via = reach[a];
-            /* not through the thread a switch runs inside t: the switch
-             * itself puts that one between */
+            /* not through the threads a switch runs inside t: the switch
+             * itself puts those between */
             for (int f = 0; f < x->n && via; f++)
                 if (((via >> f) & 1) && x->ev[f].thread >= 0 && x->ev[f].thread != t &&
-                    x->ev[f].thread != inner[t] && ((reach[f] >> b) & 1)) {
+                    !((inside[t] >> x->ev[f].thread) & 1) && ((reach[f] >> b) & 1)) {
                     int k = access[b] < NATIVE_GAPS ? access[b] : NATIVE_GAPS - 1;
                     mask[t] |= (unsigned char)(1u << k);
                     break;

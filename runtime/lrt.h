@@ -54,8 +54,9 @@ static inline void lrt_spin(uint32_t n)
 }
 
 /* A gap of LRT_SWITCH is not a spin but a switch: the thread stops there,
- * its stores drain, another test thread of its lane runs the same
- * instance whole, and then it goes on, as when a machine preempts one
+ * its stores drain, the next test thread of its lane runs the same
+ * instance (whole, or up to its own switch and on after it), and then it
+ * goes on, as when a machine preempts one
  * thread for another on one CPU (a full fence on either side).  The
  * runtime arms it for one thread of one instance at a time; elsewhere the
  * call returns at once.  So a switch too makes up no outcome: what runs

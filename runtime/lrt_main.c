@@ -103,7 +103,7 @@ static bool parse_states(const char *s, int nobs, lrt_config *c)
 
 /* Whether the lanes of SC are whole: in each group, each lane's places
  * are 0, 1, ... with none twice, and a thread the lane switches away from
- * has a next one in its lane that is not switched itself. */
+ * has a next one in its lane (which may be switched too). */
 static bool lanes_whole(lrt_schedule *sc, int nthreads)
 {
     for (int t = 0; t < nthreads; t++) {
@@ -115,7 +115,7 @@ static bool lanes_whole(lrt_schedule *sc, int nthreads)
                 below += sc->pos[u] < sc->pos[t];
                 if (u != t && sc->pos[u] == sc->pos[t])
                     return false;
-                next |= sc->pos[u] == sc->pos[t] + 1 && !sc->split[u];
+                next |= sc->pos[u] == sc->pos[t] + 1;
             }
         if (below != sc->pos[t] || !next)
             return false;

@@ -807,21 +807,29 @@ static inline void lane_fence(void)
 #endif
 }
 
-/* The switch a lane's worker has armed (run_lane): the thread to run in
- * the middle of the one switched out, and on which instance.  Per worker,
- * since every lane of a run may switch at once. */
+/* The switch a lane's worker has armed (run_lane): the lane's threads in
+ * order (MEMBER, LEN), the place of the one to run in the middle of the
+ * thread switched out, and the instance.  Per worker, since every lane of
+ * a run may switch at once; one at a time, since a switch disarms it
+ * before what it runs arms the next. */
 typedef struct lane_switch {
     const lrt_shared *sh;
-    int inner;
+    const int *member;
+    int at, len;
     size_t instance;
 } lane_switch;
 static _Thread_local lane_switch armed_switch;
+/* Where the last switch's chain ended: the lane's next place. */
+static _Thread_local int switch_end;
 
-/* Called by a gapped body at a gap of LRT_SWITCH: the armed thread runs
- * its instance whole, a full fence before it (the switched-out thread's
- * stores drain, as when a machine switches threads) and after it (its
- * own drain before the first goes on).  Once: disarmed as it runs, so a
- * later gap slot that stands for several accesses switches only once. */
+static int lane_run(const lrt_shared *sh, const int *member, int q, int len, size_t i);
+
+/* Called by a gapped body at a gap of LRT_SWITCH: the armed place runs
+ * its instance (and, when that thread is switched too, what its switch
+ * runs), a full fence before it (the switched-out thread's stores drain,
+ * as when a machine switches threads) and after it (its own drain before
+ * the first goes on).  Once: disarmed as it runs, so a later gap slot
+ * that stands for several accesses switches only once. */
 void lrt_switch(void)
 {
     lane_switch sw = armed_switch;
@@ -829,28 +837,31 @@ void lrt_switch(void)
         return;
     armed_switch.sh = NULL;
     lane_fence();
-    sweep_range(sw.sh, sw.inner, sw.instance, sw.instance + 1);
+    int end = lane_run(sw.sh, sw.member, sw.at, sw.len, sw.instance);
     lane_fence();
+    switch_end = end;
 }
 
-/* Thread U of a lane on instance I: switched, its gapped body with the
- * switch armed for INNER, the lane's next thread; else its sweep.  A body
- * that never came to the switch's gap (a branch past that access) leaves
- * it armed: INNER then runs after U, as on an unswitched lane, so that
- * every thread runs each instance once whatever path its code takes. */
-static inline void lane_step(const lrt_shared *sh, int u, int inner, size_t i)
+/* Place Q of a lane (threads MEMBER[0..LEN)) on instance I: its thread's
+ * sweep; or, switched, its gapped body with the switch armed for the next
+ * place.  Returns the place after what ran.  A body that never came to
+ * the switch's gap (a branch past that access) leaves it armed: the next
+ * place then runs after it, as on an unswitched lane, so that every
+ * thread runs each instance once whatever path its code takes. */
+static int lane_run(const lrt_shared *sh, const int *member, int q, int len, size_t i)
 {
-    if (inner < 0) {
+    int u = member[q];
+    if (!sh->sched->split[u] || q + 1 == len || !sh->t->gap_sweeps) {
         sweep_range(sh, u, i, i + 1);
-        return;
+        return q + 1;
     }
-    armed_switch = (lane_switch){sh, inner, i};
+    armed_switch = (lane_switch){sh, member, q + 1, len, i};
     sh->t->gap_sweeps[u](sh->layout.cell, sh->out[u], i, i + 1, sh->switch_gap[u]);
-    if (armed_switch.sh) {
-        armed_switch.sh = NULL;
-        lane_fence();
-        sweep_range(sh, inner, i, i + 1);
-    }
+    if (!armed_switch.sh)
+        return switch_end;
+    armed_switch.sh = NULL;
+    lane_fence();
+    return lane_run(sh, member, q + 1, len, i);
 }
 
 /* A laned run: worker W runs the lane that test thread T is first in, in
@@ -858,7 +869,8 @@ static inline void lane_step(const lrt_shared *sh, int u, int inner, size_t i)
  * followed by a full fence, so that the next begins once the stores of the
  * one before are visible, as after a switch between threads on one CPU.
  * A thread the schedule splits runs its gapped body with LRT_SWITCH at
- * the split, and the lane's next thread runs inside it (lrt_switch).
+ * the split, and the lane's next thread runs inside it (lrt_switch), with
+ * what its own switch runs, if it has one.
  * Every lane of the group makes as many fences per instance as the
  * longest (a fence costs more than a thread's few accesses), so that the
  * lanes keep the same pace, and chunks start on the clock as in
@@ -896,8 +908,7 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
                 if (sc->hold[u] || (short_held && q == 0))
                     for (int h = 0; h < sh->hold_lines; h++)
                         atomic_store_explicit(&sh->hold[h].v, i, memory_order_relaxed);
-                bool switches = sc->split[u] && q + 1 < len && sh->t->gap_sweeps;
-                lane_step(sh, u, switches ? member[++q] : -1, i);
+                q = lane_run(sh, member, q, len, i) - 1;
                 lane_fence();
             }
             for (int q = len; q < longest; q++)

@@ -130,7 +130,7 @@ for target in x86 c11; do
     [ -n "$at" ] && [ "$at" -le 16 ] ||
         fail "MP ($target) with a switch: y=0 then x=1 first seen at '$at', want within the first laned run"
 done
-for bad in '0:0.0.0s1,1' '0:0.0.0s0,0.0.1' '0:0.0.0s7,0.0.1' '0:0.0.0,0.0.1s1' '0:0.0.0s1,0.0.1s1'; do
+for bad in '0:0.0.0s1,1' '0:0.0.0s0,0.0.1' '0:0.0.0s7,0.0.1' '0:0.0.0,0.0.1s1' '0:0.0.0s1,0.0.1s1' '0:0.0.0s1,0.1.0'; do
     "$tmp/mp-x86/MP" -s 10 -r 1 --until-covered '0,1' --schedules "$bad" > /dev/null 2>&1
     st=$?
     [ "$st" -eq 2 ] || fail "MP runner --schedules '$bad': exit $st, want 2"

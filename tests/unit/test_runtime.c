@@ -971,6 +971,91 @@ static void test_lanes_switch_threads(void **state)
     lrt_result_free(&r);
 }
 
+/* Switches in a switch: one lane, thread 0 switched to thread 1 before its
+ * access 1, thread 1 to thread 2 before its access 1, runs 0's first
+ * part, 1's, 2 whole, 1's rest, 0's rest.  Thread 2 stores cell 2; thread
+ * 1's rest stores cell 1 after seeing cell 2; thread 0's rest must see
+ * both.  Counted where the bodies run with the switch armed. */
+static _Atomic uint64_t nested_ok, nested_wrong;
+static void nest0(void *const *c, int64_t *out, const uint32_t *gap)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[0], 1, memory_order_relaxed);
+    if (gap)
+        lrt_gap(gap[1]);
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[1], memory_order_relaxed);
+    if (gap && gap[1] == LRT_SWITCH) {
+        bool ok = out[0] == 1 && atomic_load_explicit((_Atomic int32_t *)c[2], memory_order_relaxed) == 1;
+        atomic_fetch_add(ok ? &nested_ok : &nested_wrong, 1);
+    }
+}
+static void nest1(void *const *c, int64_t *out, const uint32_t *gap)
+{
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[0], memory_order_relaxed);
+    if (gap)
+        lrt_gap(gap[1]);
+    if (gap && gap[1] == LRT_SWITCH && atomic_load_explicit((_Atomic int32_t *)c[2], memory_order_relaxed) != 1)
+        atomic_fetch_add(&nested_wrong, 1);
+    atomic_store_explicit((_Atomic int32_t *)c[1], 1, memory_order_relaxed);
+}
+static void nest2(void *const *c, int64_t *out)
+{
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[0], memory_order_relaxed);
+    atomic_store_explicit((_Atomic int32_t *)c[2], 1, memory_order_relaxed);
+}
+static void nest0_plain(void *const *c, int64_t *out)
+{
+    nest0(c, out, NULL);
+}
+static void nest1_plain(void *const *c, int64_t *out)
+{
+    nest1(c, out, NULL);
+}
+static const lrt_thread_fn fns_nest[3] = {nest0_plain, nest1_plain, nest2};
+static void nest_gsweep(int t, void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    for (size_t i = lo; i < hi; i++)
+        if (t == 0)
+            nest0(c + i * 4, out + i, gap);
+        else if (t == 1)
+            nest1(c + i * 4, out + i, gap);
+        else
+            nest2(c + i * 4, out + i);
+}
+static void nest_gsweep0(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    nest_gsweep(0, c, out, lo, hi, gap);
+}
+static void nest_gsweep1(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    nest_gsweep(1, c, out, lo, hi, gap);
+}
+static void nest_gsweep2(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    nest_gsweep(2, c, out, lo, hi, gap);
+}
+static const lrt_gap_sweep_fn gsweeps_nest[3] = {nest_gsweep0, nest_gsweep1, nest_gsweep2};
+
+static void test_lanes_switch_in_switch(void **state)
+{
+    (void)state;
+    lrt_test t = {"nested", 3, 4, 3, nout4, fns_nest, sb_reset, collect3, NULL, NULL, NULL, 4, gsweeps_nest};
+    lrt_config c;
+    lrt_schedule sc;
+    laned_config(&c, &sc);
+    sc.lane[2] = 0;
+    sc.pos[2] = 2;
+    sc.split[0] = sc.split[1] = 1;
+    sc.switched = true;
+    atomic_store(&nested_ok, 0);
+    atomic_store(&nested_wrong, 0);
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    assert_int_equal(lrt_hist_total(&r.hist), 200000);
+    assert_true(atomic_load(&nested_ok) > 0);
+    assert_int_equal(atomic_load(&nested_wrong), 0);
+    lrt_result_free(&r);
+}
+
 /* A switch whose gap the body never reaches (thread 0 is switched before
  * its access 2, but only ever comes to gap 1, as a branch past an access
  * would): thread 1 still runs every instance once, after thread 0.  Thread
@@ -1065,6 +1150,7 @@ int main(void)
         cmocka_unit_test(test_lanes_run_threads_in_order),
         cmocka_unit_test(test_lanes_switch_threads),
         cmocka_unit_test(test_lanes_switch_not_reached),
+        cmocka_unit_test(test_lanes_switch_in_switch),
     };
     return cmocka_run_group_tests_name("runtime", tests, NULL, NULL);
 }
