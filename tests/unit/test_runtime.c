@@ -893,6 +893,29 @@ static void test_lanes_run_threads_in_order(void **state)
     lrt_result_free(&r);
 }
 
+/* The gapped sweeps of a hand-written three-thread test: NAME_gsweeps,
+ * thread t over instances [lo, hi) as BODY(t, cells, out, gap) each. */
+#define GAPPED_SWEEPS3(name, body)                                                                     \
+    static void name##_gsweep(int t, void *const *c, int64_t *out, size_t lo, size_t hi,             \
+                              const uint32_t *gap)                                                    \
+    {                                                                                                 \
+        for (size_t i = lo; i < hi; i++)                                                              \
+            body(t, c + i * 4, out + i, gap);                                                         \
+    }                                                                                                 \
+    static void name##_gsweep0(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *g) \
+    {                                                                                                 \
+        name##_gsweep(0, c, out, lo, hi, g);                                                          \
+    }                                                                                                 \
+    static void name##_gsweep1(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *g) \
+    {                                                                                                 \
+        name##_gsweep(1, c, out, lo, hi, g);                                                          \
+    }                                                                                                 \
+    static void name##_gsweep2(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *g) \
+    {                                                                                                 \
+        name##_gsweep(2, c, out, lo, hi, g);                                                          \
+    }                                                                                                 \
+    static const lrt_gap_sweep_fn name##_gsweeps[3] = {name##_gsweep0, name##_gsweep1, name##_gsweep2}
+
 /* Switches: a lane switched from thread 0 to thread 1 before thread 0's
  * access 1 runs thread 1 whole in the middle of thread 0, on thread 0's
  * worker, with thread 0's store visible to it and its store visible to
@@ -927,32 +950,19 @@ static void switch0_plain(void *const *c, int64_t *out)
     switch0(c, out, NULL);
 }
 static const lrt_thread_fn fns_switch[3] = {switch0_plain, switch1, switch2};
-static void switch_gsweep(int t, void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+static void switch_body(int t, void *const *c, int64_t *out, const uint32_t *gap)
 {
-    for (size_t i = lo; i < hi; i++)
-        if (t == 0)
-            switch0(c + i * 4, out + i, gap);
-        else
-            fns_switch[t](c + i * 4, out + i);
+    if (t == 0)
+        switch0(c, out, gap);
+    else
+        fns_switch[t](c, out);
 }
-static void switch_gsweep0(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
-{
-    switch_gsweep(0, c, out, lo, hi, gap);
-}
-static void switch_gsweep1(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
-{
-    switch_gsweep(1, c, out, lo, hi, gap);
-}
-static void switch_gsweep2(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
-{
-    switch_gsweep(2, c, out, lo, hi, gap);
-}
-static const lrt_gap_sweep_fn gsweeps_switch[3] = {switch_gsweep0, switch_gsweep1, switch_gsweep2};
+GAPPED_SWEEPS3(switch, switch_body);
 
 static void test_lanes_switch_threads(void **state)
 {
     (void)state;
-    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, gsweeps_switch};
+    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, switch_gsweeps};
     lrt_config c;
     lrt_schedule sc;
     laned_config(&c, &sc);
@@ -1011,34 +1021,21 @@ static void nest1_plain(void *const *c, int64_t *out)
     nest1(c, out, NULL);
 }
 static const lrt_thread_fn fns_nest[3] = {nest0_plain, nest1_plain, nest2};
-static void nest_gsweep(int t, void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+static void nest_body(int t, void *const *c, int64_t *out, const uint32_t *gap)
 {
-    for (size_t i = lo; i < hi; i++)
-        if (t == 0)
-            nest0(c + i * 4, out + i, gap);
-        else if (t == 1)
-            nest1(c + i * 4, out + i, gap);
-        else
-            nest2(c + i * 4, out + i);
+    if (t == 0)
+        nest0(c, out, gap);
+    else if (t == 1)
+        nest1(c, out, gap);
+    else
+        nest2(c, out);
 }
-static void nest_gsweep0(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
-{
-    nest_gsweep(0, c, out, lo, hi, gap);
-}
-static void nest_gsweep1(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
-{
-    nest_gsweep(1, c, out, lo, hi, gap);
-}
-static void nest_gsweep2(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
-{
-    nest_gsweep(2, c, out, lo, hi, gap);
-}
-static const lrt_gap_sweep_fn gsweeps_nest[3] = {nest_gsweep0, nest_gsweep1, nest_gsweep2};
+GAPPED_SWEEPS3(nest, nest_body);
 
 static void test_lanes_switch_in_switch(void **state)
 {
     (void)state;
-    lrt_test t = {"nested", 3, 4, 3, nout4, fns_nest, sb_reset, collect3, NULL, NULL, NULL, 4, gsweeps_nest};
+    lrt_test t = {"nested", 3, 4, 3, nout4, fns_nest, sb_reset, collect3, NULL, NULL, NULL, 4, nest_gsweeps};
     lrt_config c;
     lrt_schedule sc;
     laned_config(&c, &sc);
@@ -1084,33 +1081,20 @@ static void unreached0_plain(void *const *c, int64_t *out)
     unreached0(c, out, NULL);
 }
 static const lrt_thread_fn fns_unreached[3] = {unreached0_plain, unreached1, switch2};
-static void unreached_gsweep(int t, void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+static void unreached_body(int t, void *const *c, int64_t *out, const uint32_t *gap)
 {
-    for (size_t i = lo; i < hi; i++)
-        if (t == 0)
-            unreached0(c + i * 4, out + i, gap);
-        else
-            fns_unreached[t](c + i * 4, out + i);
+    if (t == 0)
+        unreached0(c, out, gap);
+    else
+        fns_unreached[t](c, out);
 }
-static void unreached_gsweep0(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
-{
-    unreached_gsweep(0, c, out, lo, hi, gap);
-}
-static void unreached_gsweep1(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
-{
-    unreached_gsweep(1, c, out, lo, hi, gap);
-}
-static void unreached_gsweep2(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
-{
-    unreached_gsweep(2, c, out, lo, hi, gap);
-}
-static const lrt_gap_sweep_fn gsweeps_unreached[3] = {unreached_gsweep0, unreached_gsweep1, unreached_gsweep2};
+GAPPED_SWEEPS3(unreached, unreached_body);
 
 static void test_lanes_switch_not_reached(void **state)
 {
     (void)state;
     lrt_test t = {"unreached", 3, 4, 3, nout4, fns_unreached, sb_reset, collect3, NULL, NULL, NULL, 4,
-                  gsweeps_unreached};
+                  unreached_gsweeps};
     lrt_config c;
     lrt_schedule sc;
     laned_config(&c, &sc);
