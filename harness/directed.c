@@ -26,7 +26,9 @@ typedef struct plan {
      * needs) and the most threads in one group; best: fewest lanes, then
      * the smallest largest group; largest 0: none found yet */
     unsigned char (*group)[MAXT], (*lane)[MAXT], (*pos)[MAXT], (*split)[MAXT], (*stretch)[MAXT];
-    bool (*hold)[MAXT];
+    bool (*hold)[MAXT], (*nofence)[MAXT];
+    /* per test thread: the locations its code may load and store */
+    uint64_t load_locs[MAXT], store_locs[MAXT];
     int *ngroups, *largest, *lanes;
 } plan;
 
@@ -89,13 +91,14 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
     exec_set order[EXEC_MAX];
     harness_exec_order(x, order);
     unsigned char lane[MAXT], pos[MAXT], split[MAXT];
+    bool nofence[MAXT];
     int lanes = 1;
     for (int c = 0; c < ncomp; c++) {
         uint64_t members = 0;
         for (int a = 0; a < p->nth; a++)
             if (comp[a] == c)
                 members |= (uint64_t)1 << a;
-        int n = harness_lanes(x, order, members, lane, pos, split);
+        int n = harness_lanes(x, order, members, p->load_locs, p->store_locs, lane, pos, split, nofence);
         lanes = n > lanes ? n : lanes;
     }
     if (p->largest[s] && (p->lanes[s] < lanes || (p->lanes[s] == lanes && p->largest[s] <= largest)))
@@ -127,9 +130,10 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
         p->lane[s][a] = lane[a];
         p->pos[s][a] = pos[a];
         p->split[s][a] = split[a];
+        p->nofence[s][a] = nofence[a];
     }
-    harness_stretches(x, order, p->nth, p->group[s], p->lane[s], p->pos[s], p->split[s], p->stretch[s],
-                      p->hold[s]);
+    harness_stretches(x, order, p->nth, p->load_locs, p->store_locs, p->group[s], p->lane[s], p->pos[s],
+                      p->split[s], p->stretch[s], p->hold[s]);
     p->ngroups[s] = ncomp;
     p->largest[s] = largest;
     p->lanes[s] = lanes;
@@ -140,8 +144,15 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
 {
     if (t->nthreads > MAXT || b->nstates == 0)
         return NULL;
-    plan p = {t->nthreads, b->nstates, b, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    plan p;
+    memset(&p, 0, sizeof p);
+    p.nth = t->nthreads;
+    p.nstates = b->nstates;
+    p.b = b;
+    for (int a = 0; a < t->nthreads; a++)
+        ir_thread_accesses(&t->threads[a], &p.load_locs[a], &p.store_locs[a]);
     p.hold = xcalloc((size_t)b->nstates, sizeof *p.hold);
+    p.nofence = xcalloc((size_t)b->nstates, sizeof *p.nofence);
     p.stretch = xcalloc((size_t)b->nstates, sizeof *p.stretch);
     p.group = xcalloc((size_t)b->nstates, sizeof *p.group);
     p.lane = xcalloc((size_t)b->nstates, sizeof *p.lane);
@@ -162,8 +173,9 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
          * group onto fewer lanes than threads, "G.L.P" (lane, place in the
          * lane), then "/M" when it has stretches, "sK" when the lane
          * switches to its next thread before this one's K-th access
-         * (harness_lanes) and "h" when its stores are to be held back
-         * (harness_stretches). */
+         * (harness_lanes), "h" when its stores are to be held back
+         * (harness_stretches) and "n" when it follows the thread before
+         * it in its lane with no fence between (harness_lanes). */
         for (int k = 0; k < b->nstates; k++) {
             bool folded = false, stretched = false;
             for (int a = 0; a < t->nthreads; a++) {
@@ -183,6 +195,8 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
                     sb_printf(&s, "s%d", p.split[k][a]);
                 if (p.hold[k][a])
                     sb_add(&s, "h");
+                if (p.nofence[k][a])
+                    sb_add(&s, "n");
             }
         }
     }
@@ -193,6 +207,7 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
     free(p.split);
     free(p.stretch);
     free(p.hold);
+    free(p.nofence);
     free(p.ngroups);
     free(p.largest);
     free(p.lanes);

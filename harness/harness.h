@@ -143,7 +143,11 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
  * the execution X (ORDER: harness_exec_order's); LANE[t] and POS[t] say
  * where thread t goes; SPLIT[t] = k > 0 when the lane switches to its
  * next thread before thread t's k-th access and back after it (and what
- * the next one's own switch runs; k below NATIVE_GAPS - 1).  Groups of
+ * the next one's own switch runs; k below NATIVE_GAPS - 1); NOFENCE[t]
+ * when the lane runs thread t right after the one before it, no fence
+ * between (LOAD_LOCS and STORE_LOCS, per test thread the locations its
+ * code may load and store, ir_thread_accesses', say it loads nothing that
+ * one stores; NULL: never).  Groups of
  * more than HARNESS_LANES_GROUP_MAX threads are not searched: every thread
  * gets a lane of its own. */
 #define HARNESS_LANES_GROUP_MAX 6
@@ -153,18 +157,19 @@ struct exec;
  * REACH[i] bit j: event i comes before event j.  REACH has X's n rows.
  * Computed once per execution for harness_lanes and harness_stretches. */
 void harness_exec_order(const struct exec *x, uint64_t *reach);
-int harness_lanes(const struct exec *x, const uint64_t *order, uint64_t members, unsigned char *lane,
-                  unsigned char *pos, unsigned char *split);
+int harness_lanes(const struct exec *x, const uint64_t *order, uint64_t members, const uint64_t *load_locs,
+                  const uint64_t *store_locs, unsigned char *lane, unsigned char *pos, unsigned char *split,
+                  bool *nofence);
 /* Where a directed run should stretch each of the NTH threads of X
  * (harness/lanes.c), with its threads in groups and lanes as GROUP, LANE,
- * POS, SPLIT say: MASK[t] bit k asks for a gap before thread t's k-th access,
+ * POS, SPLIT say (and fences as LOAD_LOCS, STORE_LOCS let): MASK[t] bit k asks for a gap before thread t's k-th access,
  * because an order of X runs from an earlier access of t through another
  * thread to that one (positions as backends/native.h's NATIVE_GAPS);
  * HOLD[t] asks for thread t's stores held back, because an order runs
  * from a later access of t through another thread back to a store of t. */
-void harness_stretches(const struct exec *x, const uint64_t *order, int nth, const unsigned char *group,
-                       const unsigned char *lane, const unsigned char *pos, const unsigned char *split,
-                       unsigned char *mask, bool *hold);
+void harness_stretches(const struct exec *x, const uint64_t *order, int nth, const uint64_t *load_locs,
+                       const uint64_t *store_locs, const unsigned char *group, const unsigned char *lane,
+                       const unsigned char *pos, const unsigned char *split, unsigned char *mask, bool *hold);
 /* What x86 can show (harness/reachable.c).  B's states as a bset over
  * SRC's observables, sorted the way bset_find searches: B is the behaviour
  * set of BT, the compiled form of SRC through P (BY_MAP: BT's observables

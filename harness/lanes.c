@@ -31,9 +31,10 @@
 #include <string.h>
 #include "backends/native.h"
 #include "harness/harness.h"
+#include "harness/lane_order.h"
 #include "model/exec.h"
 
-enum { MAXT = 32 };
+enum { MAXT = LANE_MAX_IDS };
 
 typedef struct search {
     int n;                          /* events */
@@ -50,6 +51,11 @@ typedef struct search {
     long tried;                     /* placements tried with switches */
     int split[MAXT], nacc[MAXT];
     exec_set before[MAXT][NATIVE_GAPS];
+    /* where a lane may leave out a fence (harness/lane_order.c): plain
+     * loads and stores of each member, what its code may load and store */
+    exec_set loads[MAXT], stores[MAXT];
+    uint64_t load_locs[MAXT], store_locs[MAXT];
+    bool locs_known;
 } search;
 
 /* A full fence orders a thread's stores before its later loads. */
@@ -123,78 +129,18 @@ void harness_exec_order(const exec *x, exec_set *reach)
     close_order(reach, n);
 }
 
-/* Every event of FROM before every event of TO, added to the closed order
- * R: whatever reaches FROM now reaches TO and all TO reaches.  False when
- * that closes a cycle. */
-static bool add_before(exec_set *r, int n, exec_set from, exec_set to)
-{
-    exec_set after = to;
-    for (int e = 0; e < n; e++)
-        if ((to >> e) & 1)
-            after |= r[e];
-    for (int u = 0; u < n; u++)
-        if ((((from >> u) & 1) || (r[u] & from)) && (r[u] |= after, (r[u] >> u) & 1))
-            return false;
-    return true;
-}
-
-/* The segments of a lane one after the other in R: SEG[q] entirely
- * before SEG[q + 1].  False on a cycle. */
-static bool segments_in_order(exec_set *r, int n, const exec_set *seg, int nseg)
-{
-    for (int q = 0; q + 1 < nseg; q++)
-        if (!add_before(r, n, seg[q], seg[q + 1]))
-            return false;
-    return true;
-}
-
-/* The segments of a lane SEQ of LEN ids as it runs them, from place Q on
- * to the end of what runs there: id A's events OF[A]; or, when A is
- * switched (PRE[A], its events before the switch, not 0), those, then the
- * chain its switch runs (the next id, itself perhaps switched), then the
- * rest of A.  Appends to SEG; returns the place after the chain. */
-static int lane_chain(const int *seq, int len, int q, const exec_set *of, const exec_set *pre, exec_set *seg,
-                      int *nseg)
-{
-    int a = seq[q];
-    if (!pre[a] || q + 1 == len) {
-        seg[(*nseg)++] = of[a];
-        return q + 1;
-    }
-    seg[(*nseg)++] = pre[a];
-    int next = lane_chain(seq, len, q + 1, of, pre, seg, nseg);
-    seg[(*nseg)++] = of[a] & ~pre[a];
-    return next;
-}
-
-/* The place after the chain that runs from place Q of lane SEQ. */
-static int lane_chain_end(const int *seq, int len, int q, const exec_set *pre)
-{
-    while (pre[seq[q]] && q + 1 < len)
-        q++;
-    return q + 1;
-}
-
-/* The lane SEQ of LEN ids in R in the order it runs them; false on a
- * cycle. */
-static bool lane_in_order(exec_set *r, int n, const int *seq, int len, const exec_set *of, const exec_set *pre)
-{
-    exec_set seg[2 * MAXT];
-    int nseg = 0;
-    for (int q = 0; q < len;)
-        q = lane_chain(seq, len, q, of, pre, seg, &nseg);
-    return segments_in_order(r, n, seg, nseg);
-}
-
-/* The lanes placed so far, all at once, against the execution. */
-static bool lanes_fit(const search *s)
+/* The lanes placed so far, all at once, against the execution; NOFENCE
+ * (unless NULL) gets the members a lane runs with no fence before. */
+static bool lanes_fit(const search *s, bool *nofence)
 {
     exec_set r[EXEC_MAX], pre[MAXT];
     memcpy(r, s->reach, (size_t)s->n * sizeof *r);
     for (int a = 0; a < s->m; a++)
         pre[a] = s->split[a] ? s->before[a][s->split[a]] : 0;
+    lane_view v = {s->of, pre, s->loads, s->stores, s->locs_known ? s->load_locs : NULL,
+                   s->locs_known ? s->store_locs : NULL, s->reach};
     for (int l = 0; l < s->nlanes; l++)
-        if (!lane_in_order(r, s->n, s->lane[l], s->len[l], s->of, pre))
+        if (!lane_in_order(r, s->n, s->lane[l], s->len[l], &v, nofence))
             return false;
     return true;
 }
@@ -252,7 +198,7 @@ enum { SWITCH_SEARCH_MAX = 200000 };
 static bool place(search *s, int j)
 {
     if (j == s->m)
-        return lanes_fit(s);
+        return lanes_fit(s, NULL);
     if (s->switches && ++s->tried > SWITCH_SEARCH_MAX)
         return false;
     for (int l = 0; l <= s->nlanes && l < s->most; l++) {
@@ -286,8 +232,9 @@ static bool place(search *s, int j)
     return false;
 }
 
-int harness_lanes(const exec *x, const exec_set *order, uint64_t members, unsigned char *lane, unsigned char *pos,
-                  unsigned char *split)
+int harness_lanes(const exec *x, const exec_set *order, uint64_t members, const uint64_t *load_locs,
+                  const uint64_t *store_locs, unsigned char *lane, unsigned char *pos, unsigned char *split,
+                  bool *nofence)
 {
     search s;
     memset(&s, 0, sizeof s);
@@ -300,10 +247,19 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, unsign
         memcpy(s.reach, order, (size_t)x->n * sizeof *s.reach);
         int access[EXEC_MAX];
         access_index(x, access);
+        s.locs_known = load_locs && store_locs;
+        for (int a = 0; a < s.m && s.locs_known; a++) {
+            s.load_locs[a] = load_locs[s.thread[a]];
+            s.store_locs[a] = store_locs[s.thread[a]];
+        }
         for (int e = 0; e < x->n; e++)
             for (int a = 0; a < s.m; a++)
                 if (x->ev[e].thread == s.thread[a]) {
                     s.of[a] |= (exec_set)1 << e;
+                    if (lane_plain_load(&x->ev[e]))
+                        s.loads[a] |= (exec_set)1 << e;
+                    if (lane_plain_store(&x->ev[e]))
+                        s.stores[a] |= (exec_set)1 << e;
                     s.nacc[a] = access[e] + 1 > s.nacc[a] ? access[e] + 1 : s.nacc[a];
                     for (int k = access[e] + 1; k < NATIVE_GAPS; k++)
                         s.before[a][k] |= (exec_set)1 << e;
@@ -333,15 +289,19 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, unsign
             lane[s.thread[a]] = (unsigned char)a;
             pos[s.thread[a]] = 0;
             split[s.thread[a]] = 0;
+            nofence[s.thread[a]] = false;
         }
         return s.m;
     }
+    bool bare[MAXT] = {false};
+    (void)lanes_fit(&s, bare);
     for (int l = 0; l < s.nlanes; l++)
         for (int q = 0; q < s.len[l]; q++) {
             int a = s.lane[l][q];
             lane[s.thread[a]] = (unsigned char)l;
             pos[s.thread[a]] = (unsigned char)q;
             split[s.thread[a]] = (unsigned char)s.split[a];
+            nofence[s.thread[a]] = bare[a];
         }
     return s.nlanes;
 }
@@ -359,11 +319,11 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, unsign
  * earlier store of it (SB+mfence+po's all-zero state: P1's load of x, P0's
  * store and fenced load, P1's store of y), the store must wait in the
  * store buffer; HOLD[t] asks the runner to make thread t's stores wait. */
-void harness_stretches(const exec *x, const exec_set *order, int nth, const unsigned char *group,
-                       const unsigned char *lane, const unsigned char *pos, const unsigned char *split,
-                       unsigned char *mask, bool *hold)
+void harness_stretches(const exec *x, const exec_set *order, int nth, const uint64_t *load_locs,
+                       const uint64_t *store_locs, const unsigned char *group, const unsigned char *lane,
+                       const unsigned char *pos, const unsigned char *split, unsigned char *mask, bool *hold)
 {
-    exec_set reach[EXEC_MAX], of[MAXT] = {0}, pre[MAXT] = {0};
+    exec_set reach[EXEC_MAX], of[MAXT] = {0}, pre[MAXT] = {0}, loads[MAXT] = {0}, stores[MAXT] = {0};
     int access[EXEC_MAX];
     uint64_t inside[MAXT] = {0};    /* the threads a switch of t runs inside it */
     access_index(x, access);
@@ -374,8 +334,13 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const unsi
             of[t] |= (exec_set)1 << i;
             if (access[i] < split[t])
                 pre[t] |= (exec_set)1 << i;
+            if (lane_plain_load(&x->ev[i]))
+                loads[t] |= (exec_set)1 << i;
+            if (lane_plain_store(&x->ev[i]))
+                stores[t] |= (exec_set)1 << i;
         }
     }
+    lane_view v = {of, pre, loads, stores, load_locs, store_locs, order};
     /* in a laned run a lane's threads follow each other: orders through
      * that count too (WRC: P2's reads around P1 then P0 on the other lane),
      * with a switched thread's two parts around what its switch runs */
@@ -386,7 +351,7 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const unsi
         for (int v = 0; v < nth && v < MAXT; v++)
             if (group[v] == group[u] && lane[v] == lane[u] && pos[v] < MAXT)
                 seq[pos[v]] = v, len++;
-        (void)lane_in_order(reach, x->n, seq, len, of, pre);
+        (void)lane_in_order(reach, x->n, seq, len, &v, NULL);
         for (int q = 0; q < len; q++)
             if (pre[seq[q]])
                 for (int e = q + 1; e < lane_chain_end(seq, len, q, pre); e++)

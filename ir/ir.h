@@ -246,6 +246,10 @@ ir_test *ir_read(const char *text, const char *file, diag *d);   /* NULL on erro
 /* ---- queries used by the model and the backends --------------------------------- */
 /* Index into th->final_regs of the register named NAME, or -1. */
 int ir_thread_find_reg(const ir_thread *th, const char *name);
+/* The locations TH's code may load (RMWs too) and store, a bit per
+ * location (ir/accesses.c); an access through a value, or to a location
+ * past 64, sets every bit. */
+void ir_thread_accesses(const ir_thread *th, uint64_t *loads, uint64_t *stores);
 /* Observables shown in a final state, in herd's order: the condition's and
  * `locations`' registers (by thread, then name as herd sorts them), then
  * memory.  Returns a malloc'd array and its length in *n; free() the array

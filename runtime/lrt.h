@@ -107,6 +107,11 @@ typedef struct lrt_test {
     int cell_size;
     /* Optional (NULL: no gapped runs): thread t as an lrt_gap_sweep_fn. */
     const lrt_gap_sweep_fn *gap_sweeps;
+    /* Optional (NULL: unknown): bit l of LOADS[t] (STORES[t]) set when
+     * thread t may load (store) location l, every bit when it may touch
+     * any.  A lane runs two threads one after the other without a fence
+     * between only when the later loads nothing the earlier stored. */
+    const uint64_t *loads, *stores;
 } lrt_test;
 
 /* Parse the command line, run, print the histogram; returns the exit

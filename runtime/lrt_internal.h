@@ -136,6 +136,8 @@ typedef struct lrt_schedule {
                                                thread before this one's access k */
     bool held;                              /* some thread is held */
     bool switched;                          /* some lane switches */
+    bool nofence[LRT_MAX_THREADS];          /* no fence between the thread before it
+                                               in its lane and it (run_lane) */
     bool folded;                            /* some lane holds two threads or more */
     bool stretched;                         /* some thread has a stretch */
     int largest;                            /* most threads in one group */

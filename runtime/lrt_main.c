@@ -29,7 +29,7 @@ static void usage(FILE *f, const char *prog)
             "usage: %s [-s N] [-r N] [--sync loose|timebase|user] [--affinity none|incr|random]\n"
             "       [--layout packed|line|shuffle|array] [--cpus N] [--seed N] [--period TICKS|auto]\n"
             "       [--delay TICKS|auto] [--chunk N] [--time SECONDS]\n"
-            "       [--until-covered V,V;V,V... [--max-iterations N]] [--schedules K:G[.L.P][/M][sK][h],G;...]\n"
+            "       [--until-covered V,V;V,V... [--max-iterations N]] [--schedules K:G[.L.P][/M][sK][h][n],G;...]\n"
             "Runs the test's threads on N instances per run, R runs, and prints the\n"
             "outcome histogram (litmusc-histogram protocol) on stdout.  With\n"
             "--until-covered (the allowed states, one per ';', values in outcome\n"
@@ -135,8 +135,9 @@ static bool lanes_whole(lrt_schedule *sc, int nthreads)
  * (its lane in the group and its place in the lane; without it a thread
  * has a lane of its own), then optionally "/M" (its stretches, a bit per
  * gap position), "sK" (the lane switches to its next thread before this
- * one's access K, 1 <= K <= LRT_GAPS - 2) and "h" (its stores held back);
- * false if malformed. */
+ * one's access K, 1 <= K <= LRT_GAPS - 2), "h" (its stores held back) and
+ * "n" (no fence between the thread before it in its lane and it, where
+ * the test says it loads nothing that one stores); false if malformed. */
 static bool parse_schedules(const char *s, int nthreads, lrt_config *c)
 {
     const char *p = s;
@@ -187,6 +188,10 @@ static bool parse_schedules(const char *s, int nthreads, lrt_config *c)
             }
             if (*end == 'h') {
                 sc.hold[t] = sc.held = true;
+                end++;
+            }
+            if (*end == 'n') {
+                sc.nofence[t] = true;
                 end++;
             }
             if (t + 1 < nthreads && *end != ',')

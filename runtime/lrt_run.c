@@ -864,6 +864,57 @@ static int lane_run(const lrt_shared *sh, const int *member, int q, int len, siz
     return lane_run(sh, member, q + 1, len, i);
 }
 
+/* Which places of a lane (threads MEMBER[0..LEN)) a fence follows, and
+ * how many: all but the last and those the schedule says the next thread
+ * needs none after (its "n"), where neither runs a switch nor ends one,
+ * and the next loads no location the threads since the last fence may
+ * store (LOADS and STORES of the test; without them, every place but the
+ * last).  Two threads one after the
+ * other on one CPU with no fence between run as one thread's code: the
+ * later one's loads may go ahead of the earlier one's stores, as they may
+ * on two CPUs, and no store reaches a load through the store buffer, which
+ * on two CPUs none could; so each outcome is still one of the test's. */
+static int lane_fences(const lrt_shared *sh, const int *member, int len, bool *fence_after)
+{
+    int fences = 0;
+    const lrt_schedule *sc = sh->sched;
+    const lrt_test *t = sh->t;
+    uint64_t pending = 0;
+    for (int q = 0; q < len; q++) {
+        int u = member[q];
+        /* none after the last: the next instance's cells are others */
+        fence_after[q] = q + 1 < len;
+        if (q + 1 == len || !t->loads || !t->stores)
+            continue;
+        int v = member[q + 1];
+        pending |= t->stores[u];
+        bool in_chain = sc->split[u] || sc->split[v] || (q > 0 && sc->split[member[q - 1]]);
+        fence_after[q] = !sc->nofence[v] || in_chain || (t->loads[v] & pending);
+        if (fence_after[q])
+            pending = 0;
+    }
+    for (int q = 0; q < len; q++)
+        fences += fence_after[q];
+    return fences;
+}
+
+/* The most fences per instance any lane of group G makes (lane_fences),
+ * which every lane of the group makes, so that they keep one pace. */
+static int group_fences(const lrt_shared *sh, int g)
+{
+    const lrt_schedule *sc = sh->sched;
+    int n = sh->t->nthreads, most = 0;
+    for (int u = 0; u < n; u++) {
+        if (sc->group[u] != g || sc->pos[u] != 0)
+            continue;
+        int member[LRT_MAX_THREADS], longest, len = lane_of(sc, n, u, member, &longest);
+        bool fence_after[LRT_MAX_THREADS];
+        int f = lane_fences(sh, member, len, fence_after);
+        most = f > most ? f : most;
+    }
+    return most;
+}
+
 /* A laned run: worker W runs the lane that test thread T is first in, in
  * group G.  On each instance the lane's threads run in their order, each
  * followed by a full fence, so that the next begins once the stores of the
@@ -871,8 +922,8 @@ static int lane_run(const lrt_shared *sh, const int *member, int q, int len, siz
  * A thread the schedule splits runs its gapped body with LRT_SWITCH at
  * the split, and the lane's next thread runs inside it (lrt_switch), with
  * what its own switch runs, if it has one.
- * Every lane of the group makes as many fences per instance as the
- * longest (a fence costs more than a thread's few accesses), so that the
+ * Every lane of the group makes as many fences per instance as the one
+ * with the most (a fence costs more than a thread's few accesses), so that the
  * lanes keep the same pace, and chunks start on the clock as in
  * run_timebase, with the laned runs' own period. */
 static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
@@ -897,6 +948,8 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
     bool short_held = sh->gapped && len < longest, holds = short_held;
     for (int q = 0; q < len; q++)
         holds |= sc->hold[member[q]];
+    bool fence_after[LRT_MAX_THREADS];
+    int pad = group_fences(sh, g) - lane_fences(sh, member, len, fence_after);
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         began = chunk_start(sh, c, when, began, period, busy, NULL);
         size_t hi = n - lo > k ? lo + k : n;
@@ -909,9 +962,10 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
                     for (int h = 0; h < sh->hold_lines; h++)
                         atomic_store_explicit(&sh->hold[h].v, i, memory_order_relaxed);
                 q = lane_run(sh, member, q, len, i) - 1;
-                lane_fence();
+                if (fence_after[q])
+                    lane_fence();
             }
-            for (int q = len; q < longest; q++)
+            for (int f = 0; f < pad; f++)
                 lane_fence();
         }
     }

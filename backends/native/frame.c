@@ -200,6 +200,17 @@ static void emit_descriptor(strbuf *b, const nat_frame *f)
     sb_printf(b, "};\nstatic const lrt_gap_sweep_fn lt_gsweeps[%d] = {", t->nthreads);
     for (int i = 0; i < t->nthreads; i++)
         sb_printf(b, "%slt_gsweep_%d", i ? ", " : "", i);
+    /* what each thread may load and store: where a lane may leave out the
+     * fence between two threads (runtime/lrt.h) */
+    uint64_t touched[2][64];        /* [0]: loads, [1]: stores */
+    sb_add(b, "};\nstatic const uint64_t lt_loads[] = {");
+    for (int i = 0; i < t->nthreads && i < 64; i++) {
+        ir_thread_accesses(&t->threads[i], &touched[0][i], &touched[1][i]);
+        sb_printf(b, "%s0x%llxu", i ? ", " : "", (unsigned long long)touched[0][i]);
+    }
+    sb_add(b, "};\nstatic const uint64_t lt_stores[] = {");
+    for (int i = 0; i < t->nthreads && i < 64; i++)
+        sb_printf(b, "%s0x%llxu", i ? ", " : "", (unsigned long long)touched[1][i]);
     int width = 1;
     for (int l = 0; l < f->cells->nlocs; l++) {
         int size = nat_cell_size(f->cells, l);
@@ -208,7 +219,7 @@ static void emit_descriptor(strbuf *b, const nat_frame *f)
     sb_add(b, "};\nstatic const lrt_test lt_test = {\n    ");
     nat_cstring(b, t->name);
     sb_printf(b, ", %d, %d, %d, lt_nout, lt_threads, lt_reset, lt_collect,\n"
-                 "    lt_sweeps, lt_reset_range, lt_count_range, %d, lt_gsweeps\n};\n\n",
+                 "    lt_sweeps, lt_reset_range, lt_count_range, %d, lt_gsweeps, lt_loads, lt_stores\n};\n\n",
               t->nthreads, f->cells->nlocs, f->nobs, width);
     sb_add(b, "int main(int argc, char **argv)\n{\n    return lrt_main(&lt_test, argc, argv);\n}\n");
 }

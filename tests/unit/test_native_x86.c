@@ -148,6 +148,10 @@ static void test_sb_asm_shape(void **state)
     assert_has(src, "\"\\tpopfq\\n\\tleaq 128(%%rsp), %%rsp\\n\\tjmp 2f\\n\"");
     assert_has(src, "\"xmm15\");");
     assert_has(src, "static const lrt_gap_sweep_fn lt_gsweeps[2] = {lt_gsweep_0, lt_gsweep_1};");
+    /* what each thread loads and stores, a bit per location (x, y) */
+    assert_has(src, "static const uint64_t lt_loads[] = {0x2u, 0x1u};");
+    assert_has(src, "static const uint64_t lt_stores[] = {0x1u, 0x2u};");
+    assert_has(src, "lt_gsweeps, lt_loads, lt_stores\n};");
     free(src);
 }
 

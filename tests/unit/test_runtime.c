@@ -270,7 +270,7 @@ static void run_sb(lrt_sync_kind sync, lrt_layout_kind layout, lrt_affinity_kind
 {
     /* The cells are 32-bit: every mode runs on 4-byte slots here. */
     lrt_test t = {"SB", nthreads, 4, nthreads, nout4, fns4, sb_reset,
-                  nthreads == 4 ? sb_collect4 : sb_collect, NULL, NULL, NULL, 4, NULL};
+                  nthreads == 4 ? sb_collect4 : sb_collect, NULL, NULL, NULL, 4, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 2000;
@@ -307,7 +307,7 @@ static void test_run_oversubscribed(void **state)
     run_sb(LRT_SYNC_USER, LRT_LAYOUT_LINE, LRT_AFF_INCR, 4, 1);
     run_sb(LRT_SYNC_TIMEBASE, LRT_LAYOUT_LINE, LRT_AFF_RANDOM, 4, 1);
     run_sb(LRT_SYNC_LOOSE, LRT_LAYOUT_PACKED, LRT_AFF_NONE, 4, 2);
-    lrt_test t = {"SB", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4, NULL, NULL, NULL, 0, NULL};
+    lrt_test t = {"SB", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -332,7 +332,7 @@ static void sb_reset2(void *const *c)
 static void test_run_memory_and_reset(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 2, 4, nout4, fns4, sb_reset2, sb_collect2, NULL, NULL, NULL, 0, NULL};
+    lrt_test t = {"SB", 2, 2, 4, nout4, fns4, sb_reset2, sb_collect2, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     lrt_layout_kind layouts[] = {LRT_LAYOUT_PACKED, LRT_LAYOUT_LINE, LRT_LAYOUT_SHUFFLE, LRT_LAYOUT_ARRAY};
     for (int l = 0; l < 4; l++) {
         lrt_config c;
@@ -372,7 +372,7 @@ static const lrt_thread_fn fns_stop[2] = {sb0_stopper, sb1};
 static void test_run_interrupted(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_stop, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_stop, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -393,7 +393,7 @@ static void test_run_interrupted(void **state)
 static void test_run_time_limit(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -427,7 +427,7 @@ static const lrt_thread_fn fns_pattern[2] = {pattern0, pattern1};
 static void test_run_length_counting(void **state)
 {
     (void)state;
-    lrt_test t = {"P", 2, 2, 2, nout4, fns_pattern, sb_reset2, sb_collect, NULL, NULL, NULL, 0, NULL};
+    lrt_test t = {"P", 2, 2, 2, nout4, fns_pattern, sb_reset2, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1010;      /* slices of 505 end mid-run */
@@ -470,7 +470,7 @@ static const lrt_thread_fn fns_gap[2] = {gap0, gap1};
 static void test_loose_chunks_keep_threads_close(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_gap, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_gap, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     for (int k = 0; k < 2; k++) {
         lrt_config c;
         lrt_config_default(&c);
@@ -523,7 +523,7 @@ static const lrt_sweep_fn tb_sweeps[2] = {tb_sweep0, tb_sweep1};
 static void test_timebase_chunks_follow_the_clock(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, tb_sweeps, NULL, NULL, 0, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, tb_sweeps, NULL, NULL, 0, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     assert_int_equal(c.sync, LRT_SYNC_TIMEBASE);
@@ -607,7 +607,7 @@ static void test_run_range_functions(void **state)
 {
     (void)state;
     lrt_test t = {"SB", 2, 4, 2, nout4, fns_counted, sb_reset, sb_collect,
-                  sweeps2, reset_range, count_range, 0, NULL};
+                  sweeps2, reset_range, count_range, 0, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -655,7 +655,7 @@ static const lrt_thread_fn fns_slow[2] = {slow0, sb1};
 static void test_timebase_adapts(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_slow, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_slow, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 200;
@@ -695,7 +695,7 @@ static const lrt_thread_fn fns_phased[2] = {phased0, sb1};
 static void test_timebase_follows_pace_down(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_phased, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_phased, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1024;
@@ -750,7 +750,7 @@ static const lrt_gap_sweep_fn gap_sweeps[2] = {gap_sweep0, gap_sweep1};
 static void test_gapped_runs(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 20000;
@@ -789,7 +789,7 @@ static void test_gapped_runs(void **state)
 static void test_rounds_share_schedules_and_gaps(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 20000;
@@ -878,7 +878,7 @@ static void laned_config(lrt_config *c, lrt_schedule *sc)
 static void test_lanes_run_threads_in_order(void **state)
 {
     (void)state;
-    lrt_test t = {"lanes", 3, 4, 3, nout4, fns_lane, sb_reset, collect3, NULL, NULL, NULL, 4, NULL};
+    lrt_test t = {"lanes", 3, 4, 3, nout4, fns_lane, sb_reset, collect3, NULL, NULL, NULL, 4, NULL, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
     laned_config(&c, &sc);
@@ -962,7 +962,7 @@ GAPPED_SWEEPS3(switch, switch_body);
 static void test_lanes_switch_threads(void **state)
 {
     (void)state;
-    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, switch_gsweeps};
+    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, switch_gsweeps, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
     laned_config(&c, &sc);
@@ -1035,7 +1035,7 @@ GAPPED_SWEEPS3(nest, nest_body);
 static void test_lanes_switch_in_switch(void **state)
 {
     (void)state;
-    lrt_test t = {"nested", 3, 4, 3, nout4, fns_nest, sb_reset, collect3, NULL, NULL, NULL, 4, nest_gsweeps};
+    lrt_test t = {"nested", 3, 4, 3, nout4, fns_nest, sb_reset, collect3, NULL, NULL, NULL, 4, nest_gsweeps, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
     laned_config(&c, &sc);
@@ -1094,7 +1094,7 @@ static void test_lanes_switch_not_reached(void **state)
 {
     (void)state;
     lrt_test t = {"unreached", 3, 4, 3, nout4, fns_unreached, sb_reset, collect3, NULL, NULL, NULL, 4,
-                  unreached_gsweeps};
+                  unreached_gsweeps, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
     laned_config(&c, &sc);
@@ -1108,6 +1108,56 @@ static void test_lanes_switch_not_reached(void **state)
     assert_true(atomic_load(&unswitched0) > 0);
     assert_int_equal(atomic_load(&after0), atomic_load(&unswitched0));
     lrt_result_free(&r);
+}
+
+/* Fences of a lane: one between each two places but after the last,
+ * none where the schedule says "n" and the later thread loads nothing
+ * the ones since the last fence store, one where it does (a load would
+ * read a store from the store buffer), and always around a switch; the
+ * group's lanes all make the most any makes. */
+static void test_lane_fences(void **state)
+{
+    (void)state;
+    /* locations 0..3; thread 0 stores 0, thread 1 loads 1 and stores 1,
+     * thread 2 loads 0, thread 3 loads 2 */
+    static const uint64_t loads[4] = {0, 0x2, 0x1, 0x4}, stores[4] = {0x1, 0x2, 0, 0};
+    lrt_test t = {"fences", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4, NULL, NULL, NULL, 4, NULL, loads, stores};
+    lrt_schedule sc;
+    memset(&sc, 0, sizeof sc);
+    for (int u = 0; u < 4; u++)
+        sc.pos[u] = (unsigned char)u;
+    lrt_shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.t = &t;
+    sh.sched = &sc;
+    int member[4] = {0, 1, 2, 3};
+    bool after[4];
+    /* no "n": a fence after each place but the last */
+    assert_int_equal(lane_fences(&sh, member, 4, after), 3);
+    assert_true(after[0] && after[1] && after[2] && !after[3]);
+    /* "n" on 1, 2 and 3: 1 loads nothing 0 stores, none; 2 loads what 0
+     * stored before it with no fence since, a fence; 3 after that, none */
+    sc.nofence[1] = sc.nofence[2] = sc.nofence[3] = true;
+    assert_int_equal(lane_fences(&sh, member, 4, after), 1);
+    assert_true(!after[0] && after[1] && !after[2] && !after[3]);
+    /* a switch at 1 keeps the fences around it */
+    sc.split[1] = 1;
+    (void)lane_fences(&sh, member, 4, after);
+    assert_true(after[0] && after[1] && after[2]);
+    sc.split[1] = 0;
+    /* without the test's accesses, every fence stays */
+    t.loads = t.stores = NULL;
+    assert_int_equal(lane_fences(&sh, member, 4, after), 3);
+    /* two lanes of one group pace to the one with the most fences */
+    t.loads = loads;
+    t.stores = stores;
+    sc.lane[2] = sc.lane[3] = 1;
+    sc.pos[2] = 0;
+    sc.pos[3] = 1;
+    sc.nofence[1] = false;
+    int second[2] = {2, 3};
+    assert_int_equal(lane_fences(&sh, second, 2, after), 0);
+    assert_int_equal(group_fences(&sh, 0), 1);
 }
 
 int main(void)
@@ -1135,6 +1185,7 @@ int main(void)
         cmocka_unit_test(test_lanes_switch_threads),
         cmocka_unit_test(test_lanes_switch_not_reached),
         cmocka_unit_test(test_lanes_switch_in_switch),
+        cmocka_unit_test(test_lane_fences),
     };
     return cmocka_run_group_tests_name("runtime", tests, NULL, NULL);
 }
