@@ -15,8 +15,10 @@
  * threads, co and fr) plus "every event of A before every event of B" for
  * A, B one after the other on a lane must stay acyclic.  3.SB's all-zero
  * state folds onto two lanes (P0 then P1, P2 beside: only P1's read of x2
- * and P2's read of x0 race their peers' stores, as in SB); 6.SB's needs
- * three, IRIW's split readers three.
+ * and P2's read of x0 race their peers' stores, as in SB), and so do
+ * 6.SB's and IRIW's split readers.  Between two whole threads the fence
+ * may go, where the later loads nothing the earlier stores
+ * (harness/lane_order.c says how a lane orders events).
  *
  * A lane may also switch threads in the middle of one, as a machine does
  * when it preempts a thread: A runs up to an access, its stores drain, B
