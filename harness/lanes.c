@@ -94,6 +94,22 @@ static void access_index(const exec *x, int *access)
     }
 }
 
+/* Thread T's events in X: all of them, its plain loads and its plain
+ * stores (lane_order.h's), as sets. */
+static void thread_events(const exec *x, int t, exec_set *of, exec_set *loads, exec_set *stores)
+{
+    *of = *loads = *stores = 0;
+    for (int e = 0; e < x->n; e++) {
+        if (x->ev[e].thread != t)
+            continue;
+        *of |= (exec_set)1 << e;
+        if (lane_plain_load(&x->ev[e]))
+            *loads |= (exec_set)1 << e;
+        if (lane_plain_store(&x->ev[e]))
+            *stores |= (exec_set)1 << e;
+    }
+}
+
 static void close_order(exec_set *reach, int n)
 {
     for (int k = 0; k < n; k++)
@@ -254,18 +270,16 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, const 
             s.load_locs[a] = load_locs[s.thread[a]];
             s.store_locs[a] = store_locs[s.thread[a]];
         }
-        for (int e = 0; e < x->n; e++)
-            for (int a = 0; a < s.m; a++)
-                if (x->ev[e].thread == s.thread[a]) {
-                    s.of[a] |= (exec_set)1 << e;
-                    if (lane_plain_load(&x->ev[e]))
-                        s.loads[a] |= (exec_set)1 << e;
-                    if (lane_plain_store(&x->ev[e]))
-                        s.stores[a] |= (exec_set)1 << e;
-                    s.nacc[a] = access[e] + 1 > s.nacc[a] ? access[e] + 1 : s.nacc[a];
-                    for (int k = access[e] + 1; k < NATIVE_GAPS; k++)
-                        s.before[a][k] |= (exec_set)1 << e;
-                }
+        for (int a = 0; a < s.m; a++) {
+            thread_events(x, s.thread[a], &s.of[a], &s.loads[a], &s.stores[a]);
+            for (int e = 0; e < x->n; e++) {
+                if (!((s.of[a] >> e) & 1))
+                    continue;
+                s.nacc[a] = access[e] + 1 > s.nacc[a] ? access[e] + 1 : s.nacc[a];
+                for (int k = access[e] + 1; k < NATIVE_GAPS; k++)
+                    s.before[a][k] |= (exec_set)1 << e;
+            }
+        }
         for (int a = 0; a < s.m; a++)
             for (int b = 0; b < s.m; b++) {
                 bool back = false;
@@ -325,22 +339,17 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const uint
                        const uint64_t *store_locs, const unsigned char *group, const unsigned char *lane,
                        const unsigned char *pos, const unsigned char *split, unsigned char *mask, bool *hold)
 {
-    exec_set reach[EXEC_MAX], of[MAXT] = {0}, pre[MAXT] = {0}, loads[MAXT] = {0}, stores[MAXT] = {0};
+    exec_set reach[EXEC_MAX], of[MAXT] = {0}, pre[MAXT] = {0}, loads[MAXT], stores[MAXT];
     int access[EXEC_MAX];
     uint64_t inside[MAXT] = {0};    /* the threads a switch of t runs inside it */
     access_index(x, access);
     memcpy(reach, order, (size_t)x->n * sizeof *reach);
+    for (int t = 0; t < nth && t < MAXT; t++)
+        thread_events(x, t, &of[t], &loads[t], &stores[t]);
     for (int i = 0; i < x->n; i++) {
         int t = x->ev[i].thread;
-        if (t >= 0 && t < nth && t < MAXT) {
-            of[t] |= (exec_set)1 << i;
-            if (access[i] < split[t])
-                pre[t] |= (exec_set)1 << i;
-            if (lane_plain_load(&x->ev[i]))
-                loads[t] |= (exec_set)1 << i;
-            if (lane_plain_store(&x->ev[i]))
-                stores[t] |= (exec_set)1 << i;
-        }
+        if (t >= 0 && t < nth && t < MAXT && access[i] < split[t])
+            pre[t] |= (exec_set)1 << i;
     }
     lane_view v = {of, pre, loads, stores, load_locs, store_locs, order};
     /* in a laned run a lane's threads follow each other: orders through

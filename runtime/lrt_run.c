@@ -876,25 +876,26 @@ static int lane_run(const lrt_shared *sh, const int *member, int q, int len, siz
  * on two CPUs none could; so each outcome is still one of the test's. */
 static int lane_fences(const lrt_shared *sh, const int *member, int len, bool *fence_after)
 {
-    int fences = 0;
     const lrt_schedule *sc = sh->sched;
     const lrt_test *t = sh->t;
     uint64_t pending = 0;
-    for (int q = 0; q < len; q++) {
-        int u = member[q];
-        /* none after the last: the next instance's cells are others */
-        fence_after[q] = q + 1 < len;
-        if (q + 1 == len || !t->loads || !t->stores)
-            continue;
-        int v = member[q + 1];
-        pending |= t->stores[u];
-        bool in_chain = sc->split[u] || sc->split[v] || (q > 0 && sc->split[member[q - 1]]);
-        fence_after[q] = !sc->nofence[v] || in_chain || (t->loads[v] & pending);
-        if (fence_after[q])
+    int fences = 0;
+    for (int q = 0; q + 1 < len; q++) {
+        int u = member[q], v = member[q + 1];
+        fence_after[q] = true;
+        if (t->loads && t->stores) {
+            pending |= t->stores[u];
+            bool in_chain = sc->split[u] || sc->split[v] || (q > 0 && sc->split[member[q - 1]]);
+            fence_after[q] = !sc->nofence[v] || in_chain || (t->loads[v] & pending);
+        }
+        if (fence_after[q]) {
             pending = 0;
+            fences++;
+        }
     }
-    for (int q = 0; q < len; q++)
-        fences += fence_after[q];
+    /* none after the last: the next instance's cells are others */
+    if (len > 0)
+        fence_after[len - 1] = false;
     return fences;
 }
 

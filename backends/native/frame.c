@@ -202,15 +202,16 @@ static void emit_descriptor(strbuf *b, const nat_frame *f)
         sb_printf(b, "%slt_gsweep_%d", i ? ", " : "", i);
     /* what each thread may load and store: where a lane may leave out the
      * fence between two threads (runtime/lrt.h) */
-    uint64_t touched[2][64];        /* [0]: loads, [1]: stores */
+    strbuf stores = {0};
     sb_add(b, "};\nstatic const uint64_t lt_loads[] = {");
-    for (int i = 0; i < t->nthreads && i < 64; i++) {
-        ir_thread_accesses(&t->threads[i], &touched[0][i], &touched[1][i]);
-        sb_printf(b, "%s0x%llxu", i ? ", " : "", (unsigned long long)touched[0][i]);
+    for (int i = 0; i < t->nthreads; i++) {
+        uint64_t ld, st;
+        ir_thread_accesses(&t->threads[i], &ld, &st);
+        sb_printf(b, "%s0x%llxu", i ? ", " : "", (unsigned long long)ld);
+        sb_printf(&stores, "%s0x%llxu", i ? ", " : "", (unsigned long long)st);
     }
-    sb_add(b, "};\nstatic const uint64_t lt_stores[] = {");
-    for (int i = 0; i < t->nthreads && i < 64; i++)
-        sb_printf(b, "%s0x%llxu", i ? ", " : "", (unsigned long long)touched[1][i]);
+    sb_printf(b, "};\nstatic const uint64_t lt_stores[] = {%s", stores.s ? stores.s : "");
+    sb_free(&stores);
     int width = 1;
     for (int l = 0; l < f->cells->nlocs; l++) {
         int size = nat_cell_size(f->cells, l);
