@@ -67,6 +67,10 @@ bool lrt_layout_init(lrt_layout *l, lrt_layout_kind kind, size_t ninst, int nloc
 void lrt_layout_free(lrt_layout *l);
 /* A fresh placement (LRT_LAYOUT_SHUFFLE only; others are fixed). */
 void lrt_layout_shuffle(lrt_layout *l, lrt_rng *r);
+/* Place the cells as KIND, where the array and packed layouts trade
+ * places (same slots, other order); true when the placement changed, and
+ * then every cell must be reset before it is used. */
+bool lrt_layout_place_as(lrt_layout *l, lrt_layout_kind kind);
 static inline void *const *lrt_layout_cells(const lrt_layout *l, size_t i)
 {
     return l->cell + i * (size_t)l->nlocs;
@@ -193,6 +197,7 @@ typedef struct lrt_result {
     uint64_t directed_runs;     /* runs made under a schedule */
     uint64_t gapped_runs;       /* runs made with gaps (lrt_gap_sweep_fn) */
     uint64_t laned_runs;        /* schedule runs with groups folded onto lanes */
+    uint64_t handshake_runs;    /* runs meeting on every instance (--until-covered) */
 } lrt_result;
 
 /* Set by the signal handler (or anyone) to stop at the next run boundary. */

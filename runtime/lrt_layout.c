@@ -55,6 +55,17 @@ void lrt_layout_free(lrt_layout *l)
     l->slot = NULL;
 }
 
+bool lrt_layout_place_as(lrt_layout *l, lrt_layout_kind kind)
+{
+    bool swaps = (kind == LRT_LAYOUT_ARRAY && l->kind == LRT_LAYOUT_PACKED) ||
+                 (kind == LRT_LAYOUT_PACKED && l->kind == LRT_LAYOUT_ARRAY);
+    if (!swaps)
+        return false;
+    l->kind = kind;
+    layout_place(l);
+    return true;
+}
+
 void lrt_layout_shuffle(lrt_layout *l, lrt_rng *r)
 {
     if (l->kind != LRT_LAYOUT_SHUFFLE)

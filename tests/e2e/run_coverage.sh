@@ -105,6 +105,16 @@ cc -O2 -std=c11 -pthread -o "$tmp/sb/SB" "$tmp/sb"/*.c || fail "cc SB"
     > "$tmp/sb.hist" || fail "SB runner with schedules: exit $?"
 grep -q '^config schedules 2 directed [0-9]' "$tmp/sb.hist" || fail "SB runner: $(grep config "$tmp/sb.hist")"
 grep -q '^covered 1$' "$tmp/sb.hist" || fail "SB runner with schedules not covered"
+# with a CPU per thread each round has a handshake run, the threads
+# meeting on every instance (a state never seen keeps the rounds going)
+"$tmp/sb/SB" -s 1000 -r 1 --until-covered '7,7' --max-iterations 100000 > "$tmp/hs.hist" ||
+    fail "SB runner, handshake runs: exit $?"
+grep -q '^iterations 100000$' "$tmp/hs.hist" || fail "SB runner, handshake runs: $(grep iterations "$tmp/hs.hist")"
+if grep -q '^config oversubscribed 0$' "$tmp/hs.hist"; then
+    grep -q '^config handshake [1-9][0-9]*$' "$tmp/hs.hist" || fail "SB runner: no handshake runs: $(grep config "$tmp/hs.hist")"
+else
+    ! grep -q '^config handshake' "$tmp/hs.hist" || fail "SB runner on one CPU made handshake runs"
+fi
 for bad in '1:0' '1:0,1;' 'x:0,1' '1:0,2' '1:0;2:1'; do
     "$tmp/sb/SB" -s 10 -r 1 --until-covered '0,0;0,1;1,0;1,1' --schedules "$bad" > /dev/null 2>&1
     st=$?

@@ -171,6 +171,20 @@ static void test_layouts(void **state)
     }
     assert_true(moved >= 4);
     lrt_layout_free(&l);
+
+    /* Array and packed trade places (the handshake runs'); others stay. */
+    assert_true(lrt_layout_init(&l, LRT_LAYOUT_ARRAY, 100, 3, 4));
+    assert_false(lrt_layout_place_as(&l, LRT_LAYOUT_ARRAY));
+    assert_true(lrt_layout_place_as(&l, LRT_LAYOUT_PACKED));
+    assert_ptr_equal((char *)lrt_layout_cells(&l, 5)[1], (char *)lrt_layout_cells(&l, 5)[0] + 4);
+    assert_ptr_equal((char *)lrt_layout_cells(&l, 0)[0], (char *)l.arena);
+    check_distinct(&l);
+    assert_true(lrt_layout_place_as(&l, LRT_LAYOUT_ARRAY));
+    assert_ptr_equal((char *)lrt_layout_cells(&l, 5)[2], (char *)lrt_layout_cells(&l, 5)[1] + 400);
+    check_distinct(&l);
+    assert_false(lrt_layout_place_as(&l, LRT_LAYOUT_LINE));
+    assert_int_equal(l.kind, LRT_LAYOUT_ARRAY);
+    lrt_layout_free(&l);
 }
 
 static void test_rng(void **state)
@@ -813,12 +827,70 @@ static void test_rounds_share_schedules_and_gaps(void **state)
     lrt_result r;
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     check_sb_result(&r, 2, 400000);
-    uint64_t free_runs = r.runs_done - r.directed_runs - r.gapped_runs;
+    uint64_t free_runs = r.runs_done - r.directed_runs - r.gapped_runs - r.handshake_runs;
     assert_true(free_runs > 4);
     assert_true(r.directed_runs >= (free_runs - 1) * ROUND_SCHEDULES);
     assert_true(r.directed_runs <= free_runs * ROUND_SCHEDULES + ROUND_SCHEDULES);
     assert_true(r.gapped_runs >= (free_runs - 1) / 4 && r.gapped_runs <= free_runs / 4 + 1);
+    /* one handshake run a round, where each thread has a CPU */
+    if (r.oversubscribed)
+        assert_int_equal(r.handshake_runs, 0);
+    else
+        assert_true(r.handshake_runs + 1 >= free_runs && r.handshake_runs <= free_runs);
     lrt_result_free(&r);
+}
+
+/* Handshake runs (--until-covered, a thread per CPU): the threads meet on
+ * every instance, whose cells sit together for those runs and in arrays
+ * for the others.  Each location starts at a value of its own, so a cell
+ * not reset after moving would show up as a value no thread stores. */
+static void hs0(void *const *c, int64_t *out)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[0], 1, memory_order_relaxed);
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[1], memory_order_relaxed);
+}
+static void hs1(void *const *c, int64_t *out)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[1], 2, memory_order_relaxed);
+    out[0] = atomic_load_explicit((_Atomic int32_t *)c[0], memory_order_relaxed);
+}
+static void hs_reset(void *const *c)
+{
+    atomic_store_explicit((_Atomic int32_t *)c[0], 5, memory_order_relaxed);
+    atomic_store_explicit((_Atomic int32_t *)c[1], 7, memory_order_relaxed);
+}
+static const lrt_thread_fn fns_hs[2] = {hs0, hs1};
+
+static void test_handshake_runs(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 2, 4, nout4, fns_hs, hs_reset, sb_collect2, NULL, NULL, NULL, 4, NULL, NULL, NULL};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 5000;
+    int64_t never[4] = {9, 9, 9, 9};
+    c.allowed = never;
+    c.nallowed = 1;
+    c.max_iterations = 100000;
+    for (int cpus = 1; cpus <= 2; cpus++) {
+        c.cpus = cpus;
+        lrt_result r;
+        assert_int_equal(lrt_run(&t, &c, &r), 0);
+        assert_int_equal(r.iterations, 100000);
+        uint64_t seen = 0;
+        for (int64_t a = 0; a < 2; a++)
+            for (int64_t b = 0; b < 2; b++) {
+                int64_t key[4] = {a ? 2 : 7, b ? 1 : 5, 1, 2};
+                seen += lrt_hist_get(&r.hist, key);
+            }
+        assert_int_equal(seen, 100000);
+        /* on one CPU the threads could not meet on every instance */
+        if (r.oversubscribed)
+            assert_int_equal(r.handshake_runs, 0);
+        else
+            assert_true(r.handshake_runs > 3);
+        lrt_result_free(&r);
+    }
 }
 
 /* Lanes: a schedule whose one group of three threads is folded onto two
@@ -1181,6 +1253,7 @@ int main(void)
         cmocka_unit_test(test_run_range_functions),
         cmocka_unit_test(test_gapped_runs),
         cmocka_unit_test(test_rounds_share_schedules_and_gaps),
+        cmocka_unit_test(test_handshake_runs),
         cmocka_unit_test(test_lanes_run_threads_in_order),
         cmocka_unit_test(test_lanes_switch_threads),
         cmocka_unit_test(test_lanes_switch_not_reached),
