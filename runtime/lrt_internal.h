@@ -197,7 +197,7 @@ typedef struct lrt_result {
     uint64_t directed_runs;     /* runs made under a schedule */
     uint64_t gapped_runs;       /* runs made with gaps (lrt_gap_sweep_fn) */
     uint64_t laned_runs;        /* schedule runs with groups folded onto lanes */
-    uint64_t handshake_runs;    /* runs meeting on every instance (--until-covered) */
+    uint64_t handshake_runs;    /* runs whose threads or lanes meet on every instance */
 } lrt_result;
 
 /* Set by the signal handler (or anyone) to stop at the next run boundary. */

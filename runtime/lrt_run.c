@@ -98,6 +98,7 @@ typedef struct lrt_shared {
     uint64_t laned_runs;
     bool gapped;                    /* this run spins GAP between accesses */
     bool handshake;                 /* this run meets on every instance (run_user) */
+    bool lane_handshake;            /* this laned run's lanes meet on every instance */
     bool replaced;                  /* this run's cells moved: reset them all first */
     uint64_t handshake_runs;
     /* --until-covered runs go in rounds (pick_run): directed runs, then
@@ -113,7 +114,7 @@ typedef struct lrt_shared {
     uint32_t switch_gap[LRT_MAX_THREADS][LRT_GAPS];
     uint64_t gapped_runs;
     int next_sched;                 /* where the round-robin over schedules goes on */
-    uint32_t meet_id;               /* timebase: this run's first meeting; 64 a run */
+    uint32_t meet_id;               /* this run's first meeting, and its flags' value; 64 a run */
     uint64_t directed_runs;
     int64_t *keys;                  /* per worker: the current key and the next outcome */
     /* Counting also resets (cells keep their places between runs), so only
@@ -463,6 +464,10 @@ static void draw_switches(lrt_shared *sh, bool gaps)
  * group has more threads than there are CPUs (they could not all run at
  * once), else every other round, since a lane also orders its threads
  * exactly where running them side by side leaves it to luck.  Half the
+ * laned runs have their lanes meet on every instance (run_lane): on
+ * 3.SB+pos+po+po's state where a held store must outlast the other
+ * lane's two threads, 476-847 instances in 4M iterations showed it
+ * against 0-4 with chunks on the clock.  Half the
  * laned or stretched runs are gapped: a lane's threads follow each other
  * within a fence or two, and a state that needs another lane's two
  * accesses on either side of that needs them stretched apart. */
@@ -472,6 +477,7 @@ static void pick_lanes(lrt_shared *sh, bool gaps)
     sh->laned = (sc->folded && (sc->largest > sh->ncpus || sh->round % 2 == 1)) || sc->held ||
                 (sc->switched && gaps);
     sh->hold_lines = 1 << lrt_rng_below(&sh->rng, 4);
+    sh->lane_handshake = sh->laned && sh->flags && lrt_rng_below(&sh->rng, 2);
     draw_switches(sh, gaps);
     if ((!sh->laned && !sc->stretched) || !gaps || lrt_rng_below(&sh->rng, 2))
         return;
@@ -519,6 +525,7 @@ static void pick_run(lrt_shared *sh)
     sh->laned = false;
     sh->gapped = false;
     sh->handshake = false;
+    sh->lane_handshake = false;
     if (!c->nallowed)
         return;
     bool gaps = sh->t->gap_sweeps != NULL;
@@ -635,11 +642,12 @@ static void step_prepare(void *arg)
             sh->directed_runs++;
         if (sh->laned) {
             sh->laned_runs++;
-            adapt_lane_period(sh);
+            if (!sh->lane_handshake)
+                adapt_lane_period(sh);
         }
         if (sh->gapped)
             sh->gapped_runs++;
-        if (sh->handshake)
+        if (sh->handshake || sh->lane_handshake)
             sh->handshake_runs++;
         if (sh->c->sync == LRT_SYNC_TIMEBASE && !sh->sched && !sh->gapped && !sh->handshake) {
             /* A free run (no period yet) kept no schedule to be aligned on;
@@ -697,7 +705,8 @@ static void step_prepare(void *arg)
      * location's line, and SB+mfence+po's all-zero state fell from 7-12%
      * of the instances (packed, runs of 4 to 256) to 0.3-1%. */
     if (sh->c->layout == LRT_LAYOUT_ARRAY)
-        sh->replaced = lrt_layout_place_as(&sh->layout, sh->handshake ? LRT_LAYOUT_PACKED : LRT_LAYOUT_ARRAY);
+        sh->replaced = lrt_layout_place_as(&sh->layout, sh->handshake || sh->lane_handshake
+                                                            ? LRT_LAYOUT_PACKED : LRT_LAYOUT_ARRAY);
 }
 
 /* Worker W's share of the first S instances. */
@@ -815,6 +824,23 @@ static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
     if (n)
         busy[(n - 1) / k] = clamp_ticks(end > began ? end - began : 0);
     sh->took[t] = end > start ? end - start : 0;
+}
+
+/* The fence after raising a flag (run_user).  On x86 an mfence, not the
+ * locked instruction compilers make of a seq_cst fence: both wait for the
+ * flag's store to leave, but mfence also holds back what follows until
+ * then, so the thread that raised the flag starts its instance about when
+ * the others see the flag.  With the locked instruction it ran its
+ * instance before they began theirs, and SB's weak outcome fell from 88%
+ * of the instances to 0.3%, SB+mfence+po's from 5% to 0.01% (2-vCPU AMD
+ * EPYC). */
+static inline void flag_fence(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ __volatile__("mfence" ::: "memory");
+#else
+    atomic_thread_fence(memory_order_seq_cst);
+#endif
 }
 
 /* A full fence between the threads of a lane: no load after it is served
@@ -976,10 +1002,28 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
         holds |= sc->hold[member[q]];
     bool fence_after[LRT_MAX_THREADS];
     int pad = group_fences(sh, g) - lane_fences(sh, member, len, fence_after);
+    /* Lanes that meet on every instance (lane_handshake, where each lane
+     * has a CPU): lane i mod LANES raises the instance's flag, the others
+     * wait for it, as in run_user; else chunks start on the clock. */
+    int lanes = 0;
+    for (int u = 0; u < sh->t->nthreads; u++)
+        if (sc->group[u] == g && sc->lane[u] + 1 > lanes)
+            lanes = sc->lane[u] + 1;
+    bool meet = sh->lane_handshake && lanes <= sh->ncpus;
+    uint32_t flag = id;
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
-        began = chunk_start(sh, c, when, began, period, busy, NULL);
+        if (!meet)
+            began = chunk_start(sh, c, when, began, period, busy, NULL);
         size_t hi = n - lo > k ? lo + k : n;
         for (size_t i = lo; i < hi; i++) {
+            if (meet && i % (size_t)lanes == sc->lane[t]) {
+                atomic_store_explicit(&sh->flags[i], flag, memory_order_release);
+                flag_fence();
+            } else if (meet) {
+                /* no yield: every lane has a CPU, and the wait gives up
+                 * by itself on a peer that was descheduled */
+                lrt_wait_flag(&sh->flags[i], flag, false);
+            }
             for (int h = 0; !holds && h < sh->hold_lines; h++)
                 (void)atomic_load_explicit(&sh->hold[h].v, memory_order_relaxed);
             for (int q = 0; q < len; q++) {
@@ -997,23 +1041,6 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
     }
 }
 
-/* The fence after raising a flag (run_user).  On x86 an mfence, not the
- * locked instruction compilers make of a seq_cst fence: both wait for the
- * flag's store to leave, but mfence also holds back what follows until
- * then, so the thread that raised the flag starts its instance about when
- * the others see the flag.  With the locked instruction it ran its
- * instance before they began theirs, and SB's weak outcome fell from 88%
- * of the instances to 0.3%, SB+mfence+po's from 5% to 0.01% (2-vCPU AMD
- * EPYC). */
-static inline void flag_fence(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ __volatile__("mfence" ::: "memory");
-#else
-    atomic_thread_fence(memory_order_seq_cst);
-#endif
-}
-
 /* One flag per instance: thread i mod N raises it, then fences so that
  * it does not run ahead of the threads still seeing the flag, and the
  * others wait for it.  Instances go USER_STRIDE apart (every stride-th,
@@ -1027,7 +1054,7 @@ static void run_user(lrt_shared *sh, int t)
     size_t nout = (size_t)sh->t->nout[t];
     int64_t *out = sh->out[t];
     size_t n = (size_t)sh->t->nthreads;
-    uint32_t id = sh->run_id;
+    uint32_t id = sh->meet_id;      /* this run's, as the lanes' flags are */
     size_t ninst = sh->ninst_run;
     size_t stride = ninst < USER_STRIDE ? 1 : USER_STRIDE;
     for (size_t j = 0; j < stride; j++)
