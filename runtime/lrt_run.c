@@ -950,6 +950,24 @@ static int lane_fences(const lrt_shared *sh, const int *member, int len, bool *f
     return fences;
 }
 
+/* Lane LANE's place among the lanes of group G in schedule SC of N
+ * threads, and in *LANES how many there are: lane numbers need not run
+ * 0, 1, ... within a group (the short form "G" puts thread t on lane t). */
+static int lane_rank(const lrt_schedule *sc, int n, int g, int lane, int *lanes)
+{
+    bool used[LRT_MAX_THREADS] = {false};
+    for (int u = 0; u < n; u++)
+        if (sc->group[u] == g)
+            used[sc->lane[u]] = true;
+    int rank = 0;
+    *lanes = 0;
+    for (int l = 0; l < LRT_MAX_THREADS; l++) {
+        rank += used[l] && l < lane;
+        *lanes += used[l];
+    }
+    return rank;
+}
+
 /* The most fences per instance any lane of group G makes (lane_fences),
  * which every lane of the group makes, so that they keep one pace. */
 static int group_fences(const lrt_shared *sh, int g)
@@ -1005,10 +1023,7 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
     /* Lanes that meet on every instance (lane_handshake, where each lane
      * has a CPU): lane i mod LANES raises the instance's flag, the others
      * wait for it, as in run_user; else chunks start on the clock. */
-    int lanes = 0;
-    for (int u = 0; u < sh->t->nthreads; u++)
-        if (sc->group[u] == g && sc->lane[u] + 1 > lanes)
-            lanes = sc->lane[u] + 1;
+    int lanes, rank = lane_rank(sc, sh->t->nthreads, g, sc->lane[t], &lanes);
     bool meet = sh->lane_handshake && lanes <= sh->ncpus;
     uint32_t flag = id;
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
@@ -1016,7 +1031,7 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
             began = chunk_start(sh, c, when, began, period, busy, NULL);
         size_t hi = n - lo > k ? lo + k : n;
         for (size_t i = lo; i < hi; i++) {
-            if (meet && i % (size_t)lanes == sc->lane[t]) {
+            if (meet && i % (size_t)lanes == (size_t)rank) {
                 atomic_store_explicit(&sh->flags[i], flag, memory_order_release);
                 flag_fence();
             } else if (meet) {

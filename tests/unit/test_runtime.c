@@ -992,6 +992,32 @@ static void test_lanes_run_threads_in_order(void **state)
     }                                                                                                 \
     static const lrt_gap_sweep_fn name##_gsweeps[3] = {name##_gsweep0, name##_gsweep1, name##_gsweep2}
 
+/* A group's lanes meet by their place among the group's lanes, not by
+ * their numbers: the short form of a schedule ("1,0,1h") puts thread t on
+ * lane t, so group 0 here is lane 1 alone, group 1 lanes 0 and 2.  A lane
+ * waiting for instances a lane 0 of its group would raise never ends. */
+static void test_lanes_meet_by_place(void **state)
+{
+    (void)state;
+    lrt_test t = {"lanes", 3, 4, 3, nout4, fns_lane, sb_reset, collect3, NULL, NULL, NULL, 4, NULL, NULL, NULL};
+    lrt_config c;
+    lrt_schedule sc;
+    laned_config(&c, &sc);
+    memset(&sc, 0, sizeof sc);
+    sc.ngroups = 2;
+    for (int u = 0; u < 3; u++) {
+        sc.group[u] = (unsigned char)(u == 1 ? 0 : 1);
+        sc.lane[u] = (unsigned char)u;
+    }
+    sc.hold[2] = sc.held = true;
+    sc.largest = 2;
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 3, 200000);
+    assert_true(r.laned_runs > 0 && r.handshake_runs > 0);
+    lrt_result_free(&r);
+}
+
 /* Switches: a lane switched from thread 0 to thread 1 before thread 0's
  * access 1 runs thread 1 whole in the middle of thread 0, on thread 0's
  * worker, with thread 0's store visible to it and its store visible to
@@ -1259,6 +1285,7 @@ int main(void)
         cmocka_unit_test(test_rounds_share_schedules_and_gaps),
         cmocka_unit_test(test_handshake_runs),
         cmocka_unit_test(test_lanes_run_threads_in_order),
+        cmocka_unit_test(test_lanes_meet_by_place),
         cmocka_unit_test(test_lanes_switch_threads),
         cmocka_unit_test(test_lanes_switch_not_reached),
         cmocka_unit_test(test_lanes_switch_in_switch),
