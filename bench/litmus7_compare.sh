@@ -43,6 +43,7 @@ default
 --chunk 0
 --sync loose
 --sync loose --chunk 0
+--sync user
 --sync user --layout line
 CFG
 
