@@ -715,16 +715,24 @@ static void test_timebase_follows_pace_down(void **state)
     c.size = 1024;
     c.runs = 5;
     c.sync = LRT_SYNC_TIMEBASE;
-    atomic_store(&phased_calls, 0);
-    lrt_result r;
-    assert_int_equal(lrt_run(&t, &c, &r), 0);
-    assert_int_equal(r.iterations, 5 * 1024);
-    /* Slow, a chunk took more than 4000 * 64 ticks; fast, SB's instances
-     * take tens of ticks (a few hundred under sanitizers). */
-    if (r.period > 1000 * c.chunk)
-        fail_msg("period %llu ticks per chunk of %llu after two fast runs", (unsigned long long)r.period,
-                 (unsigned long long)c.chunk);
-    lrt_result_free(&r);
+    /* The period follows the last run's pace: a VM that stalls a CPU
+     * through that whole run (milliseconds; about one try in thirty on a
+     * shared 2-vCPU VM) leaves it high by chance, so three tries. */
+    uint64_t period = 0;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        atomic_store(&phased_calls, 0);
+        lrt_result r;
+        assert_int_equal(lrt_run(&t, &c, &r), 0);
+        assert_int_equal(r.iterations, 5 * 1024);
+        period = r.period;
+        lrt_result_free(&r);
+        /* Slow, a chunk took more than 4000 * 64 ticks; fast, SB's
+         * instances take tens of ticks (a few hundred under sanitizers). */
+        if (period <= 1000 * c.chunk)
+            return;
+    }
+    fail_msg("period %llu ticks per chunk of %llu after two fast runs, in three tries", (unsigned long long)period,
+             (unsigned long long)c.chunk);
 }
 
 /* Gapped runs: with --until-covered on the timebase every other run is
@@ -844,11 +852,6 @@ static void test_rounds_share_schedules_and_gaps(void **state)
  * every instance, whose cells sit together for those runs and in arrays
  * for the others.  Each location starts at a value of its own, so a cell
  * not reset after moving would show up as a value no thread stores. */
-static void hs0(void *const *c, int64_t *out)
-{
-    atomic_store_explicit((_Atomic int32_t *)c[0], 1, memory_order_relaxed);
-    out[0] = atomic_load_explicit((_Atomic int32_t *)c[1], memory_order_relaxed);
-}
 static void hs1(void *const *c, int64_t *out)
 {
     atomic_store_explicit((_Atomic int32_t *)c[1], 2, memory_order_relaxed);
@@ -859,7 +862,7 @@ static void hs_reset(void *const *c)
     atomic_store_explicit((_Atomic int32_t *)c[0], 5, memory_order_relaxed);
     atomic_store_explicit((_Atomic int32_t *)c[1], 7, memory_order_relaxed);
 }
-static const lrt_thread_fn fns_hs[2] = {hs0, hs1};
+static const lrt_thread_fn fns_hs[2] = {sb0, hs1};   /* sb0 stores 1, hs1 2 */
 
 static void test_handshake_runs(void **state)
 {
