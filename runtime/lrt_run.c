@@ -460,11 +460,43 @@ static void draw_switches(lrt_shared *sh, bool gaps)
     }
 }
 
+/* Lane LANE's place among the lanes of group G in schedule SC of N
+ * threads, and in *LANES how many there are: lane numbers need not run
+ * 0, 1, ... within a group (the short form "G" puts thread t on lane t). */
+static int lane_rank(const lrt_schedule *sc, int n, int g, int lane, int *lanes)
+{
+    bool used[LRT_MAX_THREADS] = {false};
+    for (int u = 0; u < n; u++)
+        if (sc->group[u] == g)
+            used[sc->lane[u]] = true;
+    int rank = 0;
+    *lanes = 0;
+    for (int l = 0; l < LRT_MAX_THREADS; l++) {
+        rank += used[l] && l < lane;
+        *lanes += used[l];
+    }
+    return rank;
+}
+
+/* Whether every group of this run's schedule has a CPU for each of its
+ * lanes, which lanes that meet on every instance need (run_lane). */
+static bool lanes_fit(const lrt_shared *sh)
+{
+    for (int g = 0; g < sh->sched->ngroups; g++) {
+        int lanes;
+        (void)lane_rank(sh->sched, sh->t->nthreads, g, 0, &lanes);
+        if (lanes > sh->ncpus)
+            return false;
+    }
+    return true;
+}
+
 /* Whether this schedule run folds its groups onto lanes: always when a
  * group has more threads than there are CPUs (they could not all run at
  * once), else every other round, since a lane also orders its threads
  * exactly where running them side by side leaves it to luck.  Half the
- * laned runs have their lanes meet on every instance (run_lane): on
+ * laned runs, where every lane has a CPU, have their lanes meet on every
+ * instance (run_lane): on
  * 3.SB+pos+po+po's state where a held store must outlast the other
  * lane's two threads, 476-847 instances in 4M iterations showed it
  * against 0-4 with chunks on the clock.  Half the
@@ -477,7 +509,7 @@ static void pick_lanes(lrt_shared *sh, bool gaps)
     sh->laned = (sc->folded && (sc->largest > sh->ncpus || sh->round % 2 == 1)) || sc->held ||
                 (sc->switched && gaps);
     sh->hold_lines = 1 << lrt_rng_below(&sh->rng, 4);
-    sh->lane_handshake = sh->laned && sh->flags && lrt_rng_below(&sh->rng, 2);
+    sh->lane_handshake = sh->laned && sh->flags && lrt_rng_below(&sh->rng, 2) && lanes_fit(sh);
     draw_switches(sh, gaps);
     if ((!sh->laned && !sc->stretched) || !gaps || lrt_rng_below(&sh->rng, 2))
         return;
@@ -843,6 +875,19 @@ static inline void flag_fence(void)
 #endif
 }
 
+/* One instance's meeting (run_user, run_lane): the thread whose turn it
+ * is (RAISES) raises the instance's flag to ID and fences, the others
+ * wait for it, yielding when YIELD. */
+static inline void meet_instance(lrt_shared *sh, size_t i, bool raises, uint32_t id, bool yield)
+{
+    if (raises) {
+        atomic_store_explicit(&sh->flags[i], id, memory_order_release);
+        flag_fence();
+    } else {
+        lrt_wait_flag(&sh->flags[i], id, yield);
+    }
+}
+
 /* A full fence between the threads of a lane: no load after it is served
  * from a store before it still in the store buffer.  On x86 a locked
  * instruction on the worker's own stack does that at a fraction of what
@@ -950,24 +995,6 @@ static int lane_fences(const lrt_shared *sh, const int *member, int len, bool *f
     return fences;
 }
 
-/* Lane LANE's place among the lanes of group G in schedule SC of N
- * threads, and in *LANES how many there are: lane numbers need not run
- * 0, 1, ... within a group (the short form "G" puts thread t on lane t). */
-static int lane_rank(const lrt_schedule *sc, int n, int g, int lane, int *lanes)
-{
-    bool used[LRT_MAX_THREADS] = {false};
-    for (int u = 0; u < n; u++)
-        if (sc->group[u] == g)
-            used[sc->lane[u]] = true;
-    int rank = 0;
-    *lanes = 0;
-    for (int l = 0; l < LRT_MAX_THREADS; l++) {
-        rank += used[l] && l < lane;
-        *lanes += used[l];
-    }
-    return rank;
-}
-
 /* The most fences per instance any lane of group G makes (lane_fences),
  * which every lane of the group makes, so that they keep one pace. */
 static int group_fences(const lrt_shared *sh, int g)
@@ -1020,25 +1047,20 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
         holds |= sc->hold[member[q]];
     bool fence_after[LRT_MAX_THREADS];
     int pad = group_fences(sh, g) - lane_fences(sh, member, len, fence_after);
-    /* Lanes that meet on every instance (lane_handshake, where each lane
-     * has a CPU): lane i mod LANES raises the instance's flag, the others
-     * wait for it, as in run_user; else chunks start on the clock. */
+    /* Lanes that meet on every instance (lane_handshake: each lane has a
+     * CPU): lane i mod LANES raises the instance's flag, the others wait
+     * for it, as in run_user; else chunks start on the clock. */
     int lanes, rank = lane_rank(sc, sh->t->nthreads, g, sc->lane[t], &lanes);
-    bool meet = sh->lane_handshake && lanes <= sh->ncpus;
-    uint32_t flag = id;
+    bool meet = sh->lane_handshake;
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         if (!meet)
             began = chunk_start(sh, c, when, began, period, busy, NULL);
         size_t hi = n - lo > k ? lo + k : n;
         for (size_t i = lo; i < hi; i++) {
-            if (meet && i % (size_t)lanes == (size_t)rank) {
-                atomic_store_explicit(&sh->flags[i], flag, memory_order_release);
-                flag_fence();
-            } else if (meet) {
-                /* no yield: every lane has a CPU, and the wait gives up
-                 * by itself on a peer that was descheduled */
-                lrt_wait_flag(&sh->flags[i], flag, false);
-            }
+            /* no yield: every lane has a CPU, and the wait gives up by
+             * itself on a peer that was descheduled */
+            if (meet)
+                meet_instance(sh, i, i % (size_t)lanes == (size_t)rank, id, false);
             for (int h = 0; !holds && h < sh->hold_lines; h++)
                 (void)atomic_load_explicit(&sh->hold[h].v, memory_order_relaxed);
             for (int q = 0; q < len; q++) {
@@ -1074,12 +1096,7 @@ static void run_user(lrt_shared *sh, int t)
     size_t stride = ninst < USER_STRIDE ? 1 : USER_STRIDE;
     for (size_t j = 0; j < stride; j++)
         for (size_t i = j; i < ninst; i += stride) {
-            if (i % n == (size_t)t) {
-                atomic_store_explicit(&sh->flags[i], id, memory_order_release);
-                flag_fence();
-            } else {
-                lrt_wait_flag(&sh->flags[i], id, sh->yield);
-            }
+            meet_instance(sh, i, i % n == (size_t)t, id, sh->yield);
             fn(lrt_layout_cells(&sh->layout, i), out + i * nout);
         }
 }
