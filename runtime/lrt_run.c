@@ -44,9 +44,17 @@ typedef struct progress_slot {
 } progress_slot;
 
 /* Lines the laned runs make the workers fight over (run_lane): no test
- * cell is ever on them.  A held thread stores to 1, 2, 4 or 8 of them,
- * drawn per run: states differ in how long a store must stay buffered. */
-enum { HOLD_LINES = 8 };
+ * cell is ever on them.  A held thread stores to some of them, as many as
+ * hold_counts[] draws per run: states differ in how long a store must stay
+ * buffered.  A store behind 8 misses outlasts one fenced thread on the
+ * other CPU; one behind 24 to 48, three of them one after another
+ * (4.SB+mfence+mfence+mfence+po's all-zero state, W+RR+WR+WR+mfence's:
+ * tens of instances in 5M where 8 gave one, 2-vCPU AMD EPYC).  No more
+ * than 48: with more stores ahead of it than the store queue has entries
+ * (48 on the smallest current x86 cores) the held thread stalls before
+ * its own loads, and the state is gone again. */
+enum { HOLD_LINES = 48 };
+static const unsigned char hold_counts[] = {1, 2, 4, 8, 16, 24, 32, 48};
 typedef struct hold_slot {
     _Atomic uint64_t v;
     char pad[LRT_LINE - sizeof(uint64_t)];
@@ -508,7 +516,7 @@ static void pick_lanes(lrt_shared *sh, bool gaps)
     const lrt_schedule *sc = sh->sched;
     sh->laned = (sc->folded && (sc->largest > sh->ncpus || sh->round % 2 == 1)) || sc->held ||
                 (sc->switched && gaps);
-    sh->hold_lines = 1 << lrt_rng_below(&sh->rng, 4);
+    sh->hold_lines = hold_counts[lrt_rng_below(&sh->rng, sizeof hold_counts)];
     sh->lane_handshake = sh->laned && sh->flags && lrt_rng_below(&sh->rng, 2) && lanes_fit(sh);
     draw_switches(sh, gaps);
     if ((!sh->laned && !sc->stretched) || !gaps || lrt_rng_below(&sh->rng, 2))
