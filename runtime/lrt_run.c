@@ -114,6 +114,10 @@ typedef struct lrt_shared {
     uint32_t round;                 /* rounds begun */
     bool in_round;                  /* the round's directed runs are not over */
     int round_schedules;            /* schedule runs this round may still make */
+    int round_picked;               /* schedule runs made this round */
+    uint64_t round_budget;          /* instances this round's schedule runs may still take */
+    uint32_t *tries;                /* per schedule: the directed runs made of it */
+    size_t sched_size;              /* this directed run's instances (pick_run) */
     bool round_gapped;              /* the round's gapped run is made */
     bool round_handshake;           /* the round's handshake run is made */
     uint32_t gap[LRT_MAX_THREADS][LRT_GAPS];
@@ -363,19 +367,17 @@ static bool seen_allowed(const lrt_shared *sh, int a)
     return a >= 0 && a < c->nallowed && lrt_hist_get(&sh->first, c->allowed + (size_t)a * (size_t)sh->t->nobs);
 }
 
-/* The next schedule whose target state is still unseen, or NULL; the
- * round robin goes on past it. */
-static const lrt_schedule *next_schedule(lrt_shared *sh)
+/* The index of the next schedule, in round robin, whose target state is
+ * still unseen, or -1. */
+static int next_schedule(const lrt_shared *sh)
 {
     const lrt_config *c = sh->c;
     for (int k = 0; k < c->nschedules; k++) {
-        const lrt_schedule *sc = &c->schedules[(sh->next_sched + k) % c->nschedules];
-        if (seen_allowed(sh, sc->target))
-            continue;
-        sh->next_sched = (sh->next_sched + k + 1) % c->nschedules;
-        return sc;
+        int at = (sh->next_sched + k) % c->nschedules;
+        if (!seen_allowed(sh, c->schedules[at].target))
+            return at;
     }
-    return NULL;
+    return -1;
 }
 
 /* Whether an allowed state no schedule aims at is still unseen: the
@@ -543,12 +545,42 @@ static void pick_lanes(lrt_shared *sh, bool gaps)
     }
 }
 
+/* The instances of round R's free run: LRT_RAMP_START, doubling every
+ * round, up to --size. */
+static size_t round_size(const lrt_shared *sh)
+{
+    size_t n = sh->layout.ninst;
+    uint32_t doublings = sh->round - 1;
+    if (doublings < 40 && ((size_t)LRT_RAMP_START << doublings) < n)
+        n = (size_t)LRT_RAMP_START << doublings;
+    return n;
+}
+
+/* The instances of a directed run of schedule K: four times more with
+ * each run made of it, from LRT_RAMP_START, up to the round's size and
+ * DIRECTED_RUN_MAX.  Where every schedule has its run each round or every
+ * other round, that is the round's size (which doubles a round); where
+ * there are more than a round takes, a schedule's first runs stay short
+ * however late they come, so that a test with thousands (fig6: 2541)
+ * tries each of them within its budget instead of spending the budget on
+ * the first few hundred. */
+static size_t schedule_size(const lrt_shared *sh, int k)
+{
+    size_t n = round_size(sh);
+    uint32_t tries = sh->tries[k];
+    if (tries < 20 && ((size_t)LRT_RAMP_START << (2 * tries)) < n)
+        n = (size_t)LRT_RAMP_START << (2 * tries);
+    return n < DIRECTED_RUN_MAX ? n : DIRECTED_RUN_MAX;
+}
+
 /* The kind of the next run.  With --until-covered the runs go in rounds
  * of one size each: first a free run (all threads together, as the plain
  * run), so that the states that need only the threads side by side, most
  * of them, are dated as soon as a run of that size shows them; then, on
- * the timebase, the directed runs: up to ROUND_SCHEDULES schedules whose
- * targets are still unseen, round-robin across rounds; then, where every
+ * the timebase, the directed runs: schedules whose targets are still
+ * unseen, round-robin across rounds, each at most once a round: at least
+ * ROUND_SCHEDULES of them, and more while their runs (schedule_size) fit
+ * in what ROUND_SCHEDULES runs of the round's size would take; then, where every
  * thread has a CPU, a handshake run (the threads meet on each instance,
  * run_user: a fenced thread no longer falls a chunk behind an unfenced
  * one, and SB+mfence+po's all-zero state shows on a few percent of the
@@ -574,16 +606,26 @@ static void pick_run(lrt_shared *sh)
             /* this run, free, opens the round */
             sh->round++;
             sh->in_round = true;
-            int pending = pending_schedules(sh);
-            sh->round_schedules = pending < ROUND_SCHEDULES ? pending : ROUND_SCHEDULES;
+            size_t per_run = round_size(sh);
+            sh->round_schedules = pending_schedules(sh);
+            sh->round_picked = 0;
+            sh->round_budget = (uint64_t)ROUND_SCHEDULES * (per_run < DIRECTED_RUN_MAX ? per_run : DIRECTED_RUN_MAX);
             sh->round_gapped = false;
             sh->round_handshake = false;
             return;
         }
         if (c->sync == LRT_SYNC_TIMEBASE) {
             if (sh->round_schedules > 0) {
-                sh->round_schedules--;
-                if ((sh->sched = next_schedule(sh)) != NULL) {
+                int k = next_schedule(sh);
+                size_t size = k >= 0 ? schedule_size(sh, k) : 0;
+                if (k >= 0 && (sh->round_picked < ROUND_SCHEDULES || size <= sh->round_budget)) {
+                    sh->next_sched = (k + 1) % c->nschedules;
+                    sh->round_schedules--;
+                    sh->round_picked++;
+                    sh->round_budget -= size < sh->round_budget ? size : sh->round_budget;
+                    sh->tries[k]++;
+                    sh->sched = &c->schedules[k];
+                    sh->sched_size = size;
                     pick_lanes(sh, gaps);
                     return;
                 }
@@ -650,18 +692,17 @@ static void assign_apart(lrt_shared *sh)
  * within a few dozen iterations, and dated at the end of a short run, a
  * state's first-seen iteration is close to the real one; the long runs
  * that follow keep the iterations per second of the plain run for the
- * states that need many.  Directed runs stay within DIRECTED_RUN_MAX.
- * The last run is cut to what --max-iterations leaves. */
+ * states that need many.  A schedule's runs double with its own runs
+ * rather than the rounds (schedule_size), all within DIRECTED_RUN_MAX, as
+ * are the gapped runs.  The last run is cut to what --max-iterations
+ * leaves. */
 static size_t run_size(const lrt_shared *sh)
 {
     const lrt_config *c = sh->c;
-    size_t n = sh->layout.ninst;
     if (!c->nallowed)
-        return n;
-    uint32_t doublings = sh->round - 1;
-    if (doublings < 40 && ((size_t)LRT_RAMP_START << doublings) < n)
-        n = (size_t)LRT_RAMP_START << doublings;
-    if ((sh->gapped || sh->sched) && n > DIRECTED_RUN_MAX)
+        return sh->layout.ninst;
+    size_t n = sh->sched ? sh->sched_size : round_size(sh);
+    if (sh->gapped && n > DIRECTED_RUN_MAX)
         n = DIRECTED_RUN_MAX;
     /* The last run stops at --max-iterations, not past it. */
     if (c->max_iterations && c->max_iterations - sh->iters_done < n)
@@ -1225,6 +1266,7 @@ static void shared_free(lrt_shared *sh)
     }
     lrt_hist_free(&sh->first);
     free(sh->flags);
+    free(sh->tries);
     free(sh->keys);
 }
 
@@ -1278,6 +1320,9 @@ static bool shared_init(lrt_shared *sh, const lrt_test *t, const lrt_config *c)
             if (!sh->lateness[k] || !sh->busy[k])
                 return false;
         }
+    sh->tries = calloc(c->nschedules > 0 ? (size_t)c->nschedules : 1, sizeof *sh->tries);
+    if (!sh->tries)
+        return false;
     /* flags: user sync, and the handshake runs of --until-covered */
     if (c->sync == LRT_SYNC_USER || (c->nallowed && c->sync == LRT_SYNC_TIMEBASE)) {
         sh->flags = calloc(c->size ? (size_t)c->size : 1, sizeof *sh->flags);
