@@ -26,6 +26,10 @@ volatile sig_atomic_t lrt_stop_requested;
  * first chunk: enough for every worker to see that it arrived (a cache
  * line crossing the machine takes a few hundred ticks). */
 enum { MEET_MARGIN = 4000 };
+
+/* Laned runs on the clock time their first LANE_CALIBRATE chunks, then
+ * meet again (run_lane). */
+enum { LANE_CALIBRATE = 2 };
 /* The adaptive period, per instance of a chunk, never leaves [MIN, MAX]
  * ticks (MAX is some 20 microseconds, far more than any litmus instance
  * takes). */
@@ -36,11 +40,21 @@ enum { PERIOD_MIN = 4, PERIOD_MAX = 1 << 16 };
 enum { USER_STRIDE = 16 };
 
 /* What a worker tells the others, alone on its cache line. */
+typedef struct meeting_slot {
+    _Atomic uint64_t arrived_at;    /* the tick it reached meeting arrived_id */
+    _Atomic uint64_t pace;          /* laned: its lane's pace per chunk */
+    _Atomic uint32_t arrived_id;
+} meeting_slot;
+
+/* The meetings of one run: its start (timebase and laned runs), and a
+ * laned run's second one (run_lane).  Each has slots of its own: a worker
+ * may be at the second while a peer still reads its slot of the first. */
+enum { MEET_START, MEET_LANE_PACE, MEETINGS };
+
 typedef struct progress_slot {
     _Atomic uint64_t chunks;        /* loose: chunks this worker has begun, all runs */
-    _Atomic uint64_t arrived_at;    /* timebase: the tick it reached run arrived_run */
-    _Atomic uint32_t arrived_run;
-    char pad[LRT_LINE - 2 * sizeof(uint64_t) - sizeof(uint32_t)];
+    meeting_slot meet[MEETINGS];
+    char pad[LRT_LINE - sizeof(uint64_t) - MEETINGS * sizeof(meeting_slot)];
 } progress_slot;
 
 /* Lines the laned runs make the workers fight over (run_lane): no test
@@ -113,7 +127,7 @@ typedef struct lrt_shared {
      * a free one; the round's number sets the runs' size (run_size). */
     uint32_t round;                 /* rounds begun */
     bool in_round;                  /* the round's directed runs are not over */
-    int round_schedules;            /* schedule runs this round may still make */
+    int round_floor;                /* schedule runs this round makes whatever their size */
     int round_picked;               /* schedule runs made this round */
     uint64_t round_budget;          /* instances this round's schedule runs may still take */
     uint32_t *tries;                /* per schedule: the directed runs made of it */
@@ -417,6 +431,19 @@ static void draw_gaps(lrt_shared *sh)
         }
 }
 
+/* A gap of 1 to 2^GAP_LOG_MAX - 1 spins, each power of two as likely,
+ * for the accesses a schedule stretches apart.  How long a gap a state
+ * needs depends on what must fit in it and on what a spin costs (a
+ * pause is 25 ticks on some x86s, 63 on this AMD): W+RWC+coi+po+po's
+ * held state shows on up to 2% of instances with P0's stretch 1 to 8
+ * spins and on none with 32 or more, while other stretches need the
+ * long ones. */
+static uint32_t stretch_gap(lrt_shared *sh)
+{
+    uint32_t u = (uint32_t)lrt_rng_below(&sh->rng, GAP_LOG_MAX);
+    return ((uint32_t)1 << u) | (uint32_t)lrt_rng_below(&sh->rng, (uint64_t)1 << u);
+}
+
 /* The most schedule runs in one round: a test with dozens of schedules
  * (6.SB has 62) still has most of its iterations in free runs. */
 enum { ROUND_SCHEDULES = 8 };
@@ -462,9 +489,8 @@ static void draw_switches(lrt_shared *sh, bool gaps)
         if (!sc->split[t])
             continue;
         for (int k = 0; k < LRT_GAPS; k++) {
-            uint32_t u = GAP_LOG_MAX - (uint32_t)lrt_rng_below(&sh->rng, 3);
             bool stretch = (sc->stretch[t] >> k) & 1 && lrt_rng_below(&sh->rng, 2);
-            sh->switch_gap[t][k] = stretch ? (uint32_t)lrt_rng_below(&sh->rng, (uint64_t)1 << u) | 1 : 0;
+            sh->switch_gap[t][k] = stretch ? stretch_gap(sh) : 0;
         }
         sh->switch_gap[t][sc->split[t]] = LRT_SWITCH;
     }
@@ -525,20 +551,19 @@ static void pick_lanes(lrt_shared *sh, bool gaps)
         return;
     sh->gapped = true;
     draw_gaps(sh);
-    /* Where the schedule stretches a thread, it gets long gaps (the top
-     * three sizes) there and none elsewhere.  Else a thread on a lane
-     * shorter than its group's longest mostly has to straddle the others:
-     * one access before a thread of the long lane, the next after a later
-     * one of it, a fence or more apart; its gaps are long ones, still none
-     * one time in three. */
+    /* Where the schedule stretches a thread, it gets a stretch_gap there
+     * and none elsewhere.  Else a thread on a lane shorter than its
+     * group's longest mostly has to straddle the others: one access before
+     * a thread of the long lane, the next after a later one of it, a fence
+     * or more apart; its gaps are stretch_gaps too, still none one time in
+     * three. */
     int n = sh->t->nthreads;
     for (int t = 0; t < n; t++) {
         int longest, len = lane_of(sc, n, t, NULL, &longest);
         for (int k = 0; k < LRT_GAPS; k++) {
-            uint32_t u = GAP_LOG_MAX - (uint32_t)lrt_rng_below(&sh->rng, 3);
-            uint32_t gap = (uint32_t)lrt_rng_below(&sh->rng, (uint64_t)1 << u);
+            uint32_t gap = stretch_gap(sh);
             if (sc->stretch[t])
-                sh->gap[t][k] = (sc->stretch[t] >> k) & 1 ? gap | 1 : 0;
+                sh->gap[t][k] = (sc->stretch[t] >> k) & 1 ? gap : 0;
             else if (sh->laned && len < longest)
                 sh->gap[t][k] = lrt_rng_below(&sh->rng, 3) == 0 ? 0 : gap;
         }
@@ -578,9 +603,16 @@ static size_t schedule_size(const lrt_shared *sh, int k)
  * run), so that the states that need only the threads side by side, most
  * of them, are dated as soon as a run of that size shows them; then, on
  * the timebase, the directed runs: schedules whose targets are still
- * unseen, round-robin across rounds, each at most once a round: at least
- * ROUND_SCHEDULES of them, and more while their runs (schedule_size) fit
- * in what ROUND_SCHEDULES runs of the round's size would take; then, where every
+ * unseen, round-robin across rounds: at least ROUND_SCHEDULES of them (or
+ * as many as are pending), and more while their runs (schedule_size) fit
+ * in the round's directed budget, ROUND_SCHEDULES runs of the round's
+ * size or the free run's size, whichever is more.  With few schedules
+ * pending, late in a run, each then has many runs a round, and the
+ * directed runs get about as many instances as the free run: a held or
+ * stretched state shows only in some of its schedule's runs (those with
+ * enough hold lines, or the right gaps), so one run a round left
+ * 4.SB+mfence+mfence+mfence+po's and W+RWC+coi+po+po's states to luck
+ * while their schedules alone showed them on 1e-3 of instances; then, where every
  * thread has a CPU, a handshake run (the threads meet on each instance,
  * run_user: a fenced thread no longer falls a chunk behind an unfenced
  * one, and SB+mfence+po's all-zero state shows on a few percent of the
@@ -607,20 +639,21 @@ static void pick_run(lrt_shared *sh)
             sh->round++;
             sh->in_round = true;
             size_t per_run = round_size(sh);
-            sh->round_schedules = pending_schedules(sh);
+            int pending = pending_schedules(sh);
+            uint64_t eight = (uint64_t)ROUND_SCHEDULES * (per_run < DIRECTED_RUN_MAX ? per_run : DIRECTED_RUN_MAX);
+            sh->round_floor = pending < ROUND_SCHEDULES ? pending : ROUND_SCHEDULES;
             sh->round_picked = 0;
-            sh->round_budget = (uint64_t)ROUND_SCHEDULES * (per_run < DIRECTED_RUN_MAX ? per_run : DIRECTED_RUN_MAX);
+            sh->round_budget = eight > per_run ? eight : per_run;
             sh->round_gapped = false;
             sh->round_handshake = false;
             return;
         }
         if (c->sync == LRT_SYNC_TIMEBASE) {
-            if (sh->round_schedules > 0) {
+            if (sh->round_budget > 0) {
                 int k = next_schedule(sh);
                 size_t size = k >= 0 ? schedule_size(sh, k) : 0;
-                if (k >= 0 && (sh->round_picked < ROUND_SCHEDULES || size <= sh->round_budget)) {
+                if (k >= 0 && (sh->round_picked < sh->round_floor || size <= sh->round_budget)) {
                     sh->next_sched = (k + 1) % c->nschedules;
-                    sh->round_schedules--;
                     sh->round_picked++;
                     sh->round_budget -= size < sh->round_budget ? size : sh->round_budget;
                     sh->tries[k]++;
@@ -629,7 +662,7 @@ static void pick_run(lrt_shared *sh)
                     pick_lanes(sh, gaps);
                     return;
                 }
-                sh->round_schedules = 0;
+                sh->round_budget = 0;
             }
             if (!sh->round_handshake && !sh->yield && sh->flags) {
                 sh->round_handshake = true;
@@ -847,17 +880,28 @@ static bool meets(const lrt_shared *sh, int k, int g)
     return !sh->sched || (sh->sched->group[t] == g && (!sh->laned || sh->sched->pos[t] == 0));
 }
 
-static uint64_t meet_origin(lrt_shared *sh, int w, int g, uint32_t id)
+/* Meeting M (MEET_START or MEET_LANE_PACE) of run ID; PACE (unless
+ * NULL): this worker's pace in, the slowest of the workers that meet
+ * out. */
+static uint64_t meet_origin(lrt_shared *sh, int w, int g, uint32_t id, int m, uint64_t *pace)
 {
     uint64_t t0 = lrt_ticks();
-    atomic_store_explicit(&sh->progress[w].arrived_at, t0, memory_order_relaxed);
-    atomic_store_explicit(&sh->progress[w].arrived_run, id, memory_order_release);
+    meeting_slot *mine = &sh->progress[w].meet[m];
+    atomic_store_explicit(&mine->arrived_at, t0, memory_order_relaxed);
+    if (pace)
+        atomic_store_explicit(&mine->pace, *pace, memory_order_relaxed);
+    atomic_store_explicit(&mine->arrived_id, id, memory_order_release);
     for (int k = 0; k < sh->nworkers; k++) {
         if (k == w || !meets(sh, k, g))
             continue;
-        lrt_wait_flag(&sh->progress[k].arrived_run, id, sh->yield);
-        uint64_t at = atomic_load_explicit(&sh->progress[k].arrived_at, memory_order_relaxed);
+        meeting_slot *peer = &sh->progress[k].meet[m];
+        lrt_wait_flag(&peer->arrived_id, id, sh->yield);
+        uint64_t at = atomic_load_explicit(&peer->arrived_at, memory_order_relaxed);
         t0 = at > t0 ? at : t0;
+        if (pace) {
+            uint64_t p = atomic_load_explicit(&peer->pace, memory_order_relaxed);
+            *pace = p > *pace ? p : *pace;
+        }
     }
     return t0 + MEET_MARGIN;
 }
@@ -895,7 +939,7 @@ static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
     size_t n = sh->ninst_run, k = sh->tb_chunk;
     uint64_t period = sh->period;
     uint32_t *lateness = sh->lateness[t], *busy = sh->busy[t];
-    uint64_t start = meet_origin(sh, w, g, id) + sh->delay[t];
+    uint64_t start = meet_origin(sh, w, g, id, MEET_START, NULL) + sh->delay[t];
     uint64_t when = start, began = start;
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         began = chunk_start(sh, c, when, began, period, busy, lateness);
@@ -1077,9 +1121,8 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
     const lrt_schedule *sc = sh->sched;
     int member[LRT_MAX_THREADS], longest, len = lane_of(sc, sh->t->nthreads, t, member, &longest);
     size_t n = sh->ninst_run, k = sh->tb_chunk;
-    uint64_t period = sh->lane_period;
     uint32_t *busy = sh->busy[t];
-    uint64_t when = meet_origin(sh, w, g, id) + sh->delay[t], began = when;
+    uint64_t when = meet_origin(sh, w, g, id, MEET_START, NULL) + sh->delay[t], began = when;
     /* A held thread (the schedule's hold, or in a gapped laned run the
      * first of a shorter lane, which has to straddle the longer ones) has
      * its stores held back: before it runs each instance, its worker
@@ -1101,9 +1144,32 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
      * for it, as in run_user; else chunks start on the clock. */
     int lanes, rank = lane_rank(sc, sh->t->nthreads, g, sc->lane[t], &lanes);
     bool meet = sh->lane_handshake;
+    /* On the clock, the period must not be shorter than the slowest
+     * lane's pace: a lane late for its chunk starts at once, and lanes
+     * that are always late drift apart until they no longer run the same
+     * instances together.  A laned run's pace depends on its gaps (1 to
+     * 255 spins each) and hold lines, drawn per run, so the last laned
+     * run's pace (lane_period) is no guide: a run long enough times its
+     * first LANE_CALIBRATE chunks run free, the lanes meet once more and
+     * take twice the slowest lane's pace from there on (the lanes run
+     * apart while they time, and slower side by side).  W+RWC+coi+po+po's
+     * held state showed on 54 of 200k instances at a quarter of its
+     * lanes' pace, on 1898-4635 at one to ten times. */
+    size_t calibrated_at = !meet && n > (size_t)(LANE_CALIBRATE + 1) * k ? LANE_CALIBRATE : SIZE_MAX;
+    uint64_t period = calibrated_at == SIZE_MAX ? sh->lane_period : 0;
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
-        if (!meet)
+        if (c == calibrated_at) {
+            uint64_t now = lrt_ticks(), pace = now - began;
+            for (size_t j = 0; j + 1 < c; j++)
+                pace = busy[j] > pace ? busy[j] : pace;
+            busy[c - 1] = clamp_ticks(now - began);
+            when = meet_origin(sh, w, g, id, MEET_LANE_PACE, &pace) + sh->delay[t];
+            period = 2 * pace;
+            lrt_wait_ticks(when, sh->yield);
+            began = when;
+        } else if (!meet) {
             began = chunk_start(sh, c, when, began, period, busy, NULL);
+        }
         size_t hi = n - lo > k ? lo + k : n;
         for (size_t i = lo; i < hi; i++) {
             /* no yield: every lane has a CPU, and the wait gives up by
