@@ -7,6 +7,7 @@
 # schedules, which the rounds must all try within the budget) too, at 1M
 # iterations: its all-ones state is one lane of switches (every thread's
 # store, then every load), which shows it on every instance of its run.
+# Then three states that need a held store (below).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 L=${LITMUSC:?LITMUSC must name the program under test}
@@ -38,6 +39,30 @@ for f in "$here/../../examples/x86/IRIW.litmus" "$corpora_root/tests/corpus/x86/
     [ -n "$sched" ] || { fail "$name: no directed schedules: $(grep '^Config' "$tmp/log")"; continue; }
     [ -n "$folded" ] || { fail "$name: no schedule folds a group onto lanes: $(grep '^Config' "$tmp/log")"; continue; }
     [ "$seen" = "$all" ] || fail "$name: $line (with $cpus CPUs for $threads threads, $sched schedules)"
+done
+
+# Held and stretched states on two CPUs or more, 1M iterations each: a
+# store held in the store buffer while another lane runs a stretched
+# thread, a fence and a third thread (W+RWC+coi+po+po, Z6.0+coi+po+po),
+# or three fenced threads one after another (4.SB+mfence+mfence+mfence+po).
+# Their schedules show them on up to a few percent of the instances of
+# the right runs (gaps, hold lines, meeting drawn per run), so a budget
+# sees them unless the runs are drawn badly: each test gets three tries.
+for f in internal/W+RWC+coi+po+po internal/Z6.0+coi+po+po four/4.SB+mfence+mfence+mfence+po; do
+    path="$corpora_root/tests/corpus/x86/$f.litmus"
+    [ -f "$path" ] || { fail "missing $path"; continue; }
+    line=""
+    for try in 1 2 3; do
+        "$L" run -r 1 --until-covered --max-iterations 1M "$path" > "$tmp/log" 2> "$tmp/err" ||
+            { fail "run $path: $(cat "$tmp/err")"; break; }
+        line=$(grep '^Coverage ' "$tmp/log")
+        case $line in *"(covered after"*) break ;; esac
+        echo "$f: try $try: $line" >&2
+    done
+    case $line in
+    *"(covered after"*) ;;
+    *) fail "$f: not covered in three tries of 1M: $line" ;;
+    esac
 done
 [ "$fails" -eq 0 ] || exit 1
 echo "run_coverage_multi: ok"

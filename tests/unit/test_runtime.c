@@ -848,6 +848,58 @@ static void test_rounds_share_schedules_and_gaps(void **state)
     lrt_result_free(&r);
 }
 
+/* With one schedule pending, a round makes many runs of it: the directed
+ * runs fill at least the free run's size, where one run a round left
+ * held and stretched states to luck. */
+static void test_pending_schedule_fills_the_round(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps, NULL, NULL};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 20000;
+    int64_t never[2] = {7, 7};
+    lrt_schedule sched;
+    memset(&sched, 0, sizeof sched);
+    sched.ngroups = 2;
+    sched.group[1] = 1;
+    c.allowed = never;
+    c.nallowed = 1;
+    c.schedules = &sched;
+    c.nschedules = 1;
+    c.max_iterations = 400000;
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 2, 400000);
+    uint64_t free_runs = r.runs_done - r.directed_runs - r.gapped_runs - r.handshake_runs;
+    assert_true(free_runs > 4);
+    /* rounds of 20000 instances take five runs of 4096 each, the first
+     * rounds eight runs of the round's size */
+    assert_true(r.directed_runs >= 4 * (free_runs - 1));
+    lrt_result_free(&r);
+}
+
+/* Stretch gaps: 1 to 2^GAP_LOG_MAX - 1 spins, every power of two about as
+ * likely, so that a gap of 2 spins is drawn as often as one of 200. */
+static void test_stretch_gaps_spread(void **state)
+{
+    (void)state;
+    static lrt_shared sh;
+    lrt_rng_seed(&sh.rng, 42);
+    enum { DRAWS = 8000 };
+    int octave[GAP_LOG_MAX] = {0};
+    for (int i = 0; i < DRAWS; i++) {
+        uint32_t g = stretch_gap(&sh);
+        assert_true(g >= 1 && g < (1u << GAP_LOG_MAX));
+        int u = 0;
+        while (g >> (u + 1))
+            u++;
+        octave[u]++;
+    }
+    for (int u = 0; u < GAP_LOG_MAX; u++)
+        assert_true(octave[u] > DRAWS / GAP_LOG_MAX / 2 && octave[u] < DRAWS / GAP_LOG_MAX * 2);
+}
+
 /* Handshake runs (--until-covered, a thread per CPU): the threads meet on
  * every instance, whose cells sit together for those runs and in arrays
  * for the others.  Each location starts at a value of its own, so a cell
@@ -1286,6 +1338,8 @@ int main(void)
         cmocka_unit_test(test_run_range_functions),
         cmocka_unit_test(test_gapped_runs),
         cmocka_unit_test(test_rounds_share_schedules_and_gaps),
+        cmocka_unit_test(test_pending_schedule_fills_the_round),
+        cmocka_unit_test(test_stretch_gaps_spread),
         cmocka_unit_test(test_handshake_runs),
         cmocka_unit_test(test_lanes_run_threads_in_order),
         cmocka_unit_test(test_lanes_meet_by_place),
