@@ -27,6 +27,10 @@ typedef struct plan {
      * the smallest largest group; largest 0: none found yet */
     unsigned char (*group)[MAXT], (*lane)[MAXT], (*pos)[MAXT], (*split)[MAXT], (*stretch)[MAXT];
     bool (*hold)[MAXT], (*nofence)[MAXT];
+    /* per allowed state: an interleaving on one CPU (harness/interleave.c),
+     * when one of its executions has one; npieces 0: none */
+    unsigned char (*piece_thread)[HARNESS_MAX_PIECES], (*piece_end)[HARNESS_MAX_PIECES];
+    int *npieces;
     /* per test thread: the locations its code may load and store */
     uint64_t load_locs[MAXT], store_locs[MAXT];
     int *ngroups, *largest, *lanes;
@@ -67,6 +71,8 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
     int s = bset_find(p->b, info->state);
     if (s < 0 || p->nth > MAXT)
         return true;
+    if (!p->npieces[s])
+        p->npieces[s] = harness_interleaving(x, p->nth, p->piece_thread[s], p->piece_end[s], HARNESS_MAX_PIECES);
     uint64_t reach[MAXT];
     thread_order(x, reach, p->nth);
     /* components: a and b together when each must precede the other */
@@ -161,15 +167,21 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
     p.ngroups = xcalloc((size_t)b->nstates, sizeof *p.ngroups);
     p.largest = xcalloc((size_t)b->nstates, sizeof *p.largest);
     p.lanes = xcalloc((size_t)b->nstates, sizeof *p.lanes);
+    p.piece_thread = xcalloc((size_t)b->nstates, sizeof *p.piece_thread);
+    p.piece_end = xcalloc((size_t)b->nstates, sizeof *p.piece_end);
+    p.npieces = xcalloc((size_t)b->nstates, sizeof *p.npieces);
     diag md = {0};
     bset *again = model_run_observed(m, t, observe, &p, &md);
     strbuf s = {0};
     if (!again) {
         diag_fail(d, "%s: directed schedules: %s", t->name, md.msg);
     } else {
-        /* a state whose threads all run together, each on a CPU of its
-         * own, unstretched, needs no schedule: that is what a free run
-         * does.  A thread is "G" (its group) or, when the state folds a
+        /* A state some sequentially consistent execution makes gets that
+         * execution's interleaving, "K:=T.E,T,..." (each piece: thread T
+         * up to its access E, or to its end), which one CPU makes on
+         * every instance.  Else a state whose threads all run together,
+         * each on a CPU of its own, unstretched, needs no schedule: that
+         * is what a free run does.  A thread is "G" (its group) or, when the state folds a
          * group onto fewer lanes than threads, "G.L.P" (lane, place in the
          * lane), then "/M" when it has stretches, "sK" when the lane
          * switches to its next thread before this one's K-th access
@@ -177,6 +189,15 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
          * (harness_stretches) and "n" when it follows the thread before
          * it in its lane with no fence between (harness_lanes). */
         for (int k = 0; k < b->nstates; k++) {
+            if (p.npieces[k]) {
+                sb_printf(&s, "%s%d:=", s.len ? ";" : "", k);
+                for (int q = 0; q < p.npieces[k]; q++) {
+                    sb_printf(&s, "%s%d", q ? "," : "", p.piece_thread[k][q]);
+                    if (p.piece_end[k][q])
+                        sb_printf(&s, ".%d", p.piece_end[k][q]);
+                }
+                continue;
+            }
             bool folded = false, stretched = false;
             for (int a = 0; a < t->nthreads; a++) {
                 folded |= p.pos[k][a] > 0;
@@ -211,6 +232,9 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
     free(p.ngroups);
     free(p.largest);
     free(p.lanes);
+    free(p.piece_thread);
+    free(p.piece_end);
+    free(p.npieces);
     if (!again)
         return NULL;
     if (!s.len) {

@@ -170,6 +170,14 @@ int harness_lanes(const struct exec *x, const uint64_t *order, uint64_t members,
 void harness_stretches(const struct exec *x, const uint64_t *order, int nth, const uint64_t *load_locs,
                        const uint64_t *store_locs, const unsigned char *group, const unsigned char *lane,
                        const unsigned char *pos, const unsigned char *split, unsigned char *mask, bool *hold);
+/* An interleaving of the NTH threads of execution X on one CPU
+ * (harness/interleave.c), where X is sequentially consistent: piece q runs
+ * thread THREAD[q] from where it stopped up to its access END[q] (0: to
+ * its end), each switch before an access below NATIVE_GAPS - 1.  Returns
+ * the pieces (at most MAX), 0 when X has none: not sequentially
+ * consistent, or a switch out of the gap positions' reach. */
+#define HARNESS_MAX_PIECES 64
+int harness_interleaving(const struct exec *x, int nth, unsigned char *thread, unsigned char *end, int max);
 /* What x86 can show (harness/reachable.c).  B's states as a bset over
  * SRC's observables, sorted the way bset_find searches: B is the behaviour
  * set of BT, the compiled form of SRC through P (BY_MAP: BT's observables

@@ -27,6 +27,15 @@ bool lane_add_before(exec_set *r, int n, exec_set from, exec_set to)
     return true;
 }
 
+void lane_access_index(const exec *x, int *access)
+{
+    for (int i = 0, k = 0; i < x->n; i++) {
+        bool next = i > 0 && x->ev[i - 1].thread == x->ev[i].thread;
+        k = !next ? 0 : x->ev[i].instr == x->ev[i - 1].instr ? k : k + 1;
+        access[i] = k;
+    }
+}
+
 bool lane_plain_load(const exec_event *e)
 {
     return (e->kind & EV_R) && !(e->kind & EV_W) && !e->is_rmw && e->mode != IR_X86_LOCKED;

@@ -31,6 +31,10 @@ int lane_chain_end(const int *seq, int len, int q, const exec_set *pre);
  * a cycle.  NOFENCE[id] (unless NULL) is set for the threads the lane
  * runs after the one before it with no fence between. */
 bool lane_in_order(exec_set *r, int n, const int *seq, int len, const lane_view *v, bool *nofence);
+/* ACCESS[i]: event i's access of its thread, counted as the runner's gap
+ * positions count them (an instruction that touches memory or fences it,
+ * in program order; the events of one instruction share it). */
+void lane_access_index(const exec *x, int *access);
 /* Plain loads and stores of event E, as lane_view counts them. */
 bool lane_plain_load(const exec_event *e);
 bool lane_plain_store(const exec_event *e);

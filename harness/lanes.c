@@ -82,18 +82,6 @@ static bool kept_in_order(const exec_event *a, const exec_event *b)
            a->mode == IR_MO_SC || a->mode == IR_JM_VOLATILE;
 }
 
-/* ACCESS[i]: event i's access of its thread, counted as the runner's gap
- * positions count them (an instruction that touches memory or fences it,
- * in program order; the events of one instruction share it). */
-static void access_index(const exec *x, int *access)
-{
-    for (int i = 0, k = 0; i < x->n; i++) {
-        bool next = i > 0 && x->ev[i - 1].thread == x->ev[i].thread;
-        k = !next ? 0 : x->ev[i].instr == x->ev[i - 1].instr ? k : k + 1;
-        access[i] = k;
-    }
-}
-
 /* Thread T's events in X: all of them, its plain loads and its plain
  * stores (lane_order.h's), as sets. */
 static void thread_events(const exec *x, int t, exec_set *of, exec_set *loads, exec_set *stores)
@@ -264,7 +252,7 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, const 
         s.n = x->n;
         memcpy(s.reach, order, (size_t)x->n * sizeof *s.reach);
         int access[EXEC_MAX];
-        access_index(x, access);
+        lane_access_index(x, access);
         s.locs_known = load_locs && store_locs;
         for (int a = 0; a < s.m && s.locs_known; a++) {
             s.load_locs[a] = load_locs[s.thread[a]];
@@ -342,7 +330,7 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const uint
     exec_set reach[EXEC_MAX], of[MAXT] = {0}, pre[MAXT] = {0}, loads[MAXT], stores[MAXT];
     int access[EXEC_MAX];
     uint64_t inside[MAXT] = {0};    /* the threads a switch of t runs inside it */
-    access_index(x, access);
+    lane_access_index(x, access);
     memcpy(reach, order, (size_t)x->n * sizeof *reach);
     for (int t = 0; t < nth && t < MAXT; t++)
         thread_events(x, t, &of[t], &loads[t], &stores[t]);

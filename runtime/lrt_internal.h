@@ -110,6 +110,22 @@ int lrt_cpu_list(int *cpus, int max);
 /* Pin the calling thread to CPU (-1: allow every CPU in ALL[0..nall)). */
 void lrt_pin_self(int cpu, const int *all, int nall);
 
+/* ---- interleavings (lrt_interleave.c): one worker runs a test's threads
+ * on one instance as one CPU switching between them does */
+typedef struct lrt_interleaver lrt_interleaver;
+/* Thread U's gapped body on the instance, with LRT_SWITCH at its switches. */
+typedef void (*lrt_interleave_body)(int u, void *arg);
+lrt_interleaver *lrt_interleaver_new(int nthreads);
+void lrt_interleaver_free(lrt_interleaver *il);
+/* One instance: PIECE[q] names the thread that runs next, from where it
+ * stopped up to its next switch or its end; then every thread not at its
+ * end runs to it.  False if a context could not be made or switched. */
+bool lrt_interleave(lrt_interleaver *il, const unsigned char *piece, int npieces, lrt_interleave_body body,
+                    void *arg);
+/* lrt_switch inside an interleaving: back to the worker, which resumes
+ * the thread at its next piece.  False outside one. */
+bool lrt_interleave_switch(void);
+
 /* ---- the driver (lrt_run.c) */
 typedef enum lrt_sync_kind { LRT_SYNC_LOOSE, LRT_SYNC_TIMEBASE, LRT_SYNC_USER } lrt_sync_kind;
 typedef enum lrt_affinity_kind { LRT_AFF_NONE, LRT_AFF_INCR, LRT_AFF_RANDOM } lrt_affinity_kind;
@@ -128,6 +144,9 @@ typedef enum lrt_affinity_kind { LRT_AFF_NONE, LRT_AFF_INCR, LRT_AFF_RANDOM } lr
  * to wait in the store buffer while its later accesses go ahead; a split,
  * for the lane to switch from the thread to the next of the lane before
  * one of its accesses and back once that one is done (lrt_switch). */
+/* The most pieces an interleaving has: every thread switched at each of
+ * its gap positions. */
+#define LRT_MAX_PIECES 64
 typedef struct lrt_schedule {
     int target;
     int ngroups;
@@ -145,6 +164,13 @@ typedef struct lrt_schedule {
     bool folded;                            /* some lane holds two threads or more */
     bool stretched;                         /* some thread has a stretch */
     int largest;                            /* most threads in one group */
+    /* npieces > 0: an interleaving instead, which one worker runs alone
+     * (lrt_interleave.c): piece q runs thread piece_thread[q] from where it
+     * stopped up to its access piece_end[q], or to its end where that is
+     * 0; group, lanes and the rest are unused */
+    int npieces;
+    unsigned char piece_thread[LRT_MAX_PIECES];
+    unsigned char piece_end[LRT_MAX_PIECES];
 } lrt_schedule;
 
 typedef struct lrt_config {
@@ -198,6 +224,7 @@ typedef struct lrt_result {
     uint64_t gapped_runs;       /* runs made with gaps (lrt_gap_sweep_fn) */
     uint64_t laned_runs;        /* schedule runs with groups folded onto lanes */
     uint64_t handshake_runs;    /* runs whose threads or lanes meet on every instance */
+    uint64_t interleaved_runs;  /* schedule runs of an interleaving on one worker */
 } lrt_result;
 
 /* Set by the signal handler (or anyone) to stop at the next run boundary. */

@@ -29,7 +29,7 @@ static void usage(FILE *f, const char *prog)
             "usage: %s [-s N] [-r N] [--sync loose|timebase|user] [--affinity none|incr|random]\n"
             "       [--layout packed|line|shuffle|array] [--cpus N] [--seed N] [--period TICKS|auto]\n"
             "       [--delay TICKS|auto] [--chunk N] [--time SECONDS]\n"
-            "       [--until-covered V,V;V,V... [--max-iterations N]] [--schedules K:G[.L.P][/M][sK][h][n],G;...]\n"
+            "       [--until-covered V,V;V,V... [--max-iterations N]] [--schedules K:G[.L.P][/M][sK][h][n],G;K:=T.E,T;...]\n"
             "Runs the test's threads on N instances per run, R runs, and prints the\n"
             "outcome histogram (litmusc-histogram protocol) on stdout.  With\n"
             "--until-covered (the allowed states, one per ';', values in outcome\n"
@@ -130,6 +130,36 @@ static bool lanes_whole(lrt_schedule *sc, int nthreads)
     return true;
 }
 
+/* After "K:=": an interleaving, pieces "T.E" (thread T from where it
+ * stopped up to its access E, 1 <= E <= LRT_GAPS - 2, each of T's larger
+ * than the last) or "T" (T to its end, its last piece), ',' between;
+ * returns where it stopped, or NULL if malformed. */
+static const char *parse_interleaving(const char *p, int nthreads, lrt_schedule *sc)
+{
+    long last[LRT_MAX_THREADS] = {0};
+    bool ended[LRT_MAX_THREADS] = {false};
+    for (;;) {
+        char *end;
+        long u = strtol(p, &end, 10), e = 0;
+        if (end == p || u < 0 || u >= nthreads || ended[u] || sc->npieces == LRT_MAX_PIECES)
+            return NULL;
+        if (*end == '.') {
+            p = end + 1;
+            e = strtol(p, &end, 10);
+            if (end == p || e <= last[u] || e > LRT_GAPS - 2)
+                return NULL;
+            last[u] = e;
+        } else {
+            ended[u] = true;
+        }
+        sc->piece_thread[sc->npieces] = (unsigned char)u;
+        sc->piece_end[sc->npieces++] = (unsigned char)e;
+        if (*end != ',')
+            return end;
+        p = end + 1;
+    }
+}
+
 /* "2:0,0,1;3:1,0,0" -> C->schedules: the target state's index, then the
  * group of each of the NTHREADS test threads, each optionally ".L.P"
  * (its lane in the group and its place in the lane; without it a thread
@@ -150,7 +180,12 @@ static bool parse_schedules(const char *s, int nthreads, lrt_config *c)
             return false;
         sc.target = (int)v;
         p = end + 1;
-        for (int t = 0; t < nthreads; t++) {
+        if (*p == '=') {
+            sc.ngroups = 1;
+            if (!(p = parse_interleaving(p + 1, nthreads, &sc)))
+                return false;
+        }
+        for (int t = 0; t < nthreads && !sc.npieces; t++) {
             v = strtol(p, &end, 10);
             if (end == p || v < 0 || v >= nthreads)
                 return false;
@@ -198,7 +233,7 @@ static bool parse_schedules(const char *s, int nthreads, lrt_config *c)
                 return false;
             p = t + 1 < nthreads ? end + 1 : end;
         }
-        if ((*p && *p != ';') || !lanes_whole(&sc, nthreads))
+        if ((*p && *p != ';') || (!sc.npieces && !lanes_whole(&sc, nthreads)))
             return false;
         lrt_schedule *grown = realloc(c->schedules, (size_t)(c->nschedules + 1) * sizeof *grown);
         if (!grown)
@@ -300,16 +335,19 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
     if (c->max_iterations)
         printf("config max-iterations %" PRIu64 "\n", c->max_iterations);
     if (c->nschedules) {
-        int folded = 0, switched = 0;
+        int folded = 0, switched = 0, interleavings = 0;
         for (int k = 0; k < c->nschedules; k++) {
             folded += c->schedules[k].folded;
             switched += c->schedules[k].switched;
+            interleavings += c->schedules[k].npieces > 0;
         }
         printf("config schedules %d directed %" PRIu64 "\n", c->nschedules, r->directed_runs);
         if (folded)
             printf("config folded %d\n", folded);
         if (switched)
             printf("config switched %d\n", switched);
+        if (interleavings)
+            printf("config interleavings %d interleaved %" PRIu64 "\n", interleavings, r->interleaved_runs);
     }
     if (r->gapped_runs)
         printf("config gapped %" PRIu64 "\n", r->gapped_runs);

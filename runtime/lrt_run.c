@@ -123,6 +123,8 @@ typedef struct lrt_shared {
     bool lane_handshake;            /* this laned run's lanes meet on every instance */
     bool replaced;                  /* this run's cells moved: reset them all first */
     uint64_t handshake_runs;
+    uint64_t interleaved_runs;
+    lrt_interleaver *interleaver;   /* where a schedule is an interleaving */
     /* --until-covered runs go in rounds (pick_run): directed runs, then
      * a free one; the round's number sets the runs' size (run_size). */
     uint32_t round;                 /* rounds begun */
@@ -598,6 +600,17 @@ static size_t schedule_size(const lrt_shared *sh, int k)
     return n < DIRECTED_RUN_MAX ? n : DIRECTED_RUN_MAX;
 }
 
+/* An interleaving's switches: LRT_SWITCH in each thread's gap slot at
+ * the access its piece stops before (run_interleaved). */
+static void arm_interleaving(lrt_shared *sh)
+{
+    const lrt_schedule *sc = sh->sched;
+    memset(sh->switch_gap, 0, sizeof sh->switch_gap);
+    for (int q = 0; q < sc->npieces; q++)
+        if (sc->piece_end[q])
+            sh->switch_gap[sc->piece_thread[q]][sc->piece_end[q]] = LRT_SWITCH;
+}
+
 /* The kind of the next run.  With --until-covered the runs go in rounds
  * of one size each: first a free run (all threads together, as the plain
  * run), so that the states that need only the threads side by side, most
@@ -659,7 +672,10 @@ static void pick_run(lrt_shared *sh)
                     sh->tries[k]++;
                     sh->sched = &c->schedules[k];
                     sh->sched_size = size;
-                    pick_lanes(sh, gaps);
+                    if (sh->sched->npieces)
+                        arm_interleaving(sh);
+                    else
+                        pick_lanes(sh, gaps);
                     return;
                 }
                 sh->round_budget = 0;
@@ -763,6 +779,8 @@ static void step_prepare(void *arg)
             sh->gapped_runs++;
         if (sh->handshake || sh->lane_handshake)
             sh->handshake_runs++;
+        if (sh->sched && sh->sched->npieces)
+            sh->interleaved_runs++;
         if (sh->c->sync == LRT_SYNC_TIMEBASE && !sh->sched && !sh->gapped && !sh->handshake) {
             /* A free run (no period yet) kept no schedule to be aligned on;
              * a directed run keeps its groups apart on purpose, a gapped
@@ -1021,6 +1039,8 @@ static int lane_run(const lrt_shared *sh, const int *member, int q, int len, siz
  * that stands for several accesses switches only once. */
 void lrt_switch(void)
 {
+    if (lrt_interleave_switch())
+        return;
     lane_switch sw = armed_switch;
     if (!sw.sh)
         return;
@@ -1277,6 +1297,37 @@ static void reset_slice(lrt_shared *sh, int w)
             sh->t->reset(lrt_layout_cells(&sh->layout, i));
 }
 
+/* An interleaved run: worker 0 runs every thread of each instance in the
+ * schedule's interleaving (lrt_interleave.c), the others wait at the
+ * barrier.  Without gapped bodies (hand-written tests) nothing can switch
+ * and the threads run whole, in the order their pieces first name them. */
+typedef struct interleaved_instance {
+    lrt_shared *sh;
+    size_t i;
+} interleaved_instance;
+
+static void interleaved_body(int u, void *arg)
+{
+    const interleaved_instance *at = arg;
+    lrt_shared *sh = at->sh;
+    if (sh->t->gap_sweeps)
+        sh->t->gap_sweeps[u](sh->layout.cell, sh->out[u], at->i, at->i + 1, sh->switch_gap[u]);
+    else
+        sweep_range(sh, u, at->i, at->i + 1);
+}
+
+static void run_interleaved(lrt_shared *sh)
+{
+    const lrt_schedule *sc = sh->sched;
+    for (size_t i = 0; i < sh->ninst_run; i++) {
+        interleaved_instance at = {sh, i};
+        if (!lrt_interleave(sh->interleaver, sc->piece_thread, sc->npieces, interleaved_body, &at)) {
+            sh->failed = true;
+            return;
+        }
+    }
+}
+
 static void worker_loop(lrt_shared *sh, int w)
 {
     if (sh->c->affinity == LRT_AFF_INCR)
@@ -1300,7 +1351,10 @@ static void worker_loop(lrt_shared *sh, int w)
             }
             /* directed: the groups one after the other, over every instance */
             for (int g = 0; g < sh->sched->ngroups; g++) {
-                if (sh->sched->group[t] == g && !sh->laned)
+                if (sh->sched->npieces) {
+                    if (w == 0)
+                        run_interleaved(sh);
+                } else if (sh->sched->group[t] == g && !sh->laned)
                     run_timebase(sh, w, t, g, sh->meet_id + (uint32_t)g);
                 else if (sh->sched->group[t] == g && sh->sched->pos[t] == 0)
                     run_lane(sh, w, t, g, sh->meet_id + (uint32_t)g);
@@ -1333,6 +1387,7 @@ static void shared_free(lrt_shared *sh)
     lrt_hist_free(&sh->first);
     free(sh->flags);
     free(sh->tries);
+    lrt_interleaver_free(sh->interleaver);
     free(sh->keys);
 }
 
@@ -1389,6 +1444,9 @@ static bool shared_init(lrt_shared *sh, const lrt_test *t, const lrt_config *c)
     sh->tries = calloc(c->nschedules > 0 ? (size_t)c->nschedules : 1, sizeof *sh->tries);
     if (!sh->tries)
         return false;
+    for (int k = 0; k < c->nschedules && !sh->interleaver; k++)
+        if (c->schedules[k].npieces && !(sh->interleaver = lrt_interleaver_new(t->nthreads)))
+            return false;
     /* flags: user sync, and the handshake runs of --until-covered */
     if (c->sync == LRT_SYNC_USER || (c->nallowed && c->sync == LRT_SYNC_TIMEBASE)) {
         sh->flags = calloc(c->size ? (size_t)c->size : 1, sizeof *sh->flags);
@@ -1463,6 +1521,7 @@ int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r)
         r->laned_runs = sh->laned_runs;
         r->gapped_runs = sh->gapped_runs;
         r->handshake_runs = sh->handshake_runs;
+        r->interleaved_runs = sh->interleaved_runs;
     } else {
         lrt_hist_free(&r->hist);
     }

@@ -92,9 +92,9 @@ iters=$(sed -n 's/^Config SB .* iterations=\([0-9]*\).*/\1/p' "$tmp/cov.log")
 max=$(echo "$line" | sed 's/.* first=\([^ ]*\).*/\1/' | tr ',' '\n' | sort -n | tail -1)
 [ "$max" = "$at" ] || fail "SB: covered after $at, but the last state was first seen at $max"
 
-# the directed schedules went with it: SB's two serial states have one
-# each, the one where each thread sees the other's store one with a switch
-grep -q '^Config SB .* schedules=3 directed [0-9]* folded=1 switched=1 ' "$tmp/cov.log" ||
+# the directed schedules went with it: SB's three states where a store
+# is seen are interleavings of its two threads on one CPU
+grep -q '^Config SB .* schedules=3 directed [0-9]* interleavings=3 interleaved [0-9]* ' "$tmp/cov.log" ||
     fail "SB --until-covered: no directed schedules in Config: $(grep '^Config' "$tmp/cov.log")"
 
 # the runner itself: schedules alternate with free runs and are dropped
@@ -140,7 +140,21 @@ for target in x86 c11; do
     [ -n "$at" ] && [ "$at" -le 16 ] ||
         fail "MP ($target) with a switch: y=0 then x=1 first seen at '$at', want within the first laned run"
 done
-for bad in '0:0.0.0s1,1' '0:0.0.0s0,0.0.1' '0:0.0.0s7,0.0.1' '0:0.0.0,0.0.1s1' '0:0.0.0s1,0.0.1s1' '0:0.0.0s1,0.1.0'; do
+# an interleaving does the same with no lanes: P0's store of x, P1
+# whole, P0's store of y, one CPU switching between them, on the first
+# instance of its run (the second iteration of the run: the first is a
+# free run of one instance)
+for target in x86 c11; do
+    "$tmp/mp-$target/MP" --cpus 1 -s 1000 -r 1 --until-covered '0,1' --schedules '0:=0.1,1,0' \
+        --max-iterations 1M > "$tmp/mp-$target/ihist" || fail "MP ($target) interleaved: exit $?"
+    grep -q '^config interleavings 1 interleaved [1-9]' "$tmp/mp-$target/ihist" ||
+        fail "MP ($target) interleaved: $(grep config "$tmp/mp-$target/ihist")"
+    at=$(sed -n 's/^first \([0-9]*\) 0 1$/\1/p' "$tmp/mp-$target/ihist")
+    [ -n "$at" ] && [ "$at" -le 2 ] ||
+        fail "MP ($target) interleaved: y=0 then x=1 first seen at '$at', want 2 at most"
+done
+for bad in '0:0.0.0s1,1' '0:0.0.0s0,0.0.1' '0:0.0.0s7,0.0.1' '0:0.0.0,0.0.1s1' '0:0.0.0s1,0.0.1s1' '0:0.0.0s1,0.1.0' \
+    '0:=' '0:=2' '0:=0.0,1' '0:=0.7,1' '0:=0.2,0.1' '0:=0,0' '0:=0.1,' '0:=0.1,1,0;'; do
     "$tmp/mp-x86/MP" -s 10 -r 1 --until-covered '0,1' --schedules "$bad" > /dev/null 2>&1
     st=$?
     [ "$st" -eq 2 ] || fail "MP runner --schedules '$bad': exit $st, want 2"

@@ -1,11 +1,14 @@
 /* Unit tests of directed stress (harness/directed.c): the schedules worked
- * out from the model's executions, checked by hand.  SB: the two states
- * with one thread's write seen by the other need that thread first; the
- * weak one (both store buffers) and the one where each sees the other need
- * both together, so no schedule.  MP+mfences: the three allowed states are
- * orders of whole threads.  IRIW's split-reader state and WRC's state
- * that needs P2's reads around P0's store fold onto two lanes; a state
- * whose three threads all overlap pairwise folds onto two by a switch. */
+ * out from the model's executions, checked by hand.  A state some
+ * sequentially consistent execution makes gets that execution's
+ * interleaving on one CPU ("K:=T.E,T,...": thread T up to its access E,
+ * or to its end): SB's three states where a store is seen, MP's, all of
+ * IRIW's under x86tso, WRC's.  The others need store buffers: SB's weak
+ * state both at once, so no schedule (a free run is that); 3.SB's and
+ * 4.SB's all-zero states fold onto two lanes; a state whose three threads
+ * all overlap pairwise folds onto two by a switch; a store that must stay
+ * buffered across other threads is held, and an access that must fall
+ * between two of a thread's stretches it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,9 +49,9 @@ static void sb_serial_states_only(void **state)
     assert_int_equal(n, 4);
     /* states in herd's order: 00, 01, 10, 11 (0:EAX, 1:EAX).  01: P0 read y
      * before P1 wrote it and P1 saw x=1: P0 then P1.  10: P1 then P0.  11:
-     * P1's store, P0 whole, P1's load: one lane, switching from P1 to P0
-     * before P1's access 1.  00 needs both store buffers at once: none. */
-    assert_string_equal(s, "1:0,1;2:1,0;3:0.0.1,0.0.0s1");
+     * P0's store (up to its access 1), P1 whole, P0's load.  00 needs both
+     * store buffers at once, which no interleaving has: none. */
+    assert_string_equal(s, "1:=0,1;2:=1,0;3:=0.1,1,0");
     free(s);
 }
 
@@ -59,15 +62,13 @@ static void mp_orders_of_threads(void **state)
     char *s = schedules("X86 MP\n{ }\n P0 | P1 ;\n MOV [x],$1 | MOV EAX,[y] ;\n"
                         " MOV [y],$1 | MOV EBX,[x] ;\nexists (1:EAX=1 /\\ 1:EBX=0)\n", &n);
     assert_int_equal(n, 3);
-    /* 00: P1 before P0; 01: x seen, y not: P0's x before P1's read of x,
-     * P1's read of y before P0's y, a cycle between the two threads, but
-     * one a switch makes: P1's read of y, P0 whole, P1's read of x;
-     * 11: P0 then P1 */
-    assert_string_equal(s, "0:1,0;1:0.0.1,0.0.0s1;2:0,1");
+    /* 00: P1 before P0; 01: x seen, y not: P0's store of x, P1 whole,
+     * P0's store of y; 11: P0 then P1 */
+    assert_string_equal(s, "0:=1,0;1:=0.1,1,0;2:=0,1");
     free(s);
 }
 
-static void iriw_split_readers_fold_onto_two_lanes(void **state)
+static void iriw_states_interleave(void **state)
 {
     (void)state;
     int n;
@@ -75,28 +76,24 @@ static void iriw_split_readers_fold_onto_two_lanes(void **state)
                         " | | MOV EBX,[y] | MOV EBX,[x] ;\nexists (2:EAX=1 /\\ 2:EBX=0 /\\ 3:EAX=1 /\\ 3:EBX=0)\n",
                         &n);
     assert_int_equal(n, 15);
-    /* 0:EAX..: state 5 (P2 x=0 y=1, P3 y=0 x=1) is one cycle over all
-     * four threads, but only P3 must be in flight beside the others: on
-     * one lane P1 stores y, P2 reads x=0 and y=1, P0 stores x, each after
-     * the one before; P3 reads y before P1's store and x after P0's, on a
-     * lane of its own, stretched before its second read (access 1: bit
-     * 1, "/2").  State 0 (nothing seen): both readers before both writers,
-     * groups as before */
-    /* P0 follows P2 with no fence between ("n"): it loads nothing */
-    assert_non_null(strstr(s, ";5:0.0.2n,0.0.0,0.0.1,0.1.0/2;"));
-    assert_true(strncmp(s, "0:", 2) == 0);
-    int groups[4];
-    assert_int_equal(sscanf(s, "0:%d,%d,%d,%d", &groups[0], &groups[1], &groups[2], &groups[3]), 4);
-    assert_true(groups[2] < groups[0] && groups[2] < groups[1]);
-    assert_true(groups[3] < groups[0] && groups[3] < groups[1]);
+    /* x86 forbids the readers disagreeing, so each of the 15 states is
+     * sequentially consistent, and each gets an interleaving.  State 5
+     * (P2 x=0 y=1, P3 y=0 x=1): P2's read of x, P0, P3 whole, P1, P2's
+     * read of y.  State 0 (nothing seen): both readers before both
+     * writers. */
+    assert_non_null(strstr(s, ";5:=2.1,0,3,1,2;"));
+    assert_true(strncmp(s, "0:=2,3,0,1;", 11) == 0);
+    int states = 1;
+    for (const char *p = s; (p = strchr(p, ';')); p++, states++)
+        assert_true(strchr(p, '=') != NULL);
+    assert_int_equal(states, 15);
     free(s);
 }
 
 /* WRC's state where P1 reads x=0 and P2 reads y=0 then x=1: a cycle over
- * the three threads at the level of whole threads, but P1 can finish
- * before P0 begins, on one lane, while P2 reads on the other; and with
- * switches one lane does it all, on every instance. */
-static void wrc_folds_writer_after_reader(void **state)
+ * the three threads at the level of whole threads, but one CPU switching
+ * between them makes it on every instance. */
+static void wrc_interleaves_writer_between_readers(void **state)
 {
     (void)state;
     int n;
@@ -104,15 +101,13 @@ static void wrc_folds_writer_after_reader(void **state)
                         " | MOV [y],$1 | MOV EBX,[x] ;\nexists (1:EAX=1 /\\ 2:EAX=1 /\\ 2:EBX=0)\n", &n);
     assert_int_equal(n, 7);
     /* states in herd's order over 1:EAX, 2:EAX, 2:EBX: state 1 is 0,0,1:
-     * one lane switching twice, P1's read of x, P2's read of y, P0 whole,
-     * P2's read of x, P1's store of y (P1 switched to P2 before its
-     * access 1, P2 to P0 before its access 1) */
-    assert_non_null(strstr(s, ";1:0.0.2,0.0.0s1,0.0.1s1;"));
+     * P1's read of x, P0 whole, P2 whole, P1's store of y */
+    assert_non_null(strstr(s, ";1:=1.1,0,2,1;"));
     free(s);
 }
 
 /* SB's weak state cannot fold: both threads must be in flight at once;
- * 3.SB's can. */
+ * 3.SB's and 4.SB's can. */
 static void sb_folds_only_with_three_threads(void **state)
 {
     (void)state;
@@ -129,6 +124,14 @@ static void sb_folds_only_with_three_threads(void **state)
      * the lane is one thread storing x and y, then loading y and z, and
      * the state is SB's weak one between it and P2 */
     assert_true(strncmp(s, "0:0.0.0,0.0.1n,0.1.0;", 21) == 0);
+    free(s);
+    s = schedules("X86 4.SB\n{ }\n P0 | P1 | P2 | P3 ;\n MOV [x],$1 | MOV [y],$1 | MOV [z],$1 | MOV [a],$1 ;\n"
+                  " MOV EAX,[y] | MOV EAX,[z] | MOV EAX,[a] | MOV EAX,[x] ;\n"
+                  "exists (0:EAX=0 /\\ 1:EAX=0 /\\ 2:EAX=0 /\\ 3:EAX=0)\n", &n);
+    assert_int_equal(n, 16);
+    /* P0, P1, P2 as one thread's code on a lane, P3 beside it */
+    assert_true(strncmp(s, "0:0.0.0,0.0.1n,0.0.2n,0.1.0;", 28) == 0);
+    assert_non_null(strstr(s, ";15:="));
     free(s);
     s = schedules("X86 SB\n{ }\n P0 | P1 ;\n MOV [x],$1 | MOV [y],$1 ;\n"
                   " MOV EAX,[y] | MOV EAX,[x] ;\nexists (0:EAX=0 /\\ 1:EAX=0)\n", &n);
@@ -151,8 +154,11 @@ static void sb_mfence_po_holds_the_unfenced_store(void **state)
     free(s);
 }
 
-/* ISA2+coi's state where P2 reads x=1 between P0's two stores to x: P0
- * is stretched before its second store. */
+/* ISA2+coi's state where P2 reads x=1 between P0's two stores to x: P2
+ * runs between them.  W+RWC+coi+po+po's state where P2 reads x=1 there
+ * too, but with its store of y still buffered when P1 reads y=0 after
+ * x=2, has no interleaving: P0 is stretched before its second store, P1
+ * follows it on a lane, and P2, on the other, is held. */
 static void coi_stretches_between_stores(void **state)
 {
     (void)state;
@@ -161,10 +167,15 @@ static void coi_stretches_between_stores(void **state)
                         " MOV [x],$2 | MOV [y],$1 | MOV EBX,[x] ;\n"
                         "exists ([x]=2 /\\ 1:EAX=2 /\\ 2:EAX=1 /\\ 2:EBX=0)\n", &n);
     assert_int_equal(n, 15);
-    /* state 12 (herd's order): 1:EAX=2; 2:EAX=0; 2:EBX=1: P0 and P2
-     * together, P2 whole between P0's stores (a switch before P0's access
-     * 1), then P1 */
-    assert_non_null(strstr(s, ";12:0.0.0s1,1.0.0,0.0.1;"));
+    /* state 12 (herd's order): 1:EAX=2; 2:EAX=0; 2:EBX=1 */
+    assert_non_null(strstr(s, ";12:=0.1,2,0,1;"));
+    free(s);
+    s = schedules("X86 W+RWC+coi+po+po\n{ }\n P0 | P1 | P2 ;\n MOV [x],$1 | MOV EAX,[x] | MOV [y],$1 ;\n"
+                  " MOV [x],$2 | MOV EBX,[y] | MOV EAX,[x] ;\n"
+                  "exists ([x]=2 /\\ 1:EAX=2 /\\ 1:EBX=0 /\\ 2:EAX=0)\n", &n);
+    assert_int_equal(n, 18);
+    /* state 13: 1:EAX=2; 1:EBX=0; 2:EAX=1 */
+    assert_non_null(strstr(s, ";13:0.0.0/2,0.0.1,0.1.0h;"));
     free(s);
 }
 
@@ -191,8 +202,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sb_serial_states_only),
         cmocka_unit_test(mp_orders_of_threads),
-        cmocka_unit_test(iriw_split_readers_fold_onto_two_lanes),
-        cmocka_unit_test(wrc_folds_writer_after_reader),
+        cmocka_unit_test(iriw_states_interleave),
+        cmocka_unit_test(wrc_interleaves_writer_between_readers),
         cmocka_unit_test(sb_folds_only_with_three_threads),
         cmocka_unit_test(coi_stretches_between_stores),
         cmocka_unit_test(switch_folds_three_overlapping_threads),

@@ -17,11 +17,14 @@
 #include "runtime/lrt_layout.c"
 #include "runtime/lrt_sync.c"
 #include "runtime/lrt_cpu.c"
+#include "runtime/lrt_interleave.c"
 #include "runtime/lrt_run.c"
 #include "backends/native.h"
+#include "harness/harness.h"
 
 /* The generators and the runtime agree on the gap slots. */
 _Static_assert(NATIVE_GAPS == LRT_GAPS, "backends/native.h and runtime/lrt.h disagree on the gap slots");
+_Static_assert(HARNESS_MAX_PIECES == LRT_MAX_PIECES, "harness/harness.h and the runtime disagree on the pieces");
 
 /* ---- the outcome table ---------------------------------------------- */
 
@@ -900,6 +903,64 @@ static void test_stretch_gaps_spread(void **state)
         assert_true(octave[u] > DRAWS / GAP_LOG_MAX / 2 && octave[u] < DRAWS / GAP_LOG_MAX * 2);
 }
 
+/* Interleavings: each thread's body logs its accesses and stops at a
+ * gap of LRT_SWITCH as a gapped body does; the worker resumes it at its
+ * next piece.  Pieces 0 (up to access 1), 1 (whole), 0 (the rest): P0's
+ * access 0, P1's two, P0's access 1.  Thread 2, named by no piece, runs
+ * to its end after them; a thread whose switch never comes (its body
+ * stops short) runs whole at its first piece. */
+typedef struct il_log {
+    int n, who[16], what[16];
+    uint32_t gap[3][LRT_GAPS];
+    int accesses[3];
+} il_log;
+
+static void il_body(int u, void *arg)
+{
+    il_log *log = arg;
+    for (int k = 0; k < log->accesses[u]; k++) {
+        lrt_gap(log->gap[u][k]);
+        log->who[log->n] = u;
+        log->what[log->n++] = k;
+    }
+}
+
+static void test_interleave_pieces(void **state)
+{
+    (void)state;
+    lrt_interleaver *il = lrt_interleaver_new(3);
+    assert_non_null(il);
+    il_log log;
+    memset(&log, 0, sizeof log);
+    log.accesses[0] = 2;
+    log.accesses[1] = 2;
+    log.accesses[2] = 1;
+    log.gap[0][1] = LRT_SWITCH;
+    const unsigned char pieces[] = {0, 1, 0};
+    assert_true(lrt_interleave(il, pieces, 3, il_body, &log));
+    int who[] = {0, 1, 1, 0, 2}, what[] = {0, 0, 1, 1, 0};
+    assert_int_equal(log.n, 5);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(log.who[i], who[i]);
+        assert_int_equal(log.what[i], what[i]);
+    }
+    /* again on the same interleaver, thread 0 stopping short of its
+     * switch: it runs whole, then thread 1, then thread 2 */
+    memset(&log, 0, sizeof log);
+    log.accesses[0] = 1;
+    log.accesses[1] = 2;
+    log.accesses[2] = 1;
+    log.gap[0][1] = LRT_SWITCH;
+    assert_true(lrt_interleave(il, pieces, 3, il_body, &log));
+    int who2[] = {0, 1, 1, 2};
+    assert_int_equal(log.n, 4);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(log.who[i], who2[i]);
+    /* outside an interleaving a switch is no switch */
+    assert_false(lrt_interleave_switch());
+    lrt_interleaver_free(il);
+}
+
 /* Handshake runs (--until-covered, a thread per CPU): the threads meet on
  * every instance, whose cells sit together for those runs and in arrays
  * for the others.  Each location starts at a value of its own, so a cell
@@ -1340,6 +1401,7 @@ int main(void)
         cmocka_unit_test(test_rounds_share_schedules_and_gaps),
         cmocka_unit_test(test_pending_schedule_fills_the_round),
         cmocka_unit_test(test_stretch_gaps_spread),
+        cmocka_unit_test(test_interleave_pieces),
         cmocka_unit_test(test_handshake_runs),
         cmocka_unit_test(test_lanes_run_threads_in_order),
         cmocka_unit_test(test_lanes_meet_by_place),
