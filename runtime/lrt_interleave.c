@@ -75,19 +75,31 @@ static bool run_piece(lrt_interleaver *il, int u)
     return swapcontext(&il->scheduler, &il->thread[u]) == 0;
 }
 
+/* A context C that starts thread_entry on STACK and ends in LINK.  What
+ * is used after getcontext is read through volatile copies: getcontext
+ * may return twice, though here it never does (the context is only ever
+ * entered at thread_entry). */
+static bool new_context(ucontext_t *c, char *stack, ucontext_t *link)
+{
+    ucontext_t *volatile vc = c, *volatile vlink = link;
+    char *volatile vstack = stack;
+    if (getcontext(c))
+        return false;
+    vc->uc_stack.ss_sp = vstack;
+    vc->uc_stack.ss_size = INTERLEAVE_STACK;
+    vc->uc_link = vlink;
+    makecontext(vc, thread_entry, 0);
+    return true;
+}
+
 bool lrt_interleave(lrt_interleaver *il, const unsigned char *piece, int npieces, lrt_interleave_body body,
                     void *arg)
 {
     il->body = body;
     il->arg = arg;
     for (int u = 0; u < il->nthreads; u++) {
-        ucontext_t *c = &il->thread[u];
-        if (getcontext(c))
+        if (!new_context(&il->thread[u], il->stacks + (size_t)u * INTERLEAVE_STACK, &il->scheduler))
             return false;
-        c->uc_stack.ss_sp = il->stacks + (size_t)u * INTERLEAVE_STACK;
-        c->uc_stack.ss_size = INTERLEAVE_STACK;
-        c->uc_link = &il->scheduler;
-        makecontext(c, thread_entry, 0);
         il->done[u] = false;
     }
     running = il;
