@@ -47,27 +47,33 @@ for f in "$here/../../examples/x86/IRIW.litmus" "$corpora_root/tests/corpus/x86/
     [ "$seen" = "$all" ] || fail "$name: $line (with $cpus CPUs for $threads threads, $sched schedules)"
 done
 
-# Held and stretched states on two CPUs or more, 1M iterations each: a
-# store held in the store buffer while another lane runs a stretched
-# thread, a fence and a third thread (W+RWC+coi+po+po, Z6.0+coi+po+po),
-# or three fenced threads one after another (4.SB+mfence+mfence+mfence+po).
-# Their schedules show them on up to a few percent of the instances of
-# the right runs (gaps, hold lines, meeting drawn per run), so a budget
-# sees them unless the runs are drawn badly: each test gets three tries.
+# Held and stretched states on two CPUs or more: a store held in the
+# store buffer while another lane runs a stretched thread, a fence and a
+# third thread (W+RWC+coi+po+po, Z6.0+coi+po+po), or three fenced threads
+# one after another (4.SB+mfence+mfence+mfence+po).  Their schedules show
+# them on up to a few percent of the instances of the right runs (gaps,
+# hold lines, meeting drawn per run), and a run of 1M misses them one
+# time in ten or less (bench/RESULTS.md, coverage_bench); but a shared
+# host has spells of seconds in which the two vCPUs hardly overlap and
+# such states do not show at all.  So each test gets 2M iterations a try
+# and four tries, a few seconds apart.  Without the laned runs' second
+# meeting, or with a round's one run of the schedule, Z6.0+coi+po+po was
+# not covered in any of 8 tries of 1M.
 for f in internal/W+RWC+coi+po+po internal/Z6.0+coi+po+po four/4.SB+mfence+mfence+mfence+po; do
     path="$corpora_root/tests/corpus/x86/$f.litmus"
     [ -f "$path" ] || { fail "missing $path"; continue; }
     line=""
-    for try in 1 2 3; do
-        "$L" run -r 1 --until-covered --max-iterations 1M "$path" > "$tmp/log" 2> "$tmp/err" ||
+    for try in 1 2 3 4; do
+        "$L" run -r 1 --until-covered --max-iterations 2M "$path" > "$tmp/log" 2> "$tmp/err" ||
             { fail "run $path: $(cat "$tmp/err")"; break; }
         line=$(grep '^Coverage ' "$tmp/log")
         case $line in *"(covered after"*) break ;; esac
         echo "$f: try $try: $line" >&2
+        sleep 3
     done
     case $line in
     *"(covered after"*) ;;
-    *) fail "$f: not covered in three tries of 1M: $line" ;;
+    *) fail "$f: not covered in four tries of 2M: $line" ;;
     esac
 done
 [ "$fails" -eq 0 ] || exit 1
