@@ -56,9 +56,10 @@ done
 # time in ten or less (bench/RESULTS.md, coverage_bench); but a shared
 # host has spells of seconds in which the two vCPUs hardly overlap and
 # such states do not show at all.  So each test gets 2M iterations a try
-# and four tries, a few seconds apart.  Without the laned runs' second
-# meeting, or with a round's one run of the schedule, Z6.0+coi+po+po was
-# not covered in any of 8 tries of 1M.
+# and four tries, a few seconds apart.  Before the directed budget, the
+# stretch gaps and the laned runs' second meeting, Z6.0+coi+po+po was
+# missed in six runs of six on one host and W+RWC+coi+po+po in five
+# (bench/RESULTS.md).
 for f in internal/W+RWC+coi+po+po internal/Z6.0+coi+po+po four/4.SB+mfence+mfence+mfence+po; do
     path="$corpora_root/tests/corpus/x86/$f.litmus"
     [ -f "$path" ] || { fail "missing $path"; continue; }
