@@ -436,7 +436,7 @@ static void draw_gaps(lrt_shared *sh)
 /* A gap of 1 to 2^GAP_LOG_MAX - 1 spins, each power of two as likely,
  * for the accesses a schedule stretches apart.  How long a gap a state
  * needs depends on what must fit in it and on what a spin costs (a
- * pause is 25 ticks on some x86s, 63 on this AMD): W+RWC+coi+po+po's
+ * pause is 25 ticks on some x86s, 63 on a Zen 5 EPYC): W+RWC+coi+po+po's
  * held state shows on up to 2% of instances with P0's stretch 1 to 8
  * spins and on none with 32 or more, while other stretches need the
  * long ones. */
@@ -743,9 +743,9 @@ static void assign_apart(lrt_shared *sh)
  * within a few dozen iterations, and dated at the end of a short run, a
  * state's first-seen iteration is close to the real one; the long runs
  * that follow keep the iterations per second of the plain run for the
- * states that need many.  A schedule's runs double with its own runs
- * rather than the rounds (schedule_size), all within DIRECTED_RUN_MAX, as
- * are the gapped runs.  The last run is cut to what --max-iterations
+ * states that need many.  A schedule's runs grow fourfold with its own
+ * runs rather than with the rounds (schedule_size), all within
+ * DIRECTED_RUN_MAX, as are the gapped runs.  The last run is cut to what --max-iterations
  * leaves. */
 static size_t run_size(const lrt_shared *sh)
 {
