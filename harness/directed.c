@@ -71,8 +71,10 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
     int s = bset_find(p->b, info->state);
     if (s < 0 || p->nth > MAXT)
         return true;
-    if (!p->npieces[s])
-        p->npieces[s] = harness_interleaving(x, p->nth, p->piece_thread[s], p->piece_end[s], HARNESS_MAX_PIECES);
+    /* a state with an interleaving runs as that: no lanes to search */
+    if (p->npieces[s] ||
+        (p->npieces[s] = harness_interleaving(x, p->nth, p->piece_thread[s], p->piece_end[s], HARNESS_MAX_PIECES)))
+        return true;
     uint64_t reach[MAXT];
     thread_order(x, reach, p->nth);
     /* components: a and b together when each must precede the other */
