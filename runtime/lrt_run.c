@@ -655,10 +655,10 @@ static void pick_run(lrt_shared *sh)
             sh->in_round = true;
             size_t per_run = round_size(sh);
             int pending = pending_schedules(sh);
-            uint64_t eight = (uint64_t)ROUND_SCHEDULES * (per_run < DIRECTED_RUN_MAX ? per_run : DIRECTED_RUN_MAX);
+            uint64_t floor_runs = (uint64_t)ROUND_SCHEDULES * (per_run < DIRECTED_RUN_MAX ? per_run : DIRECTED_RUN_MAX);
             sh->round_floor = pending < ROUND_SCHEDULES ? pending : ROUND_SCHEDULES;
             sh->round_picked = 0;
-            sh->round_budget = eight > per_run ? eight : per_run;
+            sh->round_budget = floor_runs > per_run ? floor_runs : per_run;
             sh->round_gapped = false;
             sh->round_handshake = false;
             return;
@@ -1181,10 +1181,10 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
     uint64_t period = calibrated_at == SIZE_MAX ? sh->lane_period : 0;
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         if (c == calibrated_at) {
-            uint64_t now = lrt_ticks(), pace = now - began;
+            uint64_t pace = lrt_ticks() - began;
+            busy[c - 1] = clamp_ticks(pace);
             for (size_t j = 0; j + 1 < c; j++)
                 pace = busy[j] > pace ? busy[j] : pace;
-            busy[c - 1] = clamp_ticks(now - began);
             when = meet_origin(sh, w, g, id, MEET_LANE_PACE, &pace) + sh->delay[t];
             period = 2 * pace;
             lrt_wait_ticks(when, sh->yield);
