@@ -225,6 +225,7 @@ typedef struct lrt_result {
     uint64_t laned_runs;        /* schedule runs with groups folded onto lanes */
     uint64_t handshake_runs;    /* runs whose threads or lanes meet on every instance */
     uint64_t interleaved_runs;  /* schedule runs of an interleaving on one worker */
+    uint64_t stalled_runs;      /* free runs whose threads' stores waited behind a missing store */
 } lrt_result;
 
 /* Set by the signal handler (or anyone) to stop at the next run boundary. */

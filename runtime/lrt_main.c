@@ -355,6 +355,8 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
         printf("config laned %" PRIu64 "\n", r->laned_runs);
     if (r->handshake_runs)
         printf("config handshake %" PRIu64 "\n", r->handshake_runs);
+    if (r->stalled_runs)
+        printf("config stalled %" PRIu64 "\n", r->stalled_runs);
     printf("config threads %d\n", t->nthreads);
     printf("config cpus %d\n", r->cpus);
     printf("config oversubscribed %d\n", r->oversubscribed ? 1 : 0);

@@ -74,8 +74,20 @@ typedef struct hold_slot {
     char pad[LRT_LINE - sizeof(uint64_t)];
 } hold_slot;
 
+/* A stalled run's lines (run_timebase): one per test thread, written by
+ * nobody else, and two lines apart so that the adjacent-line prefetch of
+ * one never brings in another. */
+typedef struct stall_slot {
+    _Alignas(LRT_LINE) volatile unsigned char line[2 * LRT_LINE];
+} stall_slot;
+
+/* The free runs of the odd rounds up to this many instances are stalled
+ * (pick_run, run_timebase). */
+enum { STALL_RUN_MAX = 64 };
+
 typedef struct lrt_shared {
     progress_slot progress[LRT_MAX_THREADS];
+    stall_slot stall[LRT_MAX_THREADS];
     hold_slot hold[HOLD_LINES];
     int hold_lines;                 /* laned runs: how many of them this run */
     const lrt_test *t;
@@ -120,6 +132,11 @@ typedef struct lrt_shared {
     uint64_t laned_runs;
     bool gapped;                    /* this run spins GAP between accesses */
     bool handshake;                 /* this run meets on every instance (run_user) */
+    bool stalled;                   /* this free run stalls the stores of STALL_MASK's threads */
+    uint32_t stall_mask;
+    uint64_t stalled_runs;
+    bool round_stalls;              /* the round opened with a stalled run */
+    bool round_plain;               /* ... and its plain free run is made */
     bool lane_handshake;            /* this laned run's lanes meet on every instance */
     bool replaced;                  /* this run's cells moved: reset them all first */
     uint64_t handshake_runs;
@@ -613,6 +630,30 @@ static void arm_interleaving(lrt_shared *sh)
             sh->switch_gap[sc->piece_thread[q]][sc->piece_end[q]] = LRT_SWITCH;
 }
 
+/* Whether the free run that opens a round is stalled, and whose stores:
+ * the odd rounds' while they are at most STALL_RUN_MAX instances (the
+ * even rounds' free runs stay plain, for the states whose stores must
+ * show at once); every thread's in the first round and in half of the
+ * others, else a random nonempty set of them.  With every store stalled
+ * SB's and SB+rfi-pos's weak states showed on 99.9% of single-instance
+ * runs against 1-6% unstalled; SB+mfence+po's all-zero state and R's
+ * weak one, which need only one thread's store late, on 28% and 34-42%
+ * with both stalled, 52-60% and 53-63% with that one alone (2-vCPU AMD
+ * EPYC). */
+static void draw_stall(lrt_shared *sh)
+{
+    int n = sh->t->nthreads;
+    uint32_t all = n >= 32 ? UINT32_MAX : (1u << n) - 1;
+    sh->stalled = sh->c->sync == LRT_SYNC_TIMEBASE && sh->round % 2 == 1 && round_size(sh) <= STALL_RUN_MAX;
+    sh->round_stalls = sh->stalled;
+    if (!sh->stalled)
+        return;
+    if (sh->round == 1 || lrt_rng_below(&sh->rng, 2) == 0)
+        sh->stall_mask = all;
+    else
+        sh->stall_mask = 1 + (uint32_t)lrt_rng_below(&sh->rng, all);
+}
+
 /* The kind of the next run.  With --until-covered the runs go in rounds
  * of one size each: first a free run (all threads together, as the plain
  * run), so that the states that need only the threads side by side, most
@@ -644,6 +685,7 @@ static void pick_run(lrt_shared *sh)
     sh->laned = false;
     sh->gapped = false;
     sh->handshake = false;
+    sh->stalled = false;
     sh->lane_handshake = false;
     if (!c->nallowed)
         return;
@@ -661,6 +703,13 @@ static void pick_run(lrt_shared *sh)
             sh->round_budget = floor_runs > per_run ? floor_runs : per_run;
             sh->round_gapped = false;
             sh->round_handshake = false;
+            sh->round_plain = false;
+            draw_stall(sh);
+            return;
+        }
+        if (sh->round_stalls && !sh->round_plain) {
+            /* the round's plain free run, after its stalled one */
+            sh->round_plain = true;
             return;
         }
         if (c->sync == LRT_SYNC_TIMEBASE) {
@@ -783,11 +832,13 @@ static void step_prepare(void *arg)
             sh->handshake_runs++;
         if (sh->sched && sh->sched->npieces)
             sh->interleaved_runs++;
-        if (sh->c->sync == LRT_SYNC_TIMEBASE && !sh->sched && !sh->gapped && !sh->handshake) {
+        if (sh->stalled)
+            sh->stalled_runs++;
+        if (sh->c->sync == LRT_SYNC_TIMEBASE && !sh->sched && !sh->gapped && !sh->handshake && !sh->stalled) {
             /* A free run (no period yet) kept no schedule to be aligned on;
              * a directed run keeps its groups apart on purpose, a gapped
-             * one is slower than the pace by design, and a handshake run
-             * keeps no clock. */
+             * or stalled one is slower than the pace by design, and a
+             * handshake run keeps no clock. */
             uint64_t together = 0;
             if (sh->period) {
                 together = count_aligned(sh);
@@ -947,23 +998,52 @@ static inline uint64_t chunk_start(const lrt_shared *sh, size_t c, uint64_t when
     return now > when ? now : when;
 }
 
+/* A store that misses all the way to memory, so that the test's stores
+ * after it wait behind it in the store buffer (x86 commits stores in
+ * order) while its loads go ahead: the line is flushed first.  The line
+ * is the runtime's own: the test's code and cells are untouched, so every
+ * outcome is still one the test can produce.  Elsewhere a plain store. */
+static inline void stall_stores(volatile unsigned char *line, size_t i)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ __volatile__("clflush %0" : "+m"(*line));
+#endif
+    *line = (unsigned char)i;
+}
+
 /* Chunk c of the run starts at tick t0 + c*period + delay[t]; within a
  * chunk the thread sweeps its instances without waiting.  The threads
  * meet on every chunk without touching a shared line: any wait on memory
  * another thread writes would first drain that thread's store buffer,
  * which is where the weak outcomes come from.  A thread that is late
  * starts at once and catches up.  With no period yet (the first run of an
- * adaptive schedule) the threads run free, to measure their pace. */
+ * adaptive schedule) the threads start together and then run free, to
+ * measure their pace.  In a stalled run a thread whose bit is set makes
+ * its stores wait behind a store to its stall line, instance by
+ * instance, so that they show only after every thread has loaded. */
 static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
 {
     size_t n = sh->ninst_run, k = sh->tb_chunk;
     uint64_t period = sh->period;
     uint32_t *lateness = sh->lateness[t], *busy = sh->busy[t];
+    bool stalls = sh->stalled && (sh->stall_mask >> t & 1);
+    volatile unsigned char *line = sh->stall[t].line;
+    *line = 0;                      /* mapped and in the TLB before the start */
     uint64_t start = meet_origin(sh, w, g, id, MEET_START, NULL) + sh->delay[t];
     uint64_t when = start, began = start;
+    if (!period)
+        lrt_wait_ticks(start, sh->yield);
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         began = chunk_start(sh, c, when, began, period, busy, lateness);
-        sweep_range(sh, t, lo, n - lo > k ? lo + k : n);
+        size_t hi = n - lo > k ? lo + k : n;
+        if (!stalls) {
+            sweep_range(sh, t, lo, hi);
+            continue;
+        }
+        for (size_t i = lo; i < hi; i++) {
+            stall_stores(line, i);
+            sweep_range(sh, t, i, i + 1);
+        }
     }
     uint64_t end = lrt_ticks();
     if (n)
@@ -1330,6 +1410,31 @@ static void run_interleaved(lrt_shared *sh)
     }
 }
 
+/* Before the first run every worker runs its thread once on instance 0,
+ * as the run will, and the instance is reset again.  Cold, a thread's
+ * first instance waits on page faults and misses in its code and data
+ * for microseconds, its peers' are long over, and the first run (one
+ * instance with --until-covered) could show nothing that needs the
+ * threads together: SB's weak state showed there 1 time in 8 with every
+ * store stalled, 5 in 8 warm.  The warm-up's outcome is never counted. */
+static void warm_up(lrt_shared *sh, int w)
+{
+    int t = sh->assign[w];
+    size_t lo, hi;
+    lrt_barrier_wait(&sh->bar, NULL, NULL);
+    if (t < sh->t->nthreads && sh->ninst_run)
+        sweep_range(sh, t, 0, 1);
+    lrt_barrier_wait(&sh->bar, NULL, NULL);
+    slice(sh, 1, w, &lo, &hi);
+    if (lo == hi)
+        return;
+    if (sh->t->reset_range)
+        sh->t->reset_range(sh->layout.cell, lo, hi);
+    else
+        for (size_t i = lo; i < hi; i++)
+            sh->t->reset(lrt_layout_cells(&sh->layout, i));
+}
+
 static void worker_loop(lrt_shared *sh, int w)
 {
     if (sh->c->affinity == LRT_AFF_INCR)
@@ -1342,6 +1447,8 @@ static void worker_loop(lrt_shared *sh, int w)
             lrt_pin_self(sh->cpu_of[w], sh->cpus, sh->ncpus);
         if (!sh->reset_when_counting || sh->run_id == 1 || sh->replaced)
             reset_slice(sh, w);
+        if (sh->run_id == 1)
+            warm_up(sh, w);
         lrt_barrier_wait(&sh->bar, NULL, NULL);
         int t = sh->assign[w];
         switch (sh->handshake ? LRT_SYNC_USER : sh->c->sync) {
@@ -1524,6 +1631,7 @@ int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r)
         r->gapped_runs = sh->gapped_runs;
         r->handshake_runs = sh->handshake_runs;
         r->interleaved_runs = sh->interleaved_runs;
+        r->stalled_runs = sh->stalled_runs;
     } else {
         lrt_hist_free(&r->hist);
     }

@@ -115,6 +115,29 @@ if grep -q '^config oversubscribed 0$' "$tmp/hs.hist"; then
 else
     ! grep -q '^config handshake' "$tmp/hs.hist" || fail "SB runner on one CPU made handshake runs"
 fi
+# a stalled run: the round's first run, one instance with every thread's
+# stores held behind a store that misses, shows SB's weak state on that
+# instance where the two threads have a CPU each (x86 and c11 runners;
+# one success in five tries is asked, where unstalled single-instance
+# runs show it 1 to 5 times in a hundred)
+mkdir -p "$tmp/sbc"
+"$L" emit --target c11 "$ex/c/SB+rlx.litmus" -o "$tmp/sbc/" || fail "emit SB+rlx for c11"
+cc -O2 -std=c11 -pthread -o "$tmp/sbc/SB" "$tmp/sbc"/*.c || fail "cc SB+rlx"
+for runner in "$tmp/sb/SB" "$tmp/sbc/SB"; do
+    shown=0
+    for try in 1 2 3 4 5; do
+        "$runner" -s 1000 -r 1 --until-covered '0,0' --max-iterations 1 > "$tmp/stall.hist" ||
+            fail "$runner, stalled run: exit $?"
+        grep -q '^config stalled 1$' "$tmp/stall.hist" || fail "$runner: no stalled run: $(grep config "$tmp/stall.hist")"
+        grep -q '^config oversubscribed 0$' "$tmp/stall.hist" || break
+        grep -q '^first 1 0 0$' "$tmp/stall.hist" && { shown=$try; break; }
+    done
+    if grep -q '^config oversubscribed 0$' "$tmp/stall.hist"; then
+        [ "$shown" -gt 0 ] || fail "$runner: SB's weak state not on the stalled first instance in 5 tries"
+    else
+        echo "SKIP: $runner stalled run on one CPU: SB's weak state needs two"
+    fi
+done
 for bad in '1:0' '1:0,1;' 'x:0,1' '1:0,2' '1:0;2:1'; do
     "$tmp/sb/SB" -s 10 -r 1 --until-covered '0,0;0,1;1,0;1,1' --schedules "$bad" > /dev/null 2>&1
     st=$?
@@ -142,16 +165,16 @@ for target in x86 c11; do
 done
 # an interleaving does the same with no lanes: P0's store of x, P1
 # whole, P0's store of y, one CPU switching between them, on the first
-# instance of its run (the second iteration of the run: the first is a
-# free run of one instance)
+# instance of its run (the third iteration of the run: the round opens
+# with a stalled and a plain free run of one instance each)
 for target in x86 c11; do
     "$tmp/mp-$target/MP" --cpus 1 -s 1000 -r 1 --until-covered '0,1' --schedules '0:=0.1,1,0' \
         --max-iterations 1M > "$tmp/mp-$target/ihist" || fail "MP ($target) interleaved: exit $?"
     grep -q '^config interleavings 1 interleaved [1-9]' "$tmp/mp-$target/ihist" ||
         fail "MP ($target) interleaved: $(grep config "$tmp/mp-$target/ihist")"
     at=$(sed -n 's/^first \([0-9]*\) 0 1$/\1/p' "$tmp/mp-$target/ihist")
-    [ -n "$at" ] && [ "$at" -le 2 ] ||
-        fail "MP ($target) interleaved: y=0 then x=1 first seen at '$at', want 2 at most"
+    [ -n "$at" ] && [ "$at" -le 3 ] ||
+        fail "MP ($target) interleaved: y=0 then x=1 first seen at '$at', want 3 at most"
 done
 for bad in '0:0.0.0s1,1' '0:0.0.0s0,0.0.1' '0:0.0.0s7,0.0.1' '0:0.0.0,0.0.1s1' '0:0.0.0s1,0.0.1s1' '0:0.0.0s1,0.1.0' \
     '0:=' '0:=2' '0:=0.0,1' '0:=0.7,1' '0:=0.2,0.1' '0:=0,0' '0:=0.1,' '0:=0.1,1,0;'; do

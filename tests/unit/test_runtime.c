@@ -516,8 +516,12 @@ static void test_loose_chunks_keep_threads_close(void **state)
 enum { TB_CHUNK = 16, TB_CHUNKS = 8, TB_PERIOD = 1000000 };
 static uint64_t tb_start[2][TB_CHUNKS];
 static _Atomic int tb_bad_range;
+/* Each thread's first sweep is the warm-up's, of instance 0 alone. */
+static _Atomic int tb_warm[2];
 static void tb_note(int me, size_t lo, size_t hi)
 {
+    if (lo == 0 && hi == 1 && !atomic_exchange(&tb_warm[me], 1))
+        return;
     if (hi - lo != TB_CHUNK || lo % TB_CHUNK)
         atomic_store(&tb_bad_range, 1);
     else
@@ -554,6 +558,7 @@ static void test_timebase_chunks_follow_the_clock(void **state)
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     check_sb_result(&r, 2, TB_CHUNK * TB_CHUNKS);
     assert_int_equal(atomic_load(&tb_bad_range), 0);
+    assert_true(atomic_load(&tb_warm[0]) && atomic_load(&tb_warm[1]));
     for (int me = 0; me < 2; me++)
         if (tb_start[me][TB_CHUNKS - 1] - tb_start[me][0] < 5 * (uint64_t)TB_PERIOD)
             fail_msg("thread %d: chunks 0 and %d began %llu ticks apart, period %d", me,
@@ -638,7 +643,8 @@ static void test_run_range_functions(void **state)
     check_sb_result(&r, 2, 4000);
     assert_int_equal(atomic_load(&single_calls), 0);
     assert_true(atomic_load(&range_calls) >= 4 * (2 + 2));
-    assert_int_equal(atomic_load(&reset_calls), 2);        /* one slice per worker, run 1 */
+    /* one slice per worker in run 1, and instance 0 after the warm-up */
+    assert_int_equal(atomic_load(&reset_calls), 3);
     assert_int_equal(atomic_load(&count_resets), 4000);
     lrt_result_free(&r);
     /* Shuffled cells change places between runs: reset after placing. */
@@ -647,7 +653,7 @@ static void test_run_range_functions(void **state)
     atomic_store(&count_resets, 0);
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     check_sb_result(&r, 2, 4000);
-    assert_int_equal(atomic_load(&reset_calls), 8);
+    assert_int_equal(atomic_load(&reset_calls), 2 * 4 + 1);   /* and the warm-up's instance */
     assert_int_equal(atomic_load(&count_resets), 0);
     lrt_result_free(&r);
     /* User sync meets per instance: it uses the body. */
@@ -838,7 +844,7 @@ static void test_rounds_share_schedules_and_gaps(void **state)
     lrt_result r;
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     check_sb_result(&r, 2, 400000);
-    uint64_t free_runs = r.runs_done - r.directed_runs - r.gapped_runs - r.handshake_runs;
+    uint64_t free_runs = r.runs_done - r.directed_runs - r.gapped_runs - r.handshake_runs - r.stalled_runs;
     assert_true(free_runs > 4);
     assert_true(r.directed_runs >= (free_runs - 1) * ROUND_SCHEDULES);
     assert_true(r.directed_runs <= free_runs * ROUND_SCHEDULES + ROUND_SCHEDULES);
@@ -874,7 +880,7 @@ static void test_pending_schedule_fills_the_round(void **state)
     lrt_result r;
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     check_sb_result(&r, 2, 400000);
-    uint64_t free_runs = r.runs_done - r.directed_runs - r.gapped_runs - r.handshake_runs;
+    uint64_t free_runs = r.runs_done - r.directed_runs - r.gapped_runs - r.handshake_runs - r.stalled_runs;
     assert_true(free_runs > 4);
     /* rounds of 20000 instances take five runs of 4096 each, the first
      * rounds eight runs of the round's size */
@@ -976,6 +982,100 @@ static void hs_reset(void *const *c)
     atomic_store_explicit((_Atomic int32_t *)c[1], 7, memory_order_relaxed);
 }
 static const lrt_thread_fn fns_hs[2] = {sb0, hs1};   /* sb0 stores 1, hs1 2 */
+
+/* Stalled runs: the free runs of the odd rounds up to STALL_RUN_MAX
+ * instances, one each, on the timebase only, every thread's stores in
+ * the first; they come besides the round's plain free run, and the
+ * histogram still adds up. */
+static void test_stalled_runs(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 20000;
+    int64_t never[2] = {7, 7};
+    c.allowed = never;
+    c.nallowed = 1;
+    c.max_iterations = 200000;
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 2, 200000);
+    assert_int_equal(r.stalled_runs, 4);    /* rounds 1, 3, 5, 7: 1, 4, 16, 64 instances */
+    lrt_result_free(&r);
+    c.sync = LRT_SYNC_LOOSE;
+    c.chunk = lrt_default_chunk(c.sync);
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 2, 200000);
+    assert_int_equal(r.stalled_runs, 0);
+    lrt_result_free(&r);
+
+    static lrt_shared sh;
+    memset(&sh, 0, sizeof sh);
+    lrt_config cd;
+    lrt_config_default(&cd);
+    lrt_test t4 = t;
+    t4.nthreads = 4;
+    sh.t = &t4;
+    sh.c = &cd;
+    sh.layout.ninst = 100000;
+    lrt_rng_seed(&sh.rng, 7);
+    bool all_seen = false, part_seen = false;
+    for (uint32_t round = 1; round <= 400; round++) {
+        sh.round = round;
+        draw_stall(&sh);
+        bool want = round % 2 == 1 && round <= 7;  /* round 7: 64 instances */
+        assert_int_equal(sh.stalled, want);
+        if (round == 1)
+            assert_int_equal(sh.stall_mask, 15);
+        if (!want) {
+            sh.round = 3;           /* more draws of a stalled round's set */
+            draw_stall(&sh);
+        }
+        assert_true(sh.stall_mask >= 1 && sh.stall_mask <= 15);
+        all_seen |= sh.stall_mask == 15;
+        part_seen |= sh.stall_mask != 15;
+    }
+    assert_true(all_seen && part_seen);
+}
+
+/* The warm-up before the first run runs each thread once on instance 0
+ * and resets it again: a thread that adds to its cell loads the initial
+ * value in every instance, the first run's first one too. */
+static _Atomic int warm_calls;
+static void add0(void *const *c, int64_t *out)
+{
+    atomic_fetch_add(&warm_calls, 1);
+    int32_t v = atomic_load_explicit((_Atomic int32_t *)c[0], memory_order_relaxed);
+    atomic_store_explicit((_Atomic int32_t *)c[0], v + 1, memory_order_relaxed);
+    out[0] = v;
+}
+static void idle1(void *const *c, int64_t *out)
+{
+    (void)c;
+    out[0] = 0;
+}
+static const lrt_thread_fn fns_add[2] = {add0, idle1};
+
+static void test_warm_up_is_reset(void **state)
+{
+    (void)state;
+    lrt_test t = {"ADD", 2, 2, 2, nout4, fns_add, sb_reset2, sb_collect, NULL, NULL, NULL, 4, NULL, NULL, NULL};
+    for (int size = 1; size <= 3; size++) {
+        lrt_config c;
+        lrt_config_default(&c);
+        c.size = (uint64_t)size;
+        c.runs = 2;
+        atomic_store(&warm_calls, 0);
+        lrt_result r;
+        assert_int_equal(lrt_run(&t, &c, &r), 0);
+        int64_t zero[2] = {0, 0};
+        assert_int_equal(lrt_hist_get(&r.hist, zero), 2 * size);
+        assert_int_equal(lrt_hist_total(&r.hist), 2 * size);
+        assert_int_equal(atomic_load(&warm_calls), 2 * size + 1);
+        lrt_result_free(&r);
+    }
+}
 
 static void test_handshake_runs(void **state)
 {
@@ -1403,6 +1503,8 @@ int main(void)
         cmocka_unit_test(test_stretch_gaps_spread),
         cmocka_unit_test(test_interleave_pieces),
         cmocka_unit_test(test_handshake_runs),
+        cmocka_unit_test(test_stalled_runs),
+        cmocka_unit_test(test_warm_up_is_reset),
         cmocka_unit_test(test_lanes_run_threads_in_order),
         cmocka_unit_test(test_lanes_meet_by_place),
         cmocka_unit_test(test_lanes_switch_threads),
