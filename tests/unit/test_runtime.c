@@ -1014,10 +1014,13 @@ static void test_stalled_runs(void **state)
     memset(&sh, 0, sizeof sh);
     lrt_config cd;
     lrt_config_default(&cd);
+    cd.allowed = never;
+    cd.nallowed = 1;
     lrt_test t4 = t;
     t4.nthreads = 4;
     sh.t = &t4;
     sh.c = &cd;
+    assert_true(lrt_hist_init(&sh.first, t4.nobs));
     sh.layout.ninst = 100000;
     lrt_rng_seed(&sh.rng, 7);
     bool all_seen = false, part_seen = false;
@@ -1037,6 +1040,33 @@ static void test_stalled_runs(void **state)
         part_seen |= sh.stall_mask != 15;
     }
     assert_true(all_seen && part_seen);
+    lrt_hist_free(&sh.first);
+
+    /* While every unseen state has an interleaving, the rounds make
+     * neither stalled nor free runs: SB's state where P0 runs before P1
+     * (P0 loads y=0, P1 x=1) is P0 whole, then P1, on the first and only
+     * instance. */
+    int64_t ordered[2] = {0, 1};
+    lrt_schedule il;
+    memset(&il, 0, sizeof il);
+    il.npieces = 2;                         /* and no groups: they are not used */
+    il.piece_thread[1] = 1;
+    c = (lrt_config){0};
+    lrt_config_default(&c);
+    c.size = 20000;
+    c.allowed = ordered;
+    c.nallowed = 1;
+    c.schedules = &il;
+    c.nschedules = 1;
+    c.max_iterations = 200000;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    assert_true(r.covered);
+    assert_int_equal(r.iterations, 1);
+    assert_int_equal(r.runs_done, 1);
+    assert_int_equal(r.interleaved_runs, 1);
+    assert_int_equal(r.stalled_runs, 0);
+    assert_int_equal(lrt_hist_get(&r.hist, ordered), 1);
+    lrt_result_free(&r);
 }
 
 /* The warm-up before the first run runs each thread once on instance 0
