@@ -132,8 +132,8 @@ typedef struct lrt_shared {
     uint64_t laned_runs;
     bool gapped;                    /* this run spins GAP between accesses */
     bool handshake;                 /* this run meets on every instance (run_user) */
-    bool stalled;                   /* this free run stalls the stores of STALL_MASK's threads */
-    uint32_t stall_mask;
+    bool stalled;                   /* this free run stalls stores (stall_mask) */
+    uint64_t stall_seed;            /* ... instance by instance, drawn from this */
     uint64_t stalled_runs;
     bool round_plain;               /* the round's plain free run is made or passed over */
     bool lane_handshake;            /* this laned run's lanes meet on every instance */
@@ -632,28 +632,37 @@ static void arm_interleaving(lrt_shared *sh)
             sh->switch_gap[sc->piece_thread[q]][sc->piece_end[q]] = LRT_SWITCH;
 }
 
-/* Whether the free run that opens a round is stalled, and whose stores:
- * the odd rounds' while they are at most STALL_RUN_MAX instances (the
- * even rounds' free runs stay plain, for the states whose stores must
- * show at once); every thread's in the first round and in half of the
- * others, else a random nonempty set of them.  With every store stalled
- * SB's and SB+rfi-pos's weak states showed on 99.9% of single-instance
- * runs against 1-6% unstalled; SB+mfence+po's all-zero state and R's
- * weak one, which need only one thread's store late, on 28% and 34-42%
- * with both stalled, 52-60% and 53-63% with that one alone (2-vCPU AMD
- * EPYC). */
+/* Whether the free run that opens a round is stalled: the odd rounds'
+ * while they are at most STALL_RUN_MAX instances and some state still
+ * unseen has no interleaving (the even rounds' free runs stay plain, for
+ * the states whose stores must show at once). */
 static void draw_stall(lrt_shared *sh)
+{
+    sh->stalled = sh->c->sync == LRT_SYNC_TIMEBASE && sh->round % 2 == 1 && round_size(sh) <= STALL_RUN_MAX &&
+                  unseen_unaimed(sh, true);
+    if (sh->stalled)
+        sh->stall_seed = lrt_rng_next(&sh->rng);
+}
+
+/* The threads whose stores instance I of a stalled run stalls (bit t for
+ * thread t): every thread's in the first round's and in half the
+ * instances of the others, else a random nonempty set of them, drawn per
+ * instance (every thread draws the same) so that a run of a few dozen
+ * instances tries many sets.  With every store stalled SB's and
+ * SB+rfi-pos's weak states showed on 99.9% of single-instance runs
+ * against 1-6% unstalled; SB+mfence+po's all-zero state and R's weak
+ * one, which need only one thread's store late, on 28% and 34-42% with
+ * both stalled, 52-60% and 53-63% with that one alone (2-vCPU AMD
+ * EPYC). */
+static uint32_t stall_mask(const lrt_shared *sh, size_t i)
 {
     int n = sh->t->nthreads;
     uint32_t all = n >= 32 ? UINT32_MAX : (1u << n) - 1;
-    sh->stalled = sh->c->sync == LRT_SYNC_TIMEBASE && sh->round % 2 == 1 && round_size(sh) <= STALL_RUN_MAX &&
-                  unseen_unaimed(sh, true);
-    if (!sh->stalled)
-        return;
-    if (sh->round == 1 || lrt_rng_below(&sh->rng, 2) == 0)
-        sh->stall_mask = all;
-    else
-        sh->stall_mask = 1 + (uint32_t)lrt_rng_below(&sh->rng, all);
+    lrt_rng r;
+    lrt_rng_seed(&r, sh->stall_seed ^ ((uint64_t)i * 0xd1b54a32d192ed03ULL));
+    if (sh->round == 1 || lrt_rng_below(&r, 2) == 0)
+        return all;
+    return 1 + (uint32_t)lrt_rng_below(&r, all);
 }
 
 /* The kind of the next run.  With --until-covered the runs go in rounds
@@ -1026,32 +1035,19 @@ static inline void stall_stores(volatile unsigned char *line, size_t i)
  * which is where the weak outcomes come from.  A thread that is late
  * starts at once and catches up.  With no period yet (the first run of an
  * adaptive schedule) the threads start together and then run free, to
- * measure their pace.  In a stalled run a thread whose bit is set makes
- * its stores wait behind a store to its stall line, instance by
- * instance, so that they show only after every thread has loaded. */
+ * measure their pace. */
 static void run_timebase(lrt_shared *sh, int w, int t, int g, uint32_t id)
 {
     size_t n = sh->ninst_run, k = sh->tb_chunk;
     uint64_t period = sh->period;
     uint32_t *lateness = sh->lateness[t], *busy = sh->busy[t];
-    bool stalls = sh->stalled && (sh->stall_mask >> t & 1);
-    volatile unsigned char *line = sh->stall[t].line;
-    *line = 0;                      /* mapped and in the TLB before the start */
     uint64_t start = meet_origin(sh, w, g, id, MEET_START, NULL) + sh->delay[t];
     uint64_t when = start, began = start;
     if (!period)
         lrt_wait_ticks(start, sh->yield);
     for (size_t lo = 0, c = 0; lo < n; lo += k, c++, when += period) {
         began = chunk_start(sh, c, when, began, period, busy, lateness);
-        size_t hi = n - lo > k ? lo + k : n;
-        if (!stalls) {
-            sweep_range(sh, t, lo, hi);
-            continue;
-        }
-        for (size_t i = lo; i < hi; i++) {
-            stall_stores(line, i);
-            sweep_range(sh, t, i, i + 1);
-        }
+        sweep_range(sh, t, lo, n - lo > k ? lo + k : n);
     }
     uint64_t end = lrt_ticks();
     if (n)
@@ -1303,6 +1299,32 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
     }
 }
 
+/* A stalled run: instance i starts on tick STALL_PERIOD * i from the
+ * meeting for every thread, and a thread whose bit is set in the
+ * instance's stall_mask makes its stores wait behind a store to its stall
+ * line, so that they show only after the others have loaded.  Each
+ * instance on the clock: back to back, a stalled thread fell a miss
+ * behind an unstalled one on every instance, and only a run's first
+ * instance had its threads together.  A period of 4000 ticks outlasts a
+ * miss to memory (about 300) many times over and costs a run of 64
+ * instances a tenth of a millisecond. */
+enum { STALL_PERIOD = 4000 };
+
+static void run_stalled(lrt_shared *sh, int w, int t)
+{
+    volatile unsigned char *line = sh->stall[t].line;
+    *line = 0;                      /* mapped and in the TLB before the start */
+    uint64_t start = meet_origin(sh, w, 0, sh->meet_id, MEET_START, NULL);
+    for (size_t i = 0; i < sh->ninst_run; i++) {
+        lrt_wait_ticks(start + STALL_PERIOD * (uint64_t)i, sh->yield);
+        if (stall_mask(sh, i) >> t & 1)
+            stall_stores(line, i);
+        sweep_range(sh, t, i, i + 1);
+    }
+    uint64_t end = lrt_ticks();
+    sh->took[t] = end > start ? end - start : 0;
+}
+
 /* One flag per instance: thread i mod N raises it, then fences so that
  * it does not run ahead of the threads still seeing the flag, and the
  * others wait for it.  Instances go USER_STRIDE apart (every stride-th,
@@ -1464,6 +1486,10 @@ static void worker_loop(lrt_shared *sh, int w)
         switch (sh->handshake ? LRT_SYNC_USER : sh->c->sync) {
         case LRT_SYNC_LOOSE: run_loose(sh, w, t); break;
         case LRT_SYNC_TIMEBASE:
+            if (sh->stalled) {
+                run_stalled(sh, w, t);
+                break;
+            }
             if (!sh->sched) {
                 run_timebase(sh, w, t, 0, sh->meet_id);
                 break;

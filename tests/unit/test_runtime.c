@@ -1023,23 +1023,30 @@ static void test_stalled_runs(void **state)
     assert_true(lrt_hist_init(&sh.first, t4.nobs));
     sh.layout.ninst = 100000;
     lrt_rng_seed(&sh.rng, 7);
-    bool all_seen = false, part_seen = false;
-    for (uint32_t round = 1; round <= 400; round++) {
+    for (uint32_t round = 1; round <= 40; round++) {
         sh.round = round;
         draw_stall(&sh);
-        bool want = round % 2 == 1 && round <= 7;  /* round 7: 64 instances */
-        assert_int_equal(sh.stalled, want);
-        if (round == 1)
-            assert_int_equal(sh.stall_mask, 15);
-        if (!want) {
-            sh.round = 3;           /* more draws of a stalled round's set */
-            draw_stall(&sh);
-        }
-        assert_true(sh.stall_mask >= 1 && sh.stall_mask <= 15);
-        all_seen |= sh.stall_mask == 15;
-        part_seen |= sh.stall_mask != 15;
+        assert_int_equal(sh.stalled, round % 2 == 1 && round <= 7);   /* round 7: 64 instances */
     }
-    assert_true(all_seen && part_seen);
+    /* every thread stalled in round 1, in half the instances after, else
+     * a random nonempty set, the same for every thread */
+    unsigned sets[16] = {0};
+    for (uint32_t round = 1; round <= 3; round += 2) {
+        sh.round = round;
+        draw_stall(&sh);
+        for (size_t i = 0; i < 1600; i++) {
+            uint32_t m = stall_mask(&sh, i);
+            assert_true(m >= 1 && m <= 15);
+            assert_int_equal(m, stall_mask(&sh, i));
+            if (round == 1)
+                assert_int_equal(m, 15);
+            else
+                sets[m]++;
+        }
+    }
+    assert_true(sets[15] > 700 && sets[15] < 900);
+    for (int m = 1; m < 15; m++)
+        assert_true(sets[m] > 25);
     lrt_hist_free(&sh.first);
 
     /* While every unseen state has an interleaving, the rounds make
