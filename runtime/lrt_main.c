@@ -341,13 +341,16 @@ static bool print_result(const lrt_test *t, const lrt_config *c, const lrt_resul
             switched += c->schedules[k].switched;
             interleavings += c->schedules[k].npieces > 0;
         }
-        printf("config schedules %d directed %" PRIu64 "\n", c->nschedules, r->directed_runs);
+        printf("config schedules %d\n", c->nschedules);
+        printf("config directed %" PRIu64 "\n", r->directed_runs);
         if (folded)
             printf("config folded %d\n", folded);
         if (switched)
             printf("config switched %d\n", switched);
-        if (interleavings)
-            printf("config interleavings %d interleaved %" PRIu64 "\n", interleavings, r->interleaved_runs);
+        if (interleavings) {
+            printf("config interleavings %d\n", interleavings);
+            printf("config interleaved %" PRIu64 "\n", r->interleaved_runs);
+        }
     }
     if (r->gapped_runs)
         printf("config gapped %" PRIu64 "\n", r->gapped_runs);

@@ -35,7 +35,7 @@ for f in "$here/../../examples/x86/IRIW.litmus" "$corpora_root/tests/corpus/x86/
     seen=$(echo "$line" | awk '{ split($3, a, "/"); print a[1] }')
     all=$(echo "$line" | awk '{ split($3, a, "/"); print a[2] }')
     threads=$(sed -n 's/^Config .* threads=\([0-9]*\).*/\1/p' "$tmp/log")
-    sched=$(sed -n 's/^Config .* schedules=\([0-9]*\) directed.*/\1/p' "$tmp/log")
+    sched=$(sed -n 's/^Config .* schedules=\([0-9]*\) directed=.*/\1/p' "$tmp/log")
     folded=$(sed -n 's/^Config .* folded=\([0-9]*\).*/\1/p' "$tmp/log")
     [ -n "$sched" ] || { fail "$name: no directed schedules: $(grep '^Config' "$tmp/log")"; continue; }
     case $name in
