@@ -195,6 +195,15 @@ grep -q '^Unseen MP+rlx 1:r0=1; 1:r1=0;' "$tmp/mp.log" || fail "MP+rlx: the weak
 check_coverage "$tmp/mp.log" MP+rlx 1000 ramp
 "$L" run --json --target c11 -s 1000 -r 1 "$ex/c/MP+rlx.litmus" > "$tmp/mp.json" || fail "run --json MP+rlx"
 grep -q '"x86_reachable": *3, *"x86_seen": *[0-3]' "$tmp/mp.json" || fail "MP+rlx JSON: $(grep -o '"coverage": *{[^}]*}' "$tmp/mp.json")"
+# a Java test is planned on the runner's own model (jam21's executions
+# order plain writes by no coherence, and every interleaving came out as
+# the threads in order): IRIW+plain's 15 x86 states, all sequentially
+# consistent, are its 15 interleavings, one iteration each
+"$L" run --until-covered --max-iterations 1M "$ex/java/IRIW+plain.litmus" > "$tmp/iriwj.log" 2> "$tmp/err" ||
+    fail "IRIW+plain --until-covered: $(cat "$tmp/err")"
+grep -q '^Coverage IRIW+plain 15/16 first=.* x86=15/15 (covered after 15 iterations)$' "$tmp/iriwj.log" ||
+    fail "IRIW+plain: $(grep '^Coverage' "$tmp/iriwj.log")"
+check_coverage "$tmp/iriwj.log" IRIW+plain 1000 ramp
 # a bound too small for every state: not covered, and stopped right at it
 "$L" run -s 1000 -r 1 --until-covered --max-iterations 3 "$ex/x86/SB.litmus" > "$tmp/few.log" 2> "$tmp/err" ||
     fail "SB --max-iterations 3: $(cat "$tmp/err")"
