@@ -381,7 +381,7 @@ static bool run_one(campaign *c, const job *j, int64_t machine, cache *k, const 
             no.run_args = ro.args;
             no.timeout_s = ro.timeout_s;
             harness_aim aim;
-            bool aimed = harness_aim_init(&aim, k->models, m, t, b, no.gen.target, ro.until_covered, &td);
+            bool aimed = harness_aim_init(&aim, k->models, m, t, b, &no.gen, ro.until_covered, &td);
             no.until_covered = aim.states;
             no.schedules = aim.schedules;
             x.reachable = aim.reachable;

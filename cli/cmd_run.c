@@ -108,7 +108,7 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
      * them (a state only the source model allows would keep it running to
      * the bound). */
     harness_aim aim;
-    if (!harness_aim_init(&aim, cx->models, m, t, b, no.gen.target, cx->o->until_covered, &d)) {
+    if (!harness_aim_init(&aim, cx->models, m, t, b, &no.gen, cx->o->until_covered, &d)) {
         run_printer_error(&cx->out, t->name, &d);
         return;
     }

@@ -187,10 +187,10 @@ struct x86_prog;
 bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, const ir_test *src,
                              const struct x86_prog *p, bool by_map, diag *d);
 /* The states of B (T's behaviour set under its source model) that T's
- * compilation through its arch's default x86 scheme shows under the model X86TSO,
- * in B's order: what a native run on x86 can ever show.  NULL + diag when
- * T does not compile. */
-bset *harness_x86_reachable(const ir_test *t, const bset *b, const model *x86tso, diag *d);
+ * compilation through SCHEME (a name or file; NULL: its arch's default
+ * x86 scheme) shows under the model X86TSO, in B's order: what a native
+ * run on x86 can ever show.  NULL + diag when T does not compile. */
+bset *harness_x86_reachable(const ir_test *t, const bset *b, const model *x86tso, const char *scheme, diag *d);
 /* The states of B (x86 test T's behaviour set under M, x86tso) that one of
  * their executions shows with every locked instruction whole (its write
  * immediately co-after the write its read read), in B's order: herd's
@@ -209,7 +209,7 @@ typedef struct harness_aim {
 } harness_aim;
 /* MODELS: where x86tso comes from (loaded once per set). */
 bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const ir_test *t, const bset *b,
-                      native_target target, bool until_covered, diag *d);
+                      const native_opts *gen, bool until_covered, diag *d);
 void harness_aim_free(harness_aim *a);
 /* "Coverage NAME 14/16 first=1000,1000,-,..." and the JSON "coverage" block. */
 void harness_format_coverage(strbuf *out, const ir_test *t, const bset *b, const harness_hist *h,

@@ -78,9 +78,9 @@ static bset *states_kept(const bset *b, const bool *keep)
     return r;
 }
 
-bset *harness_x86_reachable(const ir_test *t, const bset *b, const model *x86tso, diag *d)
+bset *harness_x86_reachable(const ir_test *t, const bset *b, const model *x86tso, const char *scheme, diag *d)
 {
-    const char *name = x86native_default_scheme(t->arch);
+    const char *name = scheme ? scheme : x86native_default_scheme(t->arch);
     if (!name)
         return diag_fail(d, "%s: no x86 scheme for %s tests", t->name, ir_arch_name(t->arch)), NULL;
     x86_scheme *s = x86_scheme_load(name, d);
@@ -166,15 +166,23 @@ bset *harness_x86_whole_locked(const model *m, const ir_test *t, const bset *b, 
 }
 
 bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const ir_test *t, const bset *b,
-                      native_target target, bool until_covered, diag *d)
+                      const native_opts *gen, bool until_covered, diag *d)
 {
+    native_target target = gen->target;
     memset(a, 0, sizeof *a);
+    bool x86_source = t->arch == IR_ARCH_X86 || t->arch == IR_ARCH_X86_64;
 #if defined(__x86_64__) || defined(__i386__)
-    if (target == NATIVE_C11 && !b->undef) {
-        diag rd = {0};      /* a test that does not compile keeps B: no claim */
+    if (!b->undef && (target == NATIVE_C11 || !x86_source)) {
+        /* The C11 runner, or the x86 runner on a C or Java test's
+         * compilation through its scheme: what that compilation shows
+         * (a state only the source model allows would keep --until-covered
+         * running to the bound).  A test that does not compile keeps B:
+         * no claim. */
+        diag rd = {0};
         const model *x86tso = model_set_get(models, "x86tso", &rd);
-        a->reachable = x86tso ? harness_x86_reachable(t, b, x86tso, &rd) : NULL;
-    } else if (target == NATIVE_X86 && (t->arch == IR_ARCH_X86 || t->arch == IR_ARCH_X86_64) && has_rmw(t) &&
+        a->reachable = x86tso ? harness_x86_reachable(t, b, x86tso, target == NATIVE_X86 ? gen->scheme : NULL, &rd)
+                              : NULL;
+    } else if (target == NATIVE_X86 && x86_source && has_rmw(t) &&
                !strcmp(model_name(m), "x86tso")) {
         diag rd = {0};
         a->reachable = harness_x86_whole_locked(m, t, b, &rd);
@@ -186,6 +194,7 @@ bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const i
 #else
     (void)models;
     (void)target;
+    (void)x86_source;
 #endif
     const bset *aim = a->reachable && a->reachable->nstates ? a->reachable : b;
     /* A test with no observables has one state, which any run shows. */

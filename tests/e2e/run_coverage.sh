@@ -204,6 +204,13 @@ grep -q '"x86_reachable": *3, *"x86_seen": *[0-3]' "$tmp/mp.json" || fail "MP+rl
 grep -q '^Coverage IRIW+plain 15/16 first=.* x86=15/15 (covered after 15 iterations)$' "$tmp/iriwj.log" ||
     fail "IRIW+plain: $(grep '^Coverage' "$tmp/iriwj.log")"
 check_coverage "$tmp/iriwj.log" IRIW+plain 1000 ramp
+# the x86 runner on a C test runs its compilation through the scheme: it
+# too counts and aims at what that compilation can show, so MP+rlx stops
+# once its 3 such states are seen instead of running to the bound
+"$L" run --target x86 --until-covered --max-iterations 20M "$ex/c/MP+rlx.litmus" > "$tmp/mpx.log" 2> "$tmp/err" ||
+    fail "MP+rlx --target x86 --until-covered: $(cat "$tmp/err")"
+grep -q '^Coverage MP+rlx 3/4 first=[0-9]*,[0-9]*,-,[0-9]* x86=3/3 (covered after [0-9]* iterations)$' "$tmp/mpx.log" ||
+    fail "MP+rlx --target x86: $(grep '^Coverage' "$tmp/mpx.log")"
 # a bound too small for every state: not covered, and stopped right at it
 "$L" run -s 1000 -r 1 --until-covered --max-iterations 3 "$ex/x86/SB.litmus" > "$tmp/few.log" 2> "$tmp/err" ||
     fail "SB --max-iterations 3: $(cat "$tmp/err")"
