@@ -21,6 +21,10 @@ typedef struct plan {
     int nth;
     int nstates;
     const bset *b;
+    /* NULL, or where each of B's observables is in the planned test's
+     * states (a compiled test planned for its source's states) */
+    const int *obs_at;
+    ir_val *vals;
     /* per allowed state: the groups of the best execution found, their
      * lanes (harness/lanes.c), the most lanes of one group (the CPUs it
      * needs) and the most threads in one group; best: fewest lanes, then
@@ -68,7 +72,13 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
 {
     (void)d;
     plan *p = ctx;
-    int s = bset_find(p->b, info->state);
+    const ir_val *state = info->state;
+    if (p->obs_at) {
+        for (int i = 0; i < p->b->nobs; i++)
+            p->vals[i] = info->state[p->obs_at[i]];
+        state = p->vals;
+    }
+    int s = bset_find(p->b, state);
     if (s < 0 || p->nth > MAXT)
         return true;
     /* a state with an interleaving runs as that: no lanes to search */
@@ -150,6 +160,11 @@ static bool observe(void *ctx, const struct exec *x, const model_exec_info *info
 
 char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, diag *d)
 {
+    return harness_schedules_arg_at(m, t, b, NULL, d);
+}
+
+char *harness_schedules_arg_at(const model *m, const ir_test *t, const bset *b, const int *obs_at, diag *d)
+{
     if (t->nthreads > MAXT || b->nstates == 0)
         return NULL;
     plan p;
@@ -157,6 +172,8 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
     p.nth = t->nthreads;
     p.nstates = b->nstates;
     p.b = b;
+    p.obs_at = obs_at;
+    p.vals = xcalloc((size_t)b->nobs + 1, sizeof *p.vals);
     for (int a = 0; a < t->nthreads; a++)
         ir_thread_accesses(&t->threads[a], &p.load_locs[a], &p.store_locs[a]);
     p.hold = xcalloc((size_t)b->nstates, sizeof *p.hold);
@@ -237,6 +254,7 @@ char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, dia
     free(p.piece_thread);
     free(p.piece_end);
     free(p.npieces);
+    free(p.vals);
     if (!again)
         return NULL;
     if (!s.len) {

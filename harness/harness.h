@@ -137,6 +137,10 @@ char *harness_states_arg(const ir_test *t, const bset *b, diag *d);
  * runner's --schedules argument ("2:0,0,1;..."; "" when no state needs
  * one).  NULL + diag when the model fails. */
 char *harness_schedules_arg(const model *m, const ir_test *t, const bset *b, diag *d);
+/* The same for T a compilation of B's test: OBS_AT[i] is where B's
+ * observable i is in T's states, and the schedules are in T's threads and
+ * accesses, those of the runner that runs T. */
+char *harness_schedules_arg_at(const model *m, const ir_test *t, const bset *b, const int *obs_at, diag *d);
 /* Lanes (harness/lanes.c): the fewest sequences the threads in MEMBERS
  * (a bit per test thread) can be folded into, each sequence's threads run
  * one after the other with a full fence between, without contradicting

@@ -211,6 +211,14 @@ check_coverage "$tmp/iriwj.log" IRIW+plain 1000 ramp
     fail "MP+rlx --target x86 --until-covered: $(cat "$tmp/err")"
 grep -q '^Coverage MP+rlx 3/4 first=[0-9]*,[0-9]*,-,[0-9]* x86=3/3 (covered after [0-9]* iterations)$' "$tmp/mpx.log" ||
     fail "MP+rlx --target x86: $(grep '^Coverage' "$tmp/mpx.log")"
+# ... and plans its schedules on that compilation, whose accesses are the
+# ones the x86 runner runs: RWC with a fence and an acquire read, whose
+# fourth state the source's accesses never led to (not covered in 1M)
+rwc="$here/../corpus/c11/fence/RWC+fencearrlxrlx+porlxrlx+Rlx.litmus"
+"$L" run --target x86 --until-covered --max-iterations 1M "$rwc" > "$tmp/rwcx.log" 2> "$tmp/err" ||
+    fail "RWC+fencearrlxrlx+porlxrlx+Rlx --target x86 --until-covered: $(cat "$tmp/err")"
+grep -q '^Coverage RWC+fencearrlxrlx+porlxrlx+Rlx 8/8 first=.* x86=8/8 (covered after [0-9]* iterations)$' "$tmp/rwcx.log" ||
+    fail "RWC+fencearrlxrlx+porlxrlx+Rlx --target x86: $(grep '^Coverage' "$tmp/rwcx.log")"
 # a bound too small for every state: not covered, and stopped right at it
 "$L" run -s 1000 -r 1 --until-covered --max-iterations 3 "$ex/x86/SB.litmus" > "$tmp/few.log" 2> "$tmp/err" ||
     fail "SB --max-iterations 3: $(cat "$tmp/err")"
