@@ -235,7 +235,7 @@ bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const i
 #if defined(__x86_64__) || defined(__i386__)
     if (target == NATIVE_X86 && !x86_source) {
         /* planned on the compilation the x86 runner runs: on the source's
-         * accesses, tests/corpus/c11 left 21 tests short of a state in 1M */
+         * accesses, tests/corpus/c11 left 14 tests short of a state in 1M */
         diag rd = {0};
         const model *x86tso = model_set_get(models, "x86tso", &rd);
         if (x86tso && (a->schedules = compiled_schedules(t, aim, x86tso, gen->scheme, &rd)))
