@@ -797,6 +797,10 @@ static void assign_apart(lrt_shared *sh)
             assign[pick] = t;
         }
     }
+    /* a schedule whose groups leave a thread out keeps the shuffle */
+    for (int w = 0; w < n; w++)
+        if (!used[w])
+            return;
     for (int w = 0; w < n; w++)
         sh->assign[w] = assign[w];
 }
@@ -885,7 +889,7 @@ static void step_prepare(void *arg)
     for (int w = 0; w < n; w++)
         sh->assign[w] = w;
     lrt_rng_shuffle(&sh->rng, sh->assign, n);
-    if (sh->sched)
+    if (sh->sched && !sh->sched->npieces)
         assign_apart(sh);
     if (sh->c->affinity == LRT_AFF_RANDOM) {
         int perm[LRT_MAX_THREADS * 8];
@@ -1466,7 +1470,7 @@ static void warm_up(lrt_shared *sh, int w)
     int t = sh->assign[w];
     size_t lo, hi;
     lrt_barrier_wait(&sh->bar, NULL, NULL);
-    if (t < sh->t->nthreads && sh->ninst_run)
+    if (t >= 0 && t < sh->t->nthreads && sh->ninst_run)
         sweep_range(sh, t, 0, 1);
     lrt_barrier_wait(&sh->bar, NULL, NULL);
     slice(sh, 1, w, &lo, &hi);
