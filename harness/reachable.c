@@ -39,8 +39,10 @@ static int find_obs(const bset *b, const ir_test *bt, const ir_obs *o, const ir_
     return -1;
 }
 
-bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, const ir_test *src, const x86_prog *p,
-                             bool by_map, diag *d)
+/* Where each of BS's observables (SRC's) is in the states of B (the
+ * compiled test BT's), by find_obs; NULL + diag when one is missing. */
+static int *obs_positions(const bset *bs, const bset *b, const ir_test *bt, const ir_test *src, const x86_prog *p,
+                          bool by_map, diag *d)
 {
     int *idx = xcalloc((size_t)bs->nobs + 1, sizeof *idx);
     for (int i = 0; i < bs->nobs; i++)
@@ -49,6 +51,15 @@ bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, c
             diag_fail(d, "internal error: %s: the compiled test does not show every source observable", src->name);
             return NULL;
         }
+    return idx;
+}
+
+bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, const ir_test *src, const x86_prog *p,
+                             bool by_map, diag *d)
+{
+    int *idx = obs_positions(bs, b, bt, src, p, by_map, d);
+    if (!idx)
+        return NULL;
     /* the accumulator copies the observables and sorts as herd does */
     bset *r = xcalloc(1, sizeof *r);
     bset_acc acc;
@@ -78,28 +89,56 @@ static bset *states_kept(const bset *b, const bool *keep)
     return r;
 }
 
-bset *harness_x86_reachable(const ir_test *t, const bset *b, const model *x86tso, const char *scheme, diag *d)
+/* T compiled through a scheme and the compilation's behaviour set under
+ * x86tso: what both the reachable states and the x86 runner's schedules
+ * are read off, compiled and run once. */
+typedef struct x86_compiled {
+    x86_prog *p;
+    bset *bt;
+} x86_compiled;
+
+/* Compile T through SCHEME (NULL: its arch's default) and run X86TSO on
+ * the result; false + diag when it does not compile. */
+static bool compile_for_x86(const ir_test *t, const model *x86tso, const char *scheme, x86_compiled *c, diag *d)
 {
+    memset(c, 0, sizeof *c);
     const char *name = scheme ? scheme : x86native_default_scheme(t->arch);
     if (!name)
-        return diag_fail(d, "%s: no x86 scheme for %s tests", t->name, ir_arch_name(t->arch)), NULL;
+        return diag_fail(d, "%s: no x86 scheme for %s tests", t->name, ir_arch_name(t->arch)), false;
     x86_scheme *s = x86_scheme_load(name, d);
-    x86_prog *p = s ? x86_compile(t, s, d) : NULL;
+    c->p = s ? x86_compile(t, s, d) : NULL;
     x86_scheme_free(s);
-    bset *bt = p ? model_run(x86tso, p->target, d) : NULL;
-    bset *shown = bt ? harness_project_states(b, bt, p->target, t, p, false, d) : NULL;
-    bset *r = NULL;
-    if (shown) {
-        /* B's states that the compilation shows */
-        bool *keep = xcalloc((size_t)b->nstates + 1, sizeof *keep);
-        for (int k = 0; k < b->nstates; k++)
-            keep[k] = bset_find(shown, b->states[k].vals) >= 0;
-        r = states_kept(b, keep);
-        free(keep);
-    }
+    c->bt = c->p ? model_run(x86tso, c->p->target, d) : NULL;
+    return c->bt != NULL;
+}
+
+static void x86_compiled_free(x86_compiled *c)
+{
+    bset_free(c->bt);
+    x86_prog_free(c->p);
+    memset(c, 0, sizeof *c);
+}
+
+/* B's states (T's) that the compilation C shows, in B's order. */
+static bset *reachable_of(const ir_test *t, const bset *b, const x86_compiled *c, diag *d)
+{
+    bset *shown = harness_project_states(b, c->bt, c->p->target, t, c->p, false, d);
+    if (!shown)
+        return NULL;
+    bool *keep = xcalloc((size_t)b->nstates + 1, sizeof *keep);
+    for (int k = 0; k < b->nstates; k++)
+        keep[k] = bset_find(shown, b->states[k].vals) >= 0;
+    bset *r = states_kept(b, keep);
+    free(keep);
     bset_free(shown);
-    bset_free(bt);
-    x86_prog_free(p);
+    return r;
+}
+
+bset *harness_x86_reachable(const ir_test *t, const bset *b, const model *x86tso, const char *scheme, diag *d)
+{
+    x86_compiled c;
+    bset *r = compile_for_x86(t, x86tso, scheme, &c, d) ? reachable_of(t, b, &c, d) : NULL;
+    x86_compiled_free(&c);
     return r;
 }
 
@@ -165,34 +204,15 @@ bset *harness_x86_whole_locked(const model *m, const ir_test *t, const bset *b, 
     return r;
 }
 
-/* The x86 runner on a C or Java test runs its compilation through SCHEME
- * (NULL: the arch's default), whose threads and accesses need not be the
- * source's one for one: the schedules for AIM (source states) come from
- * the compilation's executions under X86TSO, their states read back in
- * the source's observables.  NULL + diag when it does not compile. */
-static char *compiled_schedules(const ir_test *t, const bset *aim, const model *x86tso, const char *scheme, diag *d)
+/* The x86 runner on a C or Java test runs its compilation C, whose
+ * threads and accesses need not be the source's one for one: the
+ * schedules for AIM (T's states) come from C's executions under X86TSO,
+ * their states read back in T's observables. */
+static char *compiled_schedules(const ir_test *t, const bset *aim, const model *x86tso, const x86_compiled *c, diag *d)
 {
-    const char *name = scheme ? scheme : x86native_default_scheme(t->arch);
-    if (!name)
-        return diag_fail(d, "%s: no x86 scheme for %s tests", t->name, ir_arch_name(t->arch)), NULL;
-    x86_scheme *s = x86_scheme_load(name, d);
-    x86_prog *p = s ? x86_compile(t, s, d) : NULL;
-    x86_scheme_free(s);
-    bset *bt = p ? model_run(x86tso, p->target, d) : NULL;
-    char *r = NULL;
-    if (bt) {
-        int *at = xcalloc((size_t)aim->nobs + 1, sizeof *at);
-        bool all = true;
-        for (int i = 0; i < aim->nobs && all; i++)
-            all = (at[i] = find_obs(bt, p->target, &aim->obs[i], t, p, false)) >= 0;
-        if (all)
-            r = harness_schedules_arg_at(x86tso, p->target, aim, at, d);
-        else
-            diag_fail(d, "internal error: %s: the compiled test does not show every source observable", t->name);
-        free(at);
-    }
-    bset_free(bt);
-    x86_prog_free(p);
+    int *at = obs_positions(aim, c->bt, c->p->target, t, c->p, false, d);
+    char *r = at ? harness_schedules_arg_at(x86tso, c->p->target, aim, at, d) : NULL;
+    free(at);
     return r;
 }
 
@@ -202,6 +222,8 @@ bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const i
     native_target target = gen->target;
     memset(a, 0, sizeof *a);
     bool x86_source = t->arch == IR_ARCH_X86 || t->arch == IR_ARCH_X86_64;
+    const model *x86tso = NULL;
+    x86_compiled cx = {0};
 #if defined(__x86_64__) || defined(__i386__)
     if (!b->undef && (target == NATIVE_C11 || !x86_source)) {
         /* The C11 runner, or the x86 runner on a C or Java test's
@@ -210,9 +232,9 @@ bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const i
          * running to the bound).  A test that does not compile keeps B:
          * no claim. */
         diag rd = {0};
-        const model *x86tso = model_set_get(models, "x86tso", &rd);
-        a->reachable = x86tso ? harness_x86_reachable(t, b, x86tso, target == NATIVE_X86 ? gen->scheme : NULL, &rd)
-                              : NULL;
+        x86tso = model_set_get(models, "x86tso", &rd);
+        if (x86tso && compile_for_x86(t, x86tso, target == NATIVE_X86 ? gen->scheme : NULL, &cx, &rd))
+            a->reachable = reachable_of(t, b, &cx, &rd);
     } else if (target == NATIVE_X86 && x86_source && has_rmw(t) &&
                !strcmp(model_name(m), "x86tso")) {
         diag rd = {0};
@@ -229,19 +251,20 @@ bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const i
 #endif
     const bset *aim = a->reachable && a->reachable->nstates ? a->reachable : b;
     /* A test with no observables has one state, which any run shows. */
-    if (!until_covered || !aim->nobs)
+    if (!until_covered || !aim->nobs) {
+        x86_compiled_free(&cx);
         return true;
+    }
     a->states = aim;
-#if defined(__x86_64__) || defined(__i386__)
-    if (target == NATIVE_X86 && !x86_source) {
+    if (target == NATIVE_X86 && cx.bt) {
         /* planned on the compilation the x86 runner runs: on the source's
          * accesses, tests/corpus/c11 left 14 tests short of a state in 1M */
         diag rd = {0};
-        const model *x86tso = model_set_get(models, "x86tso", &rd);
-        if (x86tso && (a->schedules = compiled_schedules(t, aim, x86tso, gen->scheme, &rd)))
-            return true;
+        a->schedules = compiled_schedules(t, aim, x86tso, &cx, &rd);
     }
-#endif
+    x86_compiled_free(&cx);
+    if (a->schedules)
+        return true;
     /* The schedules come from executions' po, rf, co and fr.  A Java
      * model's executions order plain writes by no coherence, so every
      * interleaving came out as the threads in order, whatever the state:
