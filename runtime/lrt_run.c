@@ -1331,8 +1331,6 @@ static void run_stalled(lrt_shared *sh, int w, int t)
             stall_stores(line, i);
         sweep_range(sh, t, i, i + 1);
     }
-    uint64_t end = lrt_ticks();
-    sh->took[t] = end > start ? end - start : 0;
 }
 
 /* One flag per instance: thread i mod N raises it, then fences so that
