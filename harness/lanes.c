@@ -323,6 +323,44 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, const 
  * earlier store of it (SB+mfence+po's all-zero state: P1's load of x, P0's
  * store and fenced load, P1's store of y), the store must wait in the
  * store buffer; HOLD[t] asks the runner to make thread t's stores wait. */
+/* Threads whose stores the execution may need late though nothing forces
+ * them late: a store before a load of the thread, out of order on x86,
+ * that lies on a cycle of the execution once program order counts whole
+ * (a cycle only store buffers break), but for the threads already held,
+ * whose late stores break the cycles they are on.  3.SB's all-zero state
+ * is one such cycle through every thread's store and load; any one late
+ * store would break it, but with none held the laned schedule (P0 and P1
+ * on a lane, P2 beside) showed it only by luck: covered after 16 to 500
+ * iterations, against 8 (its floor) in 7 of 8 runs with every store held
+ * back, which makes it SB with both sides stalled (runtime/lrt_run.c's
+ * run_lane).  A thread already held must not take the others with it:
+ * 3.SB+pos+po+po's state where P0 reads P1's x=2 needs P1's store late
+ * and P0's, on the lane of P2, early. */
+static void hold_sc_cycles(const exec *x, const exec_set *order, int nth, bool *hold)
+{
+    exec_set sc[EXEC_MAX];
+    int n = x->n;
+    memcpy(sc, order, (size_t)n * sizeof *sc);
+    for (int a = 0; a < n; a++) {
+        int t = x->ev[a].thread;
+        if (t >= 0 && t < nth && !hold[t])
+            sc[a] |= x->po.row[a];
+    }
+    close_order(sc, n);
+    bool more[MAXT] = {false};
+    for (int a = 0; a < n; a++) {
+        int t = x->ev[a].thread;
+        if (t < 0 || t >= nth || t >= MAXT || hold[t] || !lane_plain_store(&x->ev[a]))
+            continue;
+        for (int b = 0; b < n; b++)
+            if (((x->po.row[a] >> b) & 1) && lane_plain_load(&x->ev[b]) && !((order[a] >> b) & 1) &&
+                ((sc[b] >> a) & 1))
+                more[t] = true;
+    }
+    for (int t = 0; t < nth && t < MAXT; t++)
+        hold[t] |= more[t];
+}
+
 void harness_stretches(const exec *x, const exec_set *order, int nth, const uint64_t *load_locs,
                        const uint64_t *store_locs, const unsigned char *group, const unsigned char *lane,
                        const unsigned char *pos, const unsigned char *split, unsigned char *mask, bool *hold)
@@ -365,6 +403,7 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const uint
         for (int b = a + 1; b < x->n && x->ev[b].thread == x->ev[a].thread; b++)
             if (x->ev[a].thread >= 0 && x->ev[a].thread < nth && ((reach[b] >> a) & 1))
                 hold[x->ev[a].thread] = true;
+    hold_sc_cycles(x, order, nth, hold);
     for (int a = 0; a < x->n; a++) {
         int t = x->ev[a].thread;
         if (t < 0 || t >= nth)
