@@ -134,6 +134,7 @@ typedef struct lrt_shared {
     bool handshake;                 /* this run meets on every instance (run_user) */
     bool stalled;                   /* this free run stalls stores (stall_mask) */
     uint64_t stall_seed;            /* ... instance by instance, drawn from this */
+    uint64_t lane_seed;             /* laned runs: each instance's gaps and hold lines (instance_gaps) */
     uint64_t stalled_runs;
     bool round_plain;               /* the round's plain free run is made or passed over */
     bool lane_handshake;            /* this laned run's lanes meet on every instance */
@@ -153,6 +154,7 @@ typedef struct lrt_shared {
     bool round_gapped;              /* the round's gapped run is made */
     bool round_handshake;           /* the round's handshake run is made */
     uint32_t gap[LRT_MAX_THREADS][LRT_GAPS];
+    unsigned char gap_kind[LRT_MAX_THREADS][LRT_GAPS];     /* GAP_NONE, GAP_PLAIN or GAP_STRETCH */
     /* a switched thread's gaps in a laned run: its own with LRT_SWITCH
      * where the lane switches (run_lane) */
     uint32_t switch_gap[LRT_MAX_THREADS][LRT_GAPS];
@@ -437,18 +439,26 @@ static bool unseen_unaimed(const lrt_shared *sh, bool interleaved)
  * slower, a schedule shows its target within a few instances when it can
  * at all, and the long free runs are what the states that need luck need. */
 enum { GAP_LOG_MAX = 8, DIRECTED_RUN_MAX = 4096 };
+/* How a gapped run drew each gap: none, plain_gap or stretch_gap. */
+enum { GAP_NONE, GAP_PLAIN, GAP_STRETCH };
 
 /* Every position of every thread gets no gap (one time in three) or one
  * of 0..2^u - 1 spins with u uniform in [1, GAP_LOG_MAX]: short and long
  * gaps equally often, so that among the runs some stretch exactly the
  * accesses a state needs apart and leave the others tight. */
+static uint32_t plain_gap(lrt_rng *r)
+{
+    uint32_t u = 1 + (uint32_t)lrt_rng_below(r, GAP_LOG_MAX);
+    return (uint32_t)lrt_rng_below(r, (uint64_t)1 << u);
+}
+
 static void draw_gaps(lrt_shared *sh)
 {
     for (int t = 0; t < sh->nworkers; t++)
         for (int k = 0; k < LRT_GAPS; k++) {
-            uint32_t u = 1 + (uint32_t)lrt_rng_below(&sh->rng, GAP_LOG_MAX);
-            sh->gap[t][k] = lrt_rng_below(&sh->rng, 3) == 0
-                                ? 0 : (uint32_t)lrt_rng_below(&sh->rng, (uint64_t)1 << u);
+            bool on = lrt_rng_below(&sh->rng, 3) != 0;
+            sh->gap_kind[t][k] = on ? GAP_PLAIN : GAP_NONE;
+            sh->gap[t][k] = on ? plain_gap(&sh->rng) : 0;
         }
 }
 
@@ -459,10 +469,10 @@ static void draw_gaps(lrt_shared *sh)
  * held state shows on up to 2% of instances with P0's stretch 1 to 8
  * spins and on none with 32 or more, while other stretches need the
  * long ones. */
-static uint32_t stretch_gap(lrt_shared *sh)
+static uint32_t stretch_gap(lrt_rng *r)
 {
-    uint32_t u = (uint32_t)lrt_rng_below(&sh->rng, GAP_LOG_MAX);
-    return ((uint32_t)1 << u) | (uint32_t)lrt_rng_below(&sh->rng, (uint64_t)1 << u);
+    uint32_t u = (uint32_t)lrt_rng_below(r, GAP_LOG_MAX);
+    return ((uint32_t)1 << u) | (uint32_t)lrt_rng_below(r, (uint64_t)1 << u);
 }
 
 /* The most schedule runs in one round: a test with dozens of schedules
@@ -511,7 +521,7 @@ static void draw_switches(lrt_shared *sh, bool gaps)
             continue;
         for (int k = 0; k < LRT_GAPS; k++) {
             bool stretch = (sc->stretch[t] >> k) & 1 && lrt_rng_below(&sh->rng, 2);
-            sh->switch_gap[t][k] = stretch ? stretch_gap(sh) : 0;
+            sh->switch_gap[t][k] = stretch ? stretch_gap(&sh->rng) : 0;
         }
         sh->switch_gap[t][sc->split[t]] = LRT_SWITCH;
     }
@@ -568,6 +578,7 @@ static void pick_lanes(lrt_shared *sh, bool gaps)
     sh->laned = (sc->folded && (sc->largest > sh->ncpus || sh->round % 2 == 1)) || sc->held ||
                 (sc->switched && gaps);
     sh->hold_lines = hold_counts[lrt_rng_below(&sh->rng, sizeof hold_counts)];
+    sh->lane_seed = lrt_rng_next(&sh->rng);
     sh->lane_handshake = sh->laned && sh->flags && lrt_rng_below(&sh->rng, 2) && lanes_fit(sh);
     draw_switches(sh, gaps);
     if ((!sh->laned && !sc->stretched) || !gaps || lrt_rng_below(&sh->rng, sc->stretched ? 4 : 2) == 0)
@@ -584,11 +595,16 @@ static void pick_lanes(lrt_shared *sh, bool gaps)
     for (int t = 0; t < n; t++) {
         int longest, len = lane_of(sc, n, t, NULL, &longest);
         for (int k = 0; k < LRT_GAPS; k++) {
-            uint32_t gap = stretch_gap(sh);
+            uint32_t gap = stretch_gap(&sh->rng);
+            bool on = sh->gap_kind[t][k] != GAP_NONE;
             if (sc->stretch[t])
-                sh->gap[t][k] = (sc->stretch[t] >> k) & 1 ? gap : 0;
+                on = (sc->stretch[t] >> k) & 1;
             else if (sh->laned && len < longest)
-                sh->gap[t][k] = lrt_rng_below(&sh->rng, 3) == 0 ? 0 : gap;
+                on = lrt_rng_below(&sh->rng, 3) != 0;
+            else
+                continue;
+            sh->gap_kind[t][k] = on ? GAP_STRETCH : GAP_NONE;
+            sh->gap[t][k] = on ? gap : 0;
         }
     }
 }
@@ -1141,6 +1157,21 @@ void lrt_switch(void)
     switch_end = end;
 }
 
+/* Thread T's gaps on instance I of a gapped laned run: where the run's
+ * draw (pick_lanes) gives it one, a stretch_gap drawn anew for each
+ * instance.  A state shows on a narrow band of gaps, and with one draw a
+ * run its schedule's runs showed it in bursts: most runs none, a few on
+ * many instances, so the first came late.  Drawn per instance it shows
+ * about as often in all, and early. */
+static void instance_gaps(const lrt_shared *sh, int t, size_t i, uint32_t *gap)
+{
+    lrt_rng r;
+    lrt_rng_seed(&r, sh->lane_seed ^ ((uint64_t)i * 0xd1b54a32d192ed03ULL) ^ ((uint64_t)t * 0x9e3779b97f4a7c15ULL));
+    for (int k = 0; k < LRT_GAPS; k++)
+        gap[k] = sh->gap_kind[t][k] == GAP_STRETCH ? stretch_gap(&r)
+                 : sh->gap_kind[t][k] == GAP_PLAIN ? plain_gap(&r) : 0;
+}
+
 /* Place Q of a lane (threads MEMBER[0..LEN)) on instance I: its thread's
  * sweep; or, switched, its gapped body with the switch armed for the next
  * place.  Returns the place after what ran.  A body that never came to
@@ -1151,7 +1182,13 @@ static int lane_run(const lrt_shared *sh, const int *member, int q, int len, siz
 {
     int u = member[q];
     if (!sh->sched->split[u] || q + 1 == len || !sh->t->gap_sweeps) {
-        sweep_range(sh, u, i, i + 1);
+        if (sh->gapped) {
+            uint32_t gap[LRT_GAPS];
+            instance_gaps(sh, u, i, gap);
+            sh->t->gap_sweeps[u](sh->layout.cell, sh->out[u], i, i + 1, gap);
+        } else {
+            sweep_range(sh, u, i, i + 1);
+        }
         return q + 1;
     }
     armed_switch = (lane_switch){sh, member, q + 1, len, i};

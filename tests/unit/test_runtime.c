@@ -893,12 +893,12 @@ static void test_pending_schedule_fills_the_round(void **state)
 static void test_stretch_gaps_spread(void **state)
 {
     (void)state;
-    static lrt_shared sh;
-    lrt_rng_seed(&sh.rng, 42);
+    lrt_rng rng;
+    lrt_rng_seed(&rng, 42);
     enum { DRAWS = 8000 };
     int octave[GAP_LOG_MAX] = {0};
     for (int i = 0; i < DRAWS; i++) {
-        uint32_t g = stretch_gap(&sh);
+        uint32_t g = stretch_gap(&rng);
         assert_true(g >= 1 && g < (1u << GAP_LOG_MAX));
         int u = 0;
         while (g >> (u + 1))
@@ -907,6 +907,68 @@ static void test_stretch_gaps_spread(void **state)
     }
     for (int u = 0; u < GAP_LOG_MAX; u++)
         assert_true(octave[u] > DRAWS / GAP_LOG_MAX / 2 && octave[u] < DRAWS / GAP_LOG_MAX * 2);
+}
+
+/* A gapped laned run draws its gaps instance by instance (instance_gaps):
+ * a held schedule's runs are laned, half of them gapped, and each lane
+ * runs one instance at a time, so the gaps of its single-instance sweeps
+ * take many more values than one per thread and laned run, as a draw
+ * per run gave. */
+static _Atomic uint64_t lane_gap_seen[4];   /* bit v: gap[0] == v seen, v < 256 */
+static _Atomic uint64_t lane_gap_calls;
+static void lane_gap_sweep(int me, void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    if (hi - lo == 1 && gap[0] < 256) {
+        atomic_fetch_add(&lane_gap_calls, 1);
+        atomic_fetch_or(&lane_gap_seen[gap[0] / 64], (uint64_t)1 << (gap[0] % 64));
+    }
+    for (size_t i = lo; i < hi; i++)
+        fns4[me](c + i * 4, out + i);
+}
+static void lane_gap_sweep0(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    lane_gap_sweep(0, c, out, lo, hi, gap);
+}
+static void lane_gap_sweep1(void *const *c, int64_t *out, size_t lo, size_t hi, const uint32_t *gap)
+{
+    lane_gap_sweep(1, c, out, lo, hi, gap);
+}
+static const lrt_gap_sweep_fn lane_gap_sweeps[2] = {lane_gap_sweep0, lane_gap_sweep1};
+
+static void test_lane_gaps_per_instance(void **state)
+{
+    (void)state;
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, lane_gap_sweeps, NULL, NULL};
+    lrt_config c;
+    lrt_config_default(&c);
+    c.size = 4096;
+    c.cpus = 2;
+    int64_t never[2] = {7, 7};
+    lrt_schedule sc;
+    memset(&sc, 0, sizeof sc);
+    sc.ngroups = 1;
+    sc.lane[1] = 1;
+    sc.largest = 2;
+    sc.hold[0] = sc.held = true;
+    c.allowed = never;
+    c.nallowed = 1;
+    c.schedules = &sc;
+    c.nschedules = 1;
+    c.max_iterations = 60000;
+    lrt_result r;
+    assert_int_equal(lrt_run(&t, &c, &r), 0);
+    check_sb_result(&r, 2, 60000);
+    int values = 0;
+    for (int w = 0; w < 4; w++)
+        values += __builtin_popcountll(atomic_load(&lane_gap_seen[w]));
+    assert_true(r.laned_runs > 0 && atomic_load(&lane_gap_calls) > 0);
+    /* a draw per run: at most one value per thread and gapped run, and 0 */
+    assert_true(r.gapped_runs > 0);
+    assert_true((uint64_t)values > 2 * r.gapped_runs + 1);
+    /* draws with 0 (a slot with no gap) and others both occur */
+    assert_true(atomic_load(&lane_gap_seen[0]) & 1);
+    assert_true(values > 1);
+    lrt_result_free(&r);
 }
 
 /* Interleavings: each thread's body logs its accesses and stops at a
@@ -1538,6 +1600,7 @@ int main(void)
         cmocka_unit_test(test_rounds_share_schedules_and_gaps),
         cmocka_unit_test(test_pending_schedule_fills_the_round),
         cmocka_unit_test(test_stretch_gaps_spread),
+        cmocka_unit_test(test_lane_gaps_per_instance),
         cmocka_unit_test(test_interleave_pieces),
         cmocka_unit_test(test_handshake_runs),
         cmocka_unit_test(test_stalled_runs),
