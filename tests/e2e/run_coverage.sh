@@ -93,8 +93,9 @@ max=$(echo "$line" | sed 's/.* first=\([^ ]*\).*/\1/' | tr ',' '\n' | sort -n | 
 [ "$max" = "$at" ] || fail "SB: covered after $at, but the last state was first seen at $max"
 
 # the directed schedules went with it: SB's three states where a store
-# is seen are interleavings of its two threads on one CPU
-grep -q '^Config SB .* schedules=3 directed=[0-9]* interleavings=3 interleaved=[0-9]* ' "$tmp/cov.log" ||
+# is seen are interleavings of its two threads on one CPU, the fourth
+# both threads side by side with their stores held back
+grep -q '^Config SB .* schedules=4 directed=[0-9]* interleavings=3 interleaved=[0-9]* ' "$tmp/cov.log" ||
     fail "SB --until-covered: no directed schedules in Config: $(grep '^Config' "$tmp/cov.log")"
 
 # the runner itself: schedules alternate with free runs and are dropped
