@@ -84,6 +84,8 @@ typedef struct stall_slot {
 /* The free runs of the odd rounds up to this many instances are stalled
  * (pick_run, run_timebase). */
 enum { STALL_RUN_MAX = 64 };
+/* The most schedules' holds a stalled run takes its stall sets from. */
+enum { STALL_AIMS = 8 };
 
 typedef struct lrt_shared {
     progress_slot progress[LRT_MAX_THREADS];
@@ -134,6 +136,8 @@ typedef struct lrt_shared {
     bool handshake;                 /* this run meets on every instance (run_user) */
     bool stalled;                   /* this free run stalls stores (stall_mask) */
     uint64_t stall_seed;            /* ... instance by instance, drawn from this */
+    uint32_t stall_aims[STALL_AIMS];/* ... the held threads of unseen states' schedules (draw_stall) */
+    int nstall_aims;
     uint64_t lane_seed;             /* laned runs: each instance's gaps and hold lines (instance_gaps) */
     uint64_t stalled_runs;
     bool round_plain;               /* the round's plain free run is made or passed over */
@@ -654,10 +658,24 @@ static void arm_interleaving(lrt_shared *sh)
  * the states whose stores must show at once). */
 static void draw_stall(lrt_shared *sh)
 {
-    sh->stalled = sh->c->sync == LRT_SYNC_TIMEBASE && sh->round % 2 == 1 && round_size(sh) <= STALL_RUN_MAX &&
+    sh->stalled = sh->c->sync == LRT_SYNC_TIMEBASE && (sh->round % 2 == 1 || round_size(sh) > STALL_RUN_MAX) &&
                   unseen_unaimed(sh, true);
-    if (sh->stalled)
-        sh->stall_seed = lrt_rng_next(&sh->rng);
+    if (!sh->stalled)
+        return;
+    sh->stall_seed = lrt_rng_next(&sh->rng);
+    /* the threads the schedules of states still unseen hold, where those
+     * run unfolded (a folded schedule's holds stand for whole lanes) */
+    sh->nstall_aims = 0;
+    const lrt_config *c = sh->c;
+    for (int k = 0; k < c->nschedules && sh->nstall_aims < STALL_AIMS; k++) {
+        const lrt_schedule *sc = &c->schedules[k];
+        if (sc->npieces || !sc->held || sc->folded || seen_allowed(sh, sc->target))
+            continue;
+        uint32_t mask = 0;
+        for (int t = 0; t < sh->t->nthreads && t < 32; t++)
+            mask |= (uint32_t)sc->hold[t] << t;
+        sh->stall_aims[sh->nstall_aims++] = mask;
+    }
 }
 
 /* The threads whose stores instance I of a stalled run stalls (bit t for
@@ -676,6 +694,8 @@ static uint32_t stall_mask(const lrt_shared *sh, size_t i)
     uint32_t all = n >= 32 ? UINT32_MAX : (1u << n) - 1;
     lrt_rng r;
     lrt_rng_seed(&r, sh->stall_seed ^ ((uint64_t)i * 0xd1b54a32d192ed03ULL));
+    if (sh->nstall_aims && (sh->round == 1 || lrt_rng_below(&r, 2) == 0))
+        return sh->stall_aims[lrt_rng_below(&r, (uint64_t)sh->nstall_aims)];
     if (sh->round == 1 || lrt_rng_below(&r, 2) == 0)
         return all;
     return 1 + (uint32_t)lrt_rng_below(&r, all);
@@ -841,6 +861,8 @@ static size_t run_size(const lrt_shared *sh)
     size_t n = sh->sched ? sh->sched_size : round_size(sh);
     if (sh->gapped && n > DIRECTED_RUN_MAX)
         n = DIRECTED_RUN_MAX;
+    if (sh->stalled && n > STALL_RUN_MAX)
+        n = STALL_RUN_MAX;
     /* The last run stops at --max-iterations, not past it. */
     if (c->max_iterations && c->max_iterations - sh->iters_done < n)
         n = (size_t)(c->max_iterations - sh->iters_done);

@@ -1030,9 +1030,11 @@ static void hs_reset(void *const *c)
 static const lrt_thread_fn fns_hs[2] = {sb0, hs1};   /* sb0 stores 1, hs1 2 */
 
 /* Stalled runs: the free runs of the odd rounds up to STALL_RUN_MAX
- * instances, one each, on the timebase only, every thread's stores in
- * the first; they come besides the round's plain free run, and the
- * histogram still adds up. */
+ * instances and of every round after, cut to STALL_RUN_MAX, one each, on
+ * the timebase only, every thread's stores in the first; they come
+ * besides the round's plain free run, and the histogram still adds up.
+ * Where a schedule of an unseen state holds threads, the first run and
+ * half the instances of the others stall those. */
 static void test_stalled_runs(void **state)
 {
     (void)state;
@@ -1047,7 +1049,8 @@ static void test_stalled_runs(void **state)
     lrt_result r;
     assert_int_equal(lrt_run(&t, &c, &r), 0);
     check_sb_result(&r, 2, 200000);
-    assert_int_equal(r.stalled_runs, 4);    /* rounds 1, 3, 5, 7: 1, 4, 16, 64 instances */
+    /* rounds 1, 3, 5, 7 (1, 4, 16, 64 instances), then every round */
+    assert_true(r.stalled_runs > 4);
     lrt_result_free(&r);
     c.sync = LRT_SYNC_LOOSE;
     c.chunk = lrt_default_chunk(c.sync);
@@ -1072,7 +1075,10 @@ static void test_stalled_runs(void **state)
     for (uint32_t round = 1; round <= 40; round++) {
         sh.round = round;
         draw_stall(&sh);
-        assert_int_equal(sh.stalled, round % 2 == 1 && round <= 7);   /* round 7: 64 instances */
+        /* round 7: 64 instances; from round 8 the rounds are larger */
+        assert_int_equal(sh.stalled, round % 2 == 1 || round >= 8);
+        if (round >= 8)
+            assert_int_equal(run_size(&sh), STALL_RUN_MAX);
     }
     /* every thread stalled in round 1, in half the instances after, else
      * a random nonempty set, the same for every thread */
@@ -1093,6 +1099,30 @@ static void test_stalled_runs(void **state)
     assert_true(sets[15] > 700 && sets[15] < 900);
     for (int m = 1; m < 15; m++)
         assert_true(sets[m] > 25);
+    /* a schedule of the unseen state holds thread 1 (unfolded): the first
+     * run stalls it alone, the others in half their instances */
+    lrt_schedule held;
+    memset(&held, 0, sizeof held);
+    held.ngroups = 1;
+    held.hold[1] = held.held = true;
+    cd.schedules = &held;
+    cd.nschedules = 1;
+    for (uint32_t round = 1; round <= 3; round += 2) {
+        sh.round = round;
+        draw_stall(&sh);
+        assert_int_equal(sh.nstall_aims, 1);
+        unsigned alone = 0;
+        for (size_t i = 0; i < 1600; i++)
+            alone += stall_mask(&sh, i) == 2;
+        if (round == 1)
+            assert_int_equal(alone, 1600);
+        else
+            assert_true(alone > 700 && alone < 1000);
+    }
+    /* ... nor a folded schedule's (its holds stand for lanes) */
+    held.folded = true;
+    draw_stall(&sh);
+    assert_int_equal(sh.nstall_aims, 0);
     lrt_hist_free(&sh.first);
 
     /* While every unseen state has an interleaving, the rounds make
