@@ -310,19 +310,6 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, const 
     return s.nlanes;
 }
 
-/* Stretches: where a directed run should hold a thread back.  When one of
- * the execution's orders runs from a thread's access out through another
- * thread and back to a later access of the first (ISA2+coi's P1 reading
- * x=1 between P0's two stores to x), that other thread's access must fall
- * between the two, and a gap before the later one (the runner's gapped
- * copy, lrt_gap_sweep_fn) leaves room for it.  MASK[t] bit k: a gap
- * before thread t's k-th access (instructions that touch memory or fence
- * it, in program order; the last bit stands for the later ones too, as
- * the runner's positions do).  GROUP, LANE and POS: the schedule's.
- * Holds: where an order runs from a later access of a thread back to an
- * earlier store of it (SB+mfence+po's all-zero state: P1's load of x, P0's
- * store and fenced load, P1's store of y), the store must wait in the
- * store buffer; HOLD[t] asks the runner to make thread t's stores wait. */
 /* Threads whose stores the execution may need late though nothing forces
  * them late: a store before a load of the thread, out of order on x86,
  * that lies on a cycle of the execution once program order counts whole
@@ -361,6 +348,21 @@ static void hold_sc_cycles(const exec *x, const exec_set *order, int nth, bool *
         hold[t] |= more[t];
 }
 
+/* Stretches: where a directed run should hold a thread back.  When one of
+ * the execution's orders runs from a thread's access out through another
+ * thread and back to a later access of the first (ISA2+coi's P1 reading
+ * x=1 between P0's two stores to x), that other thread's access must fall
+ * between the two, and a gap before the later one (the runner's gapped
+ * copy, lrt_gap_sweep_fn) leaves room for it.  MASK[t] bit k: a gap
+ * before thread t's k-th access (instructions that touch memory or fence
+ * it, in program order; the last bit stands for the later ones too, as
+ * the runner's positions do).  GROUP, LANE and POS: the schedule's.
+ * Holds: where an order runs from a later access of a thread back to an
+ * earlier store of it (SB+mfence+po's all-zero state: P1's load of x, P0's
+ * store and fenced load, P1's store of y), the store must wait in the
+ * store buffer; HOLD[t] asks the runner to make thread t's stores wait.
+ * So it does where a store before a load of the thread lies on a cycle
+ * that only store buffers break (hold_sc_cycles). */
 void harness_stretches(const exec *x, const exec_set *order, int nth, const uint64_t *load_locs,
                        const uint64_t *store_locs, const unsigned char *group, const unsigned char *lane,
                        const unsigned char *pos, const unsigned char *split, unsigned char *mask, bool *hold)

@@ -81,8 +81,8 @@ typedef struct stall_slot {
     _Alignas(LRT_LINE) volatile unsigned char line[2 * LRT_LINE];
 } stall_slot;
 
-/* The free runs of the odd rounds up to this many instances are stalled
- * (pick_run, run_timebase). */
+/* The free runs of the odd rounds up to this many instances are stalled,
+ * and this many instances of every later round (draw_stall, run_stalled). */
 enum { STALL_RUN_MAX = 64 };
 /* The most schedules' holds a stalled run takes its stall sets from. */
 enum { STALL_AIMS = 8 };
@@ -138,7 +138,7 @@ typedef struct lrt_shared {
     uint64_t stall_seed;            /* ... instance by instance, drawn from this */
     uint32_t stall_aims[STALL_AIMS];/* ... the held threads of unseen states' schedules (draw_stall) */
     int nstall_aims;
-    uint64_t lane_seed;             /* laned runs: each instance's gaps and hold lines (instance_gaps) */
+    uint64_t lane_seed;             /* laned runs: each instance's gaps (instance_gaps) */
     uint64_t stalled_runs;
     bool round_plain;               /* the round's plain free run is made or passed over */
     bool lane_handshake;            /* this laned run's lanes meet on every instance */
@@ -446,15 +446,17 @@ enum { GAP_LOG_MAX = 8, DIRECTED_RUN_MAX = 4096 };
 /* How a gapped run drew each gap: none, plain_gap or stretch_gap. */
 enum { GAP_NONE, GAP_PLAIN, GAP_STRETCH };
 
-/* Every position of every thread gets no gap (one time in three) or one
- * of 0..2^u - 1 spins with u uniform in [1, GAP_LOG_MAX]: short and long
- * gaps equally often, so that among the runs some stretch exactly the
- * accesses a state needs apart and leave the others tight. */
+/* 0..2^u - 1 spins with u uniform in [1, GAP_LOG_MAX]: short and long
+ * gaps equally often. */
 static uint32_t plain_gap(lrt_rng *r)
 {
     uint32_t u = 1 + (uint32_t)lrt_rng_below(r, GAP_LOG_MAX);
     return (uint32_t)lrt_rng_below(r, (uint64_t)1 << u);
 }
+
+/* Every position of every thread gets no gap (one time in three) or a
+ * plain_gap, so that among the runs some stretch exactly the accesses a
+ * state needs apart and leave the others tight. */
 
 static void draw_gaps(lrt_shared *sh)
 {
@@ -652,10 +654,12 @@ static void arm_interleaving(lrt_shared *sh)
             sh->switch_gap[sc->piece_thread[q]][sc->piece_end[q]] = LRT_SWITCH;
 }
 
-/* Whether the free run that opens a round is stalled: the odd rounds'
- * while they are at most STALL_RUN_MAX instances and some state still
- * unseen has no interleaving (the even rounds' free runs stay plain, for
- * the states whose stores must show at once). */
+/* Whether the free run that opens a round is stalled: while some state
+ * still unseen has no interleaving, the odd rounds' up to STALL_RUN_MAX
+ * instances (the even rounds' free runs stay plain, for the states whose
+ * stores must show at once), and STALL_RUN_MAX instances of every round
+ * after them: a stalled instance costs a few microseconds, and the
+ * states it is for show on about half of them. */
 static void draw_stall(lrt_shared *sh)
 {
     sh->stalled = sh->c->sync == LRT_SYNC_TIMEBASE && (sh->round % 2 == 1 || round_size(sh) > STALL_RUN_MAX) &&
@@ -1180,8 +1184,8 @@ void lrt_switch(void)
 }
 
 /* Thread T's gaps on instance I of a gapped laned run: where the run's
- * draw (pick_lanes) gives it one, a stretch_gap drawn anew for each
- * instance.  A state shows on a narrow band of gaps, and with one draw a
+ * draw (pick_lanes) gives it one, a gap of the same kind (plain_gap or
+ * stretch_gap) drawn anew for each instance.  A state shows on a narrow band of gaps, and with one draw a
  * run its schedule's runs showed it in bursts: most runs none, a few on
  * many instances, so the first came late.  Drawn per instance it shows
  * about as often in all, and early. */

@@ -7,7 +7,8 @@
  *     in X86 tests, the whole register (%q) and 64-bit forms (movq) in
  *     X86_64 tests, whose locations are 64-bit cells; memory through a
  *     register always uses its 64-bit part, since addresses are host
- *     pointers;
+ *     pointers, and so does an instruction that copies or adds to an
+ *     address in registers (addr_regs.c);
  *   - each location the code names is a "+m" operand on the instance's cell;
  *   - "cc" and "memory" clobbers; labels use %= so they are unique;
  *   - marker comments #START _litmus_P<id>, #_litmus_P<id>_<j> before
@@ -51,10 +52,9 @@ static void note_opnd(const x86_opnd *o, bool *regs, bool *mems, int nlocs)
         mems[o->loc] = true;
 }
 
-/* One operand in AT&T syntax. */
-static bool put_opnd(strbuf *b, const x86_opnd *o, const ir_test *t, diag *d)
+/* One operand in AT&T syntax, a register's 64-bit part where WIDE. */
+static bool put_opnd(strbuf *b, const x86_opnd *o, const ir_test *t, bool wide, diag *d)
 {
-    bool wide = t->arch == IR_ARCH_X86_64;
     switch (o->kind) {
     case X86_O_REG:
         if (!valid_reg(o->reg))
@@ -88,9 +88,11 @@ static bool put_opnd(strbuf *b, const x86_opnd *o, const ir_test *t, diag *d)
 }
 
 /* One instruction as an asm template line (Intel order in, AT&T out), in
- * its 64-bit form in an X86_64 test. */
-static bool put_instr(strbuf *b, const x86_instr *in, const ir_test *t, diag *d)
+ * its 64-bit form in an X86_64 test and where it works on an address
+ * (ADDRESS: x86native_address_op). */
+static bool put_instr(strbuf *b, const x86_instr *in, const ir_test *t, bool address, diag *d)
 {
+    bool wide = t->arch == IR_ARCH_X86_64 || address;
     static const char *const mnem[X86_OP_COUNT] = {
         [X86_MOV] = "movl", [X86_XCHG] = "xchgl", [X86_ADD] = "addl", [X86_SUB] = "subl",
         [X86_AND] = "andl", [X86_OR] = "orl", [X86_XOR] = "xorl", [X86_XADD] = "xaddl",
@@ -111,18 +113,18 @@ static bool put_instr(strbuf *b, const x86_instr *in, const ir_test *t, diag *d)
         return true;
     case X86_JMP: case X86_JE: case X86_JNE:
         sb_addc(b, ' ');
-        return put_opnd(b, &in->dst, t, d);
+        return put_opnd(b, &in->dst, t, wide, d);
     default:
         break;
     }
-    if (t->arch == IR_ARCH_X86_64)  /* movl -> movq, and so on */
+    if (wide)  /* movl -> movq, and so on */
         b->s[b->len - 1] = 'q';
     /* AT&T order is the reverse of Intel's. */
     sb_addc(b, ' ');
-    if (!put_opnd(b, &in->src, t, d))
+    if (!put_opnd(b, &in->src, t, wide, d))
         return false;
     sb_addc(b, ',');
-    return put_opnd(b, &in->dst, t, d);
+    return put_opnd(b, &in->dst, t, wide, d);
 }
 
 /* Whether location L's cell has the width the code uses on it. */
@@ -249,6 +251,8 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
     sb_printf(b, "        \"#START _litmus_%sP%d\\n\"\n", mark, xt->id);
     int j = 0, naccess = 0;
     bool ok = true;
+    unsigned *addr = xcalloc((size_t)xt->ncode + 1, sizeof *addr);
+    x86native_address_regs(xt, addr);
     for (int i = 0; ok && i < xt->ncode; i++) {
         const x86_instr *in = &xt->code[i];
         if (in->op != X86_LABEL)
@@ -256,11 +260,12 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
         if (f->gapped && touches_memory(in))
             put_gap(b, nat_gap_position(naccess++));
         strbuf line = {0};
-        ok = put_instr(&line, in, t, d);
+        ok = put_instr(&line, in, t, x86native_address_op(in, addr[i]), d);
         if (ok)
             sb_printf(b, "        \"%s%s\\n\"\n", in->op == X86_LABEL ? "" : "\\t", line.s ? line.s : "");
         sb_free(&line);
     }
+    free(addr);
     sb_printf(b, "        \"#END _litmus_%sP%d\\n\"\n        : ", mark, xt->id);
     bool first = true;
     for (int l = 0; l < nl; l++) {
