@@ -659,11 +659,14 @@ static void arm_interleaving(lrt_shared *sh)
  * instances (the even rounds' free runs stay plain, for the states whose
  * stores must show at once), and STALL_RUN_MAX instances of every round
  * after them: a stalled instance costs a few microseconds, and the
- * states it is for show on about half of them. */
+ * states it is for show on about half of them.  Never with more threads
+ * than CPUs: a stalled store helps only a thread running beside its
+ * peers, and their states are the laned schedules' (3.SB, 6.SB, W+RWC+
+ * coi+po+po, 20 runs each: covered as early or earlier without). */
 static void draw_stall(lrt_shared *sh)
 {
-    sh->stalled = sh->c->sync == LRT_SYNC_TIMEBASE && (sh->round % 2 == 1 || round_size(sh) > STALL_RUN_MAX) &&
-                  unseen_unaimed(sh, true);
+    sh->stalled = sh->c->sync == LRT_SYNC_TIMEBASE && !sh->yield &&
+                  (sh->round % 2 == 1 || round_size(sh) > STALL_RUN_MAX) && unseen_unaimed(sh, true);
     if (!sh->stalled)
         return;
     sh->stall_seed = lrt_rng_next(&sh->rng);

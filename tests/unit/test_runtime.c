@@ -1123,6 +1123,10 @@ static void test_stalled_runs(void **state)
     held.folded = true;
     draw_stall(&sh);
     assert_int_equal(sh.nstall_aims, 0);
+    /* no stalled run with more threads than CPUs */
+    sh.yield = true;
+    draw_stall(&sh);
+    assert_false(sh.stalled);
     lrt_hist_free(&sh.first);
 
     /* While every unseen state has an interleaving, the rounds make
