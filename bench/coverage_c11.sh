@@ -7,12 +7,17 @@
 #   cover     run --target c11 --until-covered --max-iterations 1M;
 # then, for --until-covered, the iterations it took on the tests it
 # covered (the `(covered after N iterations)` of each Coverage line).
-#   LITMUSC=bin/litmusc sh bench/coverage_c11.sh [DIR]
-# DIR: a folder of C tests with subfolders (default tests/corpus/c11).
+# RUNNER=x86 runs the x86 runner instead (the tests' compilation through
+# their arch's default scheme), on C or Java tests alike.  A test whose
+# run fails prints no Coverage line; the folders with such tests are
+# named after the table.
+#   LITMUSC=bin/litmusc [RUNNER=c11|x86] sh bench/coverage_c11.sh [DIR]
+# DIR: a folder of C (or Java) tests with subfolders (default tests/corpus/c11).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 dir=${1:-$here/../tests/corpus/c11}
+runner=${RUNNER:-c11}
 bench_tmp cache
 
 # Only the tests with an x86= count take part: a test rc11 calls undefined
@@ -37,9 +42,15 @@ for sub in "$dir"/*/; do
     files=$(find "$sub" -name '*.litmus' | sort)
     [ -n "$files" ] || continue
     # shellcheck disable=SC2086
-    "$LITMUSC" run --target c11 -s 100000 -r 10 $files > "$tmp/def.log" 2>/dev/null
+    "$LITMUSC" run --target "$runner" -s 100000 -r 10 $files > "$tmp/def.log" 2>"$tmp/def.err"
     # shellcheck disable=SC2086
-    "$LITMUSC" run --target c11 -s 100000 -r 1 --until-covered --max-iterations 1M $files > "$tmp/cov.log" 2>/dev/null
+    "$LITMUSC" run --target "$runner" -s 100000 -r 1 --until-covered --max-iterations 1M $files > "$tmp/cov.log" 2>"$tmp/cov.err"
+    # a test whose run failed prints no Coverage line: say so, or the sums
+    # would just leave it out
+    for log in def cov; do
+        n=$(echo "$files" | wc -l) got=$(grep -c '^Coverage ' "$tmp/$log.log")
+        [ "$got" -lt "$n" ] && echo "$name ($log): $((n - got)) of $n tests printed no Coverage line: $(head -3 "$tmp/$log.err" | tr '\n' ' ')" >> "$tmp/missing"
+    done
     set -- $(sums "$tmp/def.log")
     d_seen=$4 d_c=$5
     set -- $(sums "$tmp/cov.log")
@@ -47,3 +58,7 @@ for sub in "$dir"/*/; do
     tot=$(echo "$tot $1 $2 $3 $d_seen $d_c $4 $5" | awk '{ for (i = 1; i <= 7; i++) printf "%d ", $i + $(i + 7) }')
 done
 echo "$tot" | awk '{ printf "| **all** | %d | %d | %d | %d (%d) | %d (%d) | |\n", $1, $2, $3, $4, $5, $6, $7 }'
+if [ -s "$tmp/missing" ]; then
+    echo
+    cat "$tmp/missing"
+fi
