@@ -20,8 +20,12 @@ static unsigned bit(x86_reg r)
 static unsigned transfer(const x86_instr *in, unsigned s)
 {
     const x86_opnd *d = &in->dst, *o = &in->src;
-    if (d->kind != X86_O_REG)
+    if (d->kind != X86_O_REG) {
+        /* XCHG [x],r and XADD [x],r leave the cell's old value in r */
+        if ((in->op == X86_XCHG || in->op == X86_XADD) && o->kind == X86_O_REG)
+            return s & ~bit(o->reg);
         return s;
+    }
     unsigned dst = bit(d->reg), src = o->kind == X86_O_REG ? bit(o->reg) : 0;
     switch (in->op) {
     case X86_MOV:

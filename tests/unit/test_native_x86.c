@@ -289,6 +289,44 @@ static void test_address_dependency_is_wide(void **state)
     free(src);
 }
 
+/* The address registers, instruction by instruction: EAX starts with x's
+ * address; a copy to EDX carries it, adding data to EDX keeps it, a load
+ * into EAX replaces it with data, XCHG with a cell puts the cell's data
+ * in EDX, and a jump carries what holds at it to its label. */
+static void test_address_registers(void **state)
+{
+    (void)state;
+    x86_opnd eax = {.kind = X86_O_REG, .reg = X86_EAX}, ecx = {.kind = X86_O_REG, .reg = X86_ECX},
+             edx = {.kind = X86_O_REG, .reg = X86_EDX}, at_edx = {.kind = X86_O_MEM_REG, .reg = X86_EDX},
+             x = {.kind = X86_O_MEM, .loc = 0}, one = {.kind = X86_O_IMM, .imm = 1},
+             l0 = {.kind = X86_O_LABEL, .label = 0};
+    x86_instr code[] = {
+        {.op = X86_MOV, .dst = edx, .src = eax},        /* 0: EAX */
+        {.op = X86_ADD, .dst = edx, .src = ecx},        /* 1: EAX EDX */
+        {.op = X86_JE, .dst = l0},                      /* 2: EAX EDX */
+        {.op = X86_MOV, .dst = eax, .src = at_edx},     /* 3: EAX EDX */
+        {.op = X86_XCHG, .dst = x, .src = edx},         /* 4: EDX */
+        {.op = X86_LABEL, .label = 0},                  /* 5: from 2 and 4 */
+        {.op = X86_MOV, .dst = ecx, .src = one},        /* 6 */
+    };
+    x86_init_reg init = {X86_EAX, IR_ADDR(0)};
+    x86_thread xt = {.id = 0, .code = code, .ncode = 7, .inits = &init, .ninits = 1};
+    unsigned before[7];
+    x86native_address_regs(&xt, before);
+    unsigned A = 1u << X86_EAX, D = 1u << X86_EDX;
+    assert_int_equal(before[0], A);
+    assert_int_equal(before[1], A | D);
+    assert_int_equal(before[3], A | D);
+    assert_int_equal(before[4], D);
+    assert_int_equal(before[5], A | D);
+    assert_int_equal(before[6], A | D);
+    /* 64-bit forms: the copy and the add; not the load, nor a constant */
+    assert_true(x86native_address_op(&code[0], before[0]));
+    assert_true(x86native_address_op(&code[1], before[1]));
+    assert_false(x86native_address_op(&code[3], before[3]));
+    assert_false(x86native_address_op(&code[6], before[6]));
+}
+
 static void expect_refusal(const char *text, const char *scheme, const char *msg)
 {
     ir_test *t = read_ir(text);
@@ -354,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_mp_rmw_runs),
         cmocka_unit_test(test_c_through_scheme),
         cmocka_unit_test(test_address_dependency_is_wide),
+        cmocka_unit_test(test_address_registers),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_runtime_files),
     };
