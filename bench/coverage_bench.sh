@@ -63,6 +63,9 @@ for sub in "$dir"/*/; do
     set -- $(cover "$tmp/allowed" "$tmp/cov.seen")
     cc=$1 cs=$3
     lcit=$(sed -n 's/^Coverage .* (covered after \([0-9]*\) iterations)$/\1/p' "$tmp/cov.log" | sort -n | median_max)
+    # the test that took longest, for the list after the table
+    sed -n 's/^Coverage \([^ ]*\) .* (covered after \([0-9]*\) iterations)$/\2 \1/p' "$tmp/cov.log" |
+        sort -n | tail -1 | awk -v f="$name" '{ printf "  %-10s %-36s %8d\n", f, $2, $1 }' >> "$tmp/longest"
     # tests are matched by name: a name two files of the folder share
     # (../shared's catalogue has four SB+rfi-pos) is left out of the ratios
     awk '/^Coverage / { print $2 }' "$tmp/cov.log" | sort | uniq -d > "$tmp/dups"
@@ -110,6 +113,11 @@ for sub in "$dir"/*/; do
 done
 set -- $tot
 printf '| **all** | %d | %d | %d (%d complete) | %d (%d complete) | | | | |\n' "$1" "$2" "$3" "$4" "$5" "$6"
+if [ -s "$tmp/longest" ]; then
+    echo
+    echo "longest to cover with --until-covered, per folder: folder, test, iterations"
+    cat "$tmp/longest"
+fi
 if [ -s "$tmp/ratios.all" ]; then
     echo
     echo "tests both cover: folder, test, litmus7's budget, litmusc's first-seen, ratio, allowed states"
