@@ -567,12 +567,18 @@ static bool lanes_fit(const lrt_shared *sh)
 /* Whether this schedule run folds its groups onto lanes: always when a
  * group has more threads than there are CPUs (they could not all run at
  * once), else every other round, since a lane also orders its threads
- * exactly where running them side by side leaves it to luck.  Half the
- * laned runs, where every lane has a CPU, have their lanes meet on every
- * instance (run_lane): on
- * 3.SB+pos+po+po's state where a held store must outlast the other
- * lane's two threads, 476-847 instances in 4M iterations showed it
- * against 0-4 with chunks on the clock.  Half the laned runs are
+ * exactly where running them side by side leaves it to luck.  Where
+ * every lane has a CPU, the lanes meet on every instance (run_lane) in
+ * every laned run of a schedule that folds, stretches or switches, and in
+ * half of the others: on 3.SB+pos+po+po's state where a held store must
+ * outlast the other lane's two threads, 476-847 instances in 4M
+ * iterations showed it against 0-4 with chunks on the clock, and with
+ * every such run meeting, rather than half, W+RWC+coi+po+po, Z6.0+coi+
+ * po+po, 3.SB+mfence+pos+po and 3.SB+pos+po+po were covered two to three
+ * times sooner (geometric mean of 40 runs each, the largest of them 1086
+ * to 1790 iterations against 1918 to 12415).  A held schedule that does
+ * none of the three (SB+mfence+po's) did better with half its runs on
+ * the clock.  Half the laned runs are
  * gapped, three in four of a stretched schedule's: a lane's threads
  * follow each other within a fence or two, and a state that needs
  * another lane's two accesses on either side of that needs them
@@ -585,7 +591,8 @@ static void pick_lanes(lrt_shared *sh, bool gaps)
                 (sc->switched && gaps);
     sh->hold_lines = hold_counts[lrt_rng_below(&sh->rng, sizeof hold_counts)];
     sh->lane_seed = lrt_rng_next(&sh->rng);
-    sh->lane_handshake = sh->laned && sh->flags && lrt_rng_below(&sh->rng, 2) && lanes_fit(sh);
+    sh->lane_handshake = sh->laned && sh->flags && lanes_fit(sh) &&
+                         (sc->folded || sc->stretched || sc->switched || lrt_rng_below(&sh->rng, 2));
     draw_switches(sh, gaps);
     if ((!sh->laned && !sc->stretched) || !gaps || lrt_rng_below(&sh->rng, sc->stretched ? 4 : 2) == 0)
         return;
