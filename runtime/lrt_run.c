@@ -696,7 +696,10 @@ static void draw_stall(lrt_shared *sh)
  * thread t): every thread's in the first round's and in half the
  * instances of the others, else a random nonempty set of them, drawn per
  * instance (every thread draws the same) so that a run of a few dozen
- * instances tries many sets.  With every store stalled SB's and
+ * instances tries many sets; but where schedules of unseen states hold
+ * threads (stall_aims), one of their sets takes the place of every
+ * thread's, since that is what the model says those states need.  With
+ * every store stalled SB's and
  * SB+rfi-pos's weak states showed on 99.9% of single-instance runs
  * against 1-6% unstalled; SB+mfence+po's all-zero state and R's weak
  * one, which need only one thread's store late, on 28% and 34-42% with
