@@ -457,7 +457,6 @@ static uint32_t plain_gap(lrt_rng *r)
 /* Every position of every thread gets no gap (one time in three) or a
  * plain_gap, so that among the runs some stretch exactly the accesses a
  * state needs apart and leave the others tight. */
-
 static void draw_gaps(lrt_shared *sh)
 {
     for (int t = 0; t < sh->nworkers; t++)
@@ -692,6 +691,16 @@ static void draw_stall(lrt_shared *sh)
     }
 }
 
+/* The random numbers of instance I of a run, for thread T, from the run's
+ * SEED: the same wherever they are drawn, so that every thread of a
+ * stalled run draws the same stall set, and each instance draws anew. */
+static lrt_rng instance_rng(uint64_t seed, size_t i, int t)
+{
+    lrt_rng r;
+    lrt_rng_seed(&r, seed ^ ((uint64_t)i * 0xd1b54a32d192ed03ULL) ^ ((uint64_t)t * 0x9e3779b97f4a7c15ULL));
+    return r;
+}
+
 /* The threads whose stores instance I of a stalled run stalls (bit t for
  * thread t): every thread's in the first round's and in half the
  * instances of the others, else a random nonempty set of them, drawn per
@@ -709,8 +718,7 @@ static uint32_t stall_mask(const lrt_shared *sh, size_t i)
 {
     int n = sh->t->nthreads;
     uint32_t all = n >= 32 ? UINT32_MAX : (1u << n) - 1;
-    lrt_rng r;
-    lrt_rng_seed(&r, sh->stall_seed ^ ((uint64_t)i * 0xd1b54a32d192ed03ULL));
+    lrt_rng r = instance_rng(sh->stall_seed, i, 0);
     if (sh->nstall_aims && (sh->round == 1 || lrt_rng_below(&r, 2) == 0))
         return sh->stall_aims[lrt_rng_below(&r, (uint64_t)sh->nstall_aims)];
     if (sh->round == 1 || lrt_rng_below(&r, 2) == 0)
@@ -1198,14 +1206,13 @@ void lrt_switch(void)
 
 /* Thread T's gaps on instance I of a gapped laned run: where the run's
  * draw (pick_lanes) gives it one, a gap of the same kind (plain_gap or
- * stretch_gap) drawn anew for each instance.  A state shows on a narrow band of gaps, and with one draw a
- * run its schedule's runs showed it in bursts: most runs none, a few on
- * many instances, so the first came late.  Drawn per instance it shows
- * about as often in all, and early. */
+ * stretch_gap) drawn anew for each instance.  A state shows on a narrow
+ * band of gaps, and with one draw a run its schedule's runs showed it in
+ * bursts: most runs none, a few on many instances, so the first came
+ * late.  Drawn per instance it shows about as often in all, and early. */
 static void instance_gaps(const lrt_shared *sh, int t, size_t i, uint32_t *gap)
 {
-    lrt_rng r;
-    lrt_rng_seed(&r, sh->lane_seed ^ ((uint64_t)i * 0xd1b54a32d192ed03ULL) ^ ((uint64_t)t * 0x9e3779b97f4a7c15ULL));
+    lrt_rng r = instance_rng(sh->lane_seed, i, t);
     for (int k = 0; k < LRT_GAPS; k++)
         gap[k] = sh->gap_kind[t][k] == GAP_STRETCH ? stretch_gap(&r)
                  : sh->gap_kind[t][k] == GAP_PLAIN ? plain_gap(&r) : 0;

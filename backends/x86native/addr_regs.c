@@ -82,10 +82,9 @@ bool x86native_address_op(const x86_instr *in, unsigned before)
     const x86_opnd *d = &in->dst, *o = &in->src;
     if (in->op == X86_MOV && o->kind == X86_O_IMM)
         return false;               /* a constant: data, whatever the register held */
-    bool regs_only = (d->kind == X86_O_REG || d->kind == X86_O_IMM) &&
-                     (o->kind == X86_O_REG || o->kind == X86_O_IMM || o->kind == X86_O_NONE);
-    if (!regs_only)
+    /* registers only: a memory operand's cell is 32-bit data */
+    if (d->kind != X86_O_REG || (o->kind != X86_O_REG && o->kind != X86_O_IMM && o->kind != X86_O_NONE))
         return false;
-    unsigned used = (d->kind == X86_O_REG ? bit(d->reg) : 0) | (o->kind == X86_O_REG ? bit(o->reg) : 0);
+    unsigned used = bit(d->reg) | (o->kind == X86_O_REG ? bit(o->reg) : 0);
     return (before & used) != 0;
 }
