@@ -1095,6 +1095,21 @@ static inline void stall_stores(volatile unsigned char *line, size_t i)
     *line = (unsigned char)i;
 }
 
+/* A longer stall: after stall_stores, ROUNDS more flushes of the line,
+ * each followed by a store to it.  A flush is ordered with the stores
+ * around it, so each waits for the store before it to reach memory and
+ * the next store misses again: the test's later stores wait about one
+ * more miss and flush a round, while its loads still go ahead.  A store
+ * after the stall became visible to another core after 459 ticks with
+ * none, 1458 with one round, 2160 with two, 4401 with four and 7560 with
+ * eight (medians, 2-vCPU AMD EPYC, Zen 5), its loads unslowed. */
+static inline void stall_stores_long(volatile unsigned char *line, size_t i, unsigned rounds)
+{
+    stall_stores(line, i);
+    for (unsigned r = 0; r < rounds; r++)
+        stall_stores(line, i);
+}
+
 /* Chunk c of the run starts at tick t0 + c*period + delay[t]; within a
  * chunk the thread sweeps its instances without waiting.  The threads
  * meet on every chunk without touching a shared line: any wait on memory
@@ -1218,6 +1233,36 @@ static void instance_gaps(const lrt_shared *sh, int t, size_t i, uint32_t *gap)
                  : sh->gap_kind[t][k] == GAP_PLAIN ? plain_gap(&r) : 0;
 }
 
+/* How long thread T's stores are held on instance I of a laned run
+ * (stall_stores_long's extra rounds), drawn per instance as the gaps
+ * are: none in half the instances, where a held store must show before
+ * the other lane's next access or two (3.SB+mfence+pos+po); 1, 2, 4 or
+ * 8 rounds in the others, where it must outlast the other lane's
+ * threads, a fence or two each, and a stretch (a generated test,
+ * W+RR+WR+WR+pos+mfence+po: P3's y=1 held while P0 and P2, a fence
+ * between, store x twice and P2 fences and loads y). */
+static unsigned hold_rounds(const lrt_shared *sh, int t, size_t i)
+{
+    lrt_rng r = instance_rng(sh->lane_seed ^ 0x5851f42d4c957f2dULL, i, t);
+    if (lrt_rng_below(&r, 2) == 0)
+        return 0;
+    return 1u << lrt_rng_below(&r, 4);
+}
+
+/* Thread T's stores on instance I held back (run_lane says why): its
+ * stall line and the run's hold lines stored to first.  Called where the
+ * thread runs, also inside another thread's switch, which is where a
+ * switched lane's held thread runs (before, it ran there unheld). */
+static void hold_back(const lrt_shared *sh, int t, size_t i)
+{
+    /* the stall and hold lines are the one part of the shared state the
+     * workers write while a run goes on (lane_run sees the rest read-only) */
+    lrt_shared *w = (lrt_shared *)sh;
+    stall_stores_long(w->stall[t].line, i, hold_rounds(sh, t, i));
+    for (int h = 0; h < sh->hold_lines; h++)
+        atomic_store_explicit(&w->hold[h].v, i, memory_order_relaxed);
+}
+
 /* Place Q of a lane (threads MEMBER[0..LEN)) on instance I: its thread's
  * sweep; or, switched, its gapped body with the switch armed for the next
  * place.  Returns the place after what ran.  A body that never came to
@@ -1227,6 +1272,8 @@ static void instance_gaps(const lrt_shared *sh, int t, size_t i, uint32_t *gap)
 static int lane_run(const lrt_shared *sh, const int *member, int q, int len, size_t i)
 {
     int u = member[q];
+    if (sh->sched->hold[u])
+        hold_back(sh, u, i);
     if (!sh->sched->split[u] || q + 1 == len || !sh->t->gap_sweeps) {
         if (sh->gapped) {
             uint32_t gap[LRT_GAPS];
@@ -1377,11 +1424,8 @@ static void run_lane(lrt_shared *sh, int w, int t, int g, uint32_t id)
                 (void)atomic_load_explicit(&sh->hold[h].v, memory_order_relaxed);
             for (int q = 0; q < len; q++) {
                 int u = member[q];
-                if (sc->hold[u] || (short_held && q == 0)) {
-                    stall_stores(sh->stall[u].line, i);
-                    for (int h = 0; h < sh->hold_lines; h++)
-                        atomic_store_explicit(&sh->hold[h].v, i, memory_order_relaxed);
-                }
+                if (!sc->hold[u] && short_held && q == 0)
+                    hold_back(sh, u, i);
                 q = lane_run(sh, member, q, len, i) - 1;
                 if (fence_after[q])
                     lane_fence();

@@ -1418,6 +1418,71 @@ static void test_lanes_switch_threads(void **state)
     lrt_result_free(&r);
 }
 
+/* How long a laned run holds a thread's stores is drawn per instance
+ * (hold_rounds): no extra rounds on about half the instances, where a
+ * held store must show soon, and 1, 2, 4 or 8 on the others, each about
+ * as often; different threads and runs draw apart. */
+static void test_hold_rounds_per_instance(void **state)
+{
+    (void)state;
+    lrt_shared *sh = aligned_alloc(LRT_LINE, (sizeof *sh + LRT_LINE - 1) / LRT_LINE * LRT_LINE);
+    assert_non_null(sh);
+    memset(sh, 0, sizeof *sh);
+    sh->lane_seed = 12345;
+    enum { DRAWS = 8000 };
+    int seen[9] = {0}, differ_thread = 0, differ_run = 0;
+    for (size_t i = 0; i < DRAWS; i++) {
+        unsigned r = hold_rounds(sh, 1, i);
+        assert_true(r == 0 || r == 1 || r == 2 || r == 4 || r == 8);
+        seen[r]++;
+        differ_thread += r != hold_rounds(sh, 2, i);
+        sh->lane_seed = 999;
+        differ_run += r != hold_rounds(sh, 1, i);
+        sh->lane_seed = 12345;
+        assert_int_equal(r, hold_rounds(sh, 1, i));     /* the same wherever drawn */
+    }
+    assert_true(seen[0] > DRAWS * 4 / 10 && seen[0] < DRAWS * 6 / 10);
+    for (int r = 1; r <= 8; r *= 2)
+        assert_true(seen[r] > DRAWS / 8 / 2 && seen[r] < DRAWS / 8 * 2);
+    assert_true(differ_thread > DRAWS / 3 && differ_run > DRAWS / 3);
+    free(sh);
+}
+
+/* A held thread that runs inside another's switch is held there too:
+ * thread 1 runs in the middle of thread 0 (switched before its access 1),
+ * and its stall line takes the instance's store (hold_back) before it
+ * runs, while thread 0, not held, leaves its own untouched.  Before, only
+ * the lane's top-level places were held, and a switched lane's held
+ * thread ran unheld. */
+static void test_lane_holds_inside_switch(void **state)
+{
+    (void)state;
+    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, switch_gsweeps, NULL, NULL};
+    lrt_config c;
+    lrt_schedule sc;
+    laned_config(&c, &sc);
+    c.size = 64;
+    sc.split[0] = 1;
+    sc.switched = true;
+    sc.hold[1] = sc.held = true;
+    lrt_shared *sh = aligned_alloc(LRT_LINE, (sizeof *sh + LRT_LINE - 1) / LRT_LINE * LRT_LINE);
+    assert_non_null(sh);
+    assert_true(shared_init(sh, &t, &c));
+    sh->sched = &sc;
+    sh->laned = true;
+    for (int k = 0; k < LRT_GAPS; k++)
+        sh->switch_gap[0][k] = k == 1 ? LRT_SWITCH : 0;
+    const int member[2] = {0, 1};
+    for (size_t i = 1; i < 40; i += 7) {
+        sh->stall[0].line[0] = 0xee;
+        assert_int_equal(lane_run(sh, member, 0, 2, i), 2);
+        assert_int_equal(sh->stall[1].line[0], (unsigned char)i);
+        assert_int_equal(sh->stall[0].line[0], 0xee);
+    }
+    shared_free(sh);
+    free(sh);
+}
+
 /* Switches in a switch: one lane, thread 0 switched to thread 1 before its
  * access 1, thread 1 to thread 2 before its access 1, runs 0's first
  * part, 1's, 2 whole, 1's rest, 0's rest.  Thread 2 stores cell 2; thread
@@ -1628,6 +1693,8 @@ int main(void)
         cmocka_unit_test(test_lanes_run_threads_in_order),
         cmocka_unit_test(test_lanes_meet_by_place),
         cmocka_unit_test(test_lanes_switch_threads),
+        cmocka_unit_test(test_lane_holds_inside_switch),
+        cmocka_unit_test(test_hold_rounds_per_instance),
         cmocka_unit_test(test_lanes_switch_not_reached),
         cmocka_unit_test(test_lanes_switch_in_switch),
         cmocka_unit_test(test_lane_fences),
