@@ -8,7 +8,8 @@
 # between), which two CPUs hold (4.SB's and 6.SB's all-zero states).
 # 6.SB (six, generated: 64 schedules, which the rounds must all try within
 # the budget) too, at 1M iterations.
-# Then three states that need a held store (below).
+# Then three states that need a held store, and one that needs a thread
+# held inside another's switch (below).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 L=${LITMUSC:?LITMUSC must name the program under test}
@@ -77,5 +78,28 @@ for f in internal/W+RWC+coi+po+po internal/Z6.0+coi+po+po four/4.SB+mfence+mfenc
     *) fail "$f: not covered in four tries of 2M: $line" ;;
     esac
 done
+# A held thread inside another's switch, on two CPUs or more: a
+# generated four-thread test whose state "1:EAX=0 1:EBX=2 2:EAX=0 3:EAX=1
+# x=2" runs P3 (y=1 held, then a load of x) inside P1's switch, beside
+# P0 and P2 (x=1, then x=2, a fence and a load of y).  P3's store must
+# outlast that whole lane.  Held only at a lane's top-level places, and
+# for one miss, the runs covered it after 63k to 92k iterations (medians
+# of 6 and 10 runs, largest 215k); held wherever it runs, and for up to 8
+# more rounds of flush and store, after 340 to 900 (largest 3.7k).  So
+# two tries of 30k.
+"$L" gen --arch X86 -o "$tmp/held.litmus" Rfe PosRR Fre MFencedWR Fre PodWR Fre || fail "gen W+RR+WR+WR+pos+mfence+po"
+line=""
+for try in 1 2; do
+    "$L" run -r 1 --until-covered --max-iterations 30k "$tmp/held.litmus" > "$tmp/log" 2> "$tmp/err" ||
+        { fail "run W+RR+WR+WR+pos+mfence+po: $(cat "$tmp/err")"; break; }
+    line=$(grep '^Coverage ' "$tmp/log")
+    case $line in *"(covered after"*) break ;; esac
+    echo "W+RR+WR+WR+pos+mfence+po: try $try: $line" >&2
+    sleep 3
+done
+case $line in
+*"(covered after"*) ;;
+*) fail "W+RR+WR+WR+pos+mfence+po: not covered in two tries of 30k: $line" ;;
+esac
 [ "$fails" -eq 0 ] || exit 1
 echo "run_coverage_multi: ok"
