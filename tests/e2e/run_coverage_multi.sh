@@ -61,22 +61,26 @@ done
 # stretch gaps and the laned runs' second meeting, Z6.0+coi+po+po was
 # missed in six runs of six on one host and W+RWC+coi+po+po in five
 # (bench/RESULTS.md).
+# covered_in TRIES BUDGET NAME FILE: FILE covered within BUDGET iterations
+# in one of TRIES runs, a few seconds apart
+covered_in() {
+    line=""
+    try=0
+    while [ $try -lt "$1" ]; do
+        try=$((try + 1))
+        "$L" run -r 1 --until-covered --max-iterations "$2" "$4" > "$tmp/log" 2> "$tmp/err" ||
+            { fail "run $4: $(cat "$tmp/err")"; return; }
+        line=$(grep '^Coverage ' "$tmp/log")
+        case $line in *"(covered after"*) return ;; esac
+        echo "$3: try $try: $line" >&2
+        sleep 3
+    done
+    fail "$3: not covered in $1 tries of $2: $line"
+}
 for f in internal/W+RWC+coi+po+po internal/Z6.0+coi+po+po four/4.SB+mfence+mfence+mfence+po; do
     path="$corpora_root/tests/corpus/x86/$f.litmus"
     [ -f "$path" ] || { fail "missing $path"; continue; }
-    line=""
-    for try in 1 2 3 4; do
-        "$L" run -r 1 --until-covered --max-iterations 2M "$path" > "$tmp/log" 2> "$tmp/err" ||
-            { fail "run $path: $(cat "$tmp/err")"; break; }
-        line=$(grep '^Coverage ' "$tmp/log")
-        case $line in *"(covered after"*) break ;; esac
-        echo "$f: try $try: $line" >&2
-        sleep 3
-    done
-    case $line in
-    *"(covered after"*) ;;
-    *) fail "$f: not covered in four tries of 2M: $line" ;;
-    esac
+    covered_in 4 2M "$f" "$path"
 done
 # A held thread inside another's switch, on two CPUs or more: a
 # generated four-thread test whose state "1:EAX=0 1:EBX=2 2:EAX=0 3:EAX=1
@@ -87,19 +91,10 @@ done
 # of 6 and 10 runs, largest 215k); held wherever it runs, and for up to 8
 # more rounds of flush and store, after 340 to 900 (largest 3.7k).  So
 # two tries of 30k.
-"$L" gen --arch X86 -o "$tmp/held.litmus" Rfe PosRR Fre MFencedWR Fre PodWR Fre || fail "gen W+RR+WR+WR+pos+mfence+po"
-line=""
-for try in 1 2; do
-    "$L" run -r 1 --until-covered --max-iterations 30k "$tmp/held.litmus" > "$tmp/log" 2> "$tmp/err" ||
-        { fail "run W+RR+WR+WR+pos+mfence+po: $(cat "$tmp/err")"; break; }
-    line=$(grep '^Coverage ' "$tmp/log")
-    case $line in *"(covered after"*) break ;; esac
-    echo "W+RR+WR+WR+pos+mfence+po: try $try: $line" >&2
-    sleep 3
-done
-case $line in
-*"(covered after"*) ;;
-*) fail "W+RR+WR+WR+pos+mfence+po: not covered in two tries of 30k: $line" ;;
-esac
+if "$L" gen --arch X86 -o "$tmp/held.litmus" Rfe PosRR Fre MFencedWR Fre PodWR Fre; then
+    covered_in 2 30k W+RR+WR+WR+pos+mfence+po "$tmp/held.litmus"
+else
+    fail "gen W+RR+WR+WR+pos+mfence+po"
+fi
 [ "$fails" -eq 0 ] || exit 1
 echo "run_coverage_multi: ok"
