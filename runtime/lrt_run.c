@@ -162,6 +162,9 @@ typedef struct lrt_shared {
     /* a switched thread's gaps in a laned run: its own with LRT_SWITCH
      * where the lane switches (run_lane) */
     uint32_t switch_gap[LRT_MAX_THREADS][LRT_GAPS];
+    /* this run stretches the switched thread at its switch (draw_switches):
+     * a gap after the switch returns, before the access it stopped at */
+    bool switch_stretch[LRT_MAX_THREADS];
     uint64_t gapped_runs;
     int next_sched;                 /* where the round-robin over schedules goes on */
     uint32_t meet_id;               /* this run's first meeting, and its flags' value; 64 a run */
@@ -513,12 +516,18 @@ static int lane_of(const lrt_schedule *sc, int n, int t, int *member, int *longe
 }
 
 /* The gaps of the switched threads of this schedule run: LRT_SWITCH at
- * the switch; where the schedule stretches the thread, a long gap (the
- * top three sizes) one time in two; else none, so that the switch is the
- * one pause in its run. */
+ * the switch; where the schedule stretches the thread, a long gap one
+ * time in two; else none, so that the switch is the one pause in its
+ * run.  A stretch at the switch's own access cannot share its slot: it
+ * comes after the switch returns (lrt_switch, switch_after), where the
+ * state needs another lane's access between what the switch ran and
+ * that access (W+RWC+po+pos+po's state where P1 reads y=0, then P0 runs
+ * inside its switch, then P1 reads P2's held y=2: the held store must
+ * show after P0's y=1 and before P1's load). */
 static void draw_switches(lrt_shared *sh, bool gaps)
 {
     const lrt_schedule *sc = sh->sched;
+    memset(sh->switch_stretch, 0, sizeof sh->switch_stretch);
     if (!sc->switched || !gaps)
         return;
     for (int t = 0; t < sh->t->nthreads; t++) {
@@ -528,6 +537,7 @@ static void draw_switches(lrt_shared *sh, bool gaps)
             bool stretch = (sc->stretch[t] >> k) & 1 && lrt_rng_below(&sh->rng, 2);
             sh->switch_gap[t][k] = stretch ? stretch_gap(&sh->rng) : 0;
         }
+        sh->switch_stretch[t] = (sc->stretch[t] >> sc->split[t]) & 1;
         sh->switch_gap[t][sc->split[t]] = LRT_SWITCH;
     }
 }
@@ -1192,6 +1202,7 @@ typedef struct lane_switch {
     const int *member;
     int at, len;
     size_t instance;
+    uint32_t after;                 /* spins once the switch returns */
 } lane_switch;
 static _Thread_local lane_switch armed_switch;
 /* Where the last switch's chain ended: the lane's next place. */
@@ -1216,6 +1227,7 @@ void lrt_switch(void)
     lane_fence();
     int end = lane_run(sw.sh, sw.member, sw.at, sw.len, sw.instance);
     lane_fence();
+    lrt_spin(sw.after);
     switch_end = end;
 }
 
@@ -1247,6 +1259,18 @@ static unsigned hold_rounds(const lrt_shared *sh, int t, size_t i)
     if (lrt_rng_below(&r, 2) == 0)
         return 0;
     return 1u << lrt_rng_below(&r, 4);
+}
+
+/* The spins after thread T's switch returns on instance I of a run that
+ * stretches it there (draw_switches): a stretch_gap on half the
+ * instances, drawn per instance as the lane gaps are, none on the
+ * others. */
+static uint32_t switch_after(const lrt_shared *sh, int t, size_t i)
+{
+    if (!sh->switch_stretch[t])
+        return 0;
+    lrt_rng r = instance_rng(sh->lane_seed ^ 0x2545f4914f6cdd1dULL, i, t);
+    return lrt_rng_below(&r, 2) ? stretch_gap(&r) : 0;
 }
 
 /* Thread T's stores on instance I held back (run_lane says why): its
@@ -1284,7 +1308,7 @@ static int lane_run(const lrt_shared *sh, const int *member, int q, int len, siz
         }
         return q + 1;
     }
-    armed_switch = (lane_switch){sh, member, q + 1, len, i};
+    armed_switch = (lane_switch){sh, member, q + 1, len, i, switch_after(sh, u, i)};
     sh->t->gap_sweeps[u](sh->layout.cell, sh->out[u], i, i + 1, sh->switch_gap[u]);
     if (!armed_switch.sh)
         return switch_end;
