@@ -1483,6 +1483,75 @@ static void test_lane_holds_inside_switch(void **state)
     free(sh);
 }
 
+/* A stretch at a switched thread's switch slot (thread 0 stretched and
+ * switched before its access 1) cannot share that slot with LRT_SWITCH:
+ * the run marks it (draw_switches), and the lane arms the switch with
+ * spins for after it returns (switch_after), a stretch_gap on about half
+ * the instances, drawn per instance, none on the others; a thread not
+ * stretched there gets none. */
+static _Atomic uint64_t after_armed, after_spins;
+static void after_body(int t, void *const *c, int64_t *out, const uint32_t *gap)
+{
+    if (t == 0 && gap && armed_switch.sh) {
+        atomic_fetch_add(&after_armed, 1);
+        atomic_fetch_add(&after_spins, armed_switch.after);
+    }
+    switch_body(t, c, out, gap);
+}
+GAPPED_SWEEPS3(after, after_body);
+
+static void test_switch_stretch_after_return(void **state)
+{
+    (void)state;
+    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, after_gsweeps, NULL, NULL};
+    lrt_config c;
+    lrt_schedule sc;
+    laned_config(&c, &sc);
+    c.size = 256;
+    sc.split[0] = 1;
+    sc.switched = true;
+    sc.stretch[0] = 2;
+    sc.stretched = true;
+    lrt_shared *sh = aligned_alloc(LRT_LINE, (sizeof *sh + LRT_LINE - 1) / LRT_LINE * LRT_LINE);
+    assert_non_null(sh);
+    assert_true(shared_init(sh, &t, &c));
+    sh->sched = &sc;
+    sh->laned = true;
+    sh->lane_seed = 77;
+    draw_switches(sh, true);
+    assert_true(sh->switch_stretch[0]);
+    assert_false(sh->switch_stretch[1]);
+    assert_int_equal(sh->switch_gap[0][1], LRT_SWITCH);
+    int none = 0, some = 0;
+    for (size_t i = 0; i < 256; i++) {
+        uint32_t a = switch_after(sh, 0, i);
+        assert_true(a < (1u << GAP_LOG_MAX));
+        none += a == 0;
+        some += a != 0;
+        assert_int_equal(switch_after(sh, 1, i), 0);
+        assert_int_equal(a, switch_after(sh, 0, i));        /* the same wherever drawn */
+    }
+    assert_true(none > 64 && some > 64);
+    /* the lane arms the switch with them */
+    const int member[2] = {0, 1};
+    atomic_store(&after_armed, 0);
+    atomic_store(&after_spins, 0);
+    uint64_t want = 0;
+    for (size_t i = 0; i < 64; i++) {
+        assert_int_equal(lane_run(sh, member, 0, 2, i), 2);
+        want += switch_after(sh, 0, i);
+    }
+    assert_int_equal(atomic_load(&after_armed), 64);
+    assert_int_equal(atomic_load(&after_spins), want);
+    /* not stretched at the switch slot: nothing after it */
+    sc.stretch[0] = 4;
+    draw_switches(sh, true);
+    assert_false(sh->switch_stretch[0]);
+    assert_int_equal(switch_after(sh, 0, 3), 0);
+    shared_free(sh);
+    free(sh);
+}
+
 /* Switches in a switch: one lane, thread 0 switched to thread 1 before its
  * access 1, thread 1 to thread 2 before its access 1, runs 0's first
  * part, 1's, 2 whole, 1's rest, 0's rest.  Thread 2 stores cell 2; thread
@@ -1695,6 +1764,7 @@ int main(void)
         cmocka_unit_test(test_lanes_switch_threads),
         cmocka_unit_test(test_lane_holds_inside_switch),
         cmocka_unit_test(test_hold_rounds_per_instance),
+        cmocka_unit_test(test_switch_stretch_after_return),
         cmocka_unit_test(test_lanes_switch_not_reached),
         cmocka_unit_test(test_lanes_switch_in_switch),
         cmocka_unit_test(test_lane_fences),
