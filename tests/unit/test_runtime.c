@@ -1418,6 +1418,31 @@ static void test_lanes_switch_threads(void **state)
     lrt_result_free(&r);
 }
 
+/* A zeroed lrt_shared on its own lines, as lrt_run allocates it. */
+static lrt_shared *new_shared(void)
+{
+    lrt_shared *sh = aligned_alloc(LRT_LINE, (sizeof *sh + LRT_LINE - 1) / LRT_LINE * LRT_LINE);
+    assert_non_null(sh);
+    memset(sh, 0, sizeof *sh);
+    return sh;
+}
+
+/* The shared state of a laned run of T (SIZE instances) under the
+ * schedule laned_config makes, with thread 0 switched before its access
+ * 1, for calling lane_run directly; the caller adds to SC. */
+static lrt_shared *switched_shared(const lrt_test *t, lrt_config *c, lrt_schedule *sc, uint64_t size)
+{
+    laned_config(c, sc);
+    c->size = size;
+    sc->split[0] = 1;
+    sc->switched = true;
+    lrt_shared *sh = new_shared();
+    assert_true(shared_init(sh, t, c));
+    sh->sched = sc;
+    sh->laned = true;
+    return sh;
+}
+
 /* How long a laned run holds a thread's stores is drawn per instance
  * (hold_rounds): no extra rounds on about half the instances, where a
  * held store must show soon, and 1, 2, 4 or 8 on the others, each about
@@ -1425,9 +1450,7 @@ static void test_lanes_switch_threads(void **state)
 static void test_hold_rounds_per_instance(void **state)
 {
     (void)state;
-    lrt_shared *sh = aligned_alloc(LRT_LINE, (sizeof *sh + LRT_LINE - 1) / LRT_LINE * LRT_LINE);
-    assert_non_null(sh);
-    memset(sh, 0, sizeof *sh);
+    lrt_shared *sh = new_shared();
     sh->lane_seed = 12345;
     enum { DRAWS = 8000 };
     int seen[9] = {0}, differ_thread = 0, differ_run = 0;
@@ -1460,16 +1483,8 @@ static void test_lane_holds_inside_switch(void **state)
     lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, switch_gsweeps, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
-    laned_config(&c, &sc);
-    c.size = 64;
-    sc.split[0] = 1;
-    sc.switched = true;
+    lrt_shared *sh = switched_shared(&t, &c, &sc, 64);
     sc.hold[1] = sc.held = true;
-    lrt_shared *sh = aligned_alloc(LRT_LINE, (sizeof *sh + LRT_LINE - 1) / LRT_LINE * LRT_LINE);
-    assert_non_null(sh);
-    assert_true(shared_init(sh, &t, &c));
-    sh->sched = &sc;
-    sh->laned = true;
     for (int k = 0; k < LRT_GAPS; k++)
         sh->switch_gap[0][k] = k == 1 ? LRT_SWITCH : 0;
     const int member[2] = {0, 1};
@@ -1506,17 +1521,9 @@ static void test_switch_stretch_after_return(void **state)
     lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, after_gsweeps, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
-    laned_config(&c, &sc);
-    c.size = 256;
-    sc.split[0] = 1;
-    sc.switched = true;
+    lrt_shared *sh = switched_shared(&t, &c, &sc, 256);
     sc.stretch[0] = 2;
     sc.stretched = true;
-    lrt_shared *sh = aligned_alloc(LRT_LINE, (sizeof *sh + LRT_LINE - 1) / LRT_LINE * LRT_LINE);
-    assert_non_null(sh);
-    assert_true(shared_init(sh, &t, &c));
-    sh->sched = &sc;
-    sh->laned = true;
     sh->lane_seed = 77;
     draw_switches(sh, true);
     assert_true(sh->switch_stretch[0]);
