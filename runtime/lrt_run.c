@@ -138,7 +138,8 @@ typedef struct lrt_shared {
     uint64_t stall_seed;            /* ... instance by instance, drawn from this */
     uint32_t stall_aims[STALL_AIMS];/* ... the held threads of unseen states' schedules (draw_stall) */
     int nstall_aims;
-    uint64_t lane_seed;             /* laned runs: each instance's gaps (instance_gaps) */
+    uint64_t lane_seed;             /* laned runs: each instance's gaps, holds and stretches after a
+                                       switch (instance_gaps, hold_rounds, switch_after) */
     uint64_t stalled_runs;
     bool round_plain;               /* the round's plain free run is made or passed over */
     bool lane_handshake;            /* this laned run's lanes meet on every instance */
@@ -162,9 +163,6 @@ typedef struct lrt_shared {
     /* a switched thread's gaps in a laned run: its own with LRT_SWITCH
      * where the lane switches (run_lane) */
     uint32_t switch_gap[LRT_MAX_THREADS][LRT_GAPS];
-    /* this run stretches the switched thread at its switch (draw_switches):
-     * a gap after the switch returns, before the access it stopped at */
-    bool switch_stretch[LRT_MAX_THREADS];
     uint64_t gapped_runs;
     int next_sched;                 /* where the round-robin over schedules goes on */
     uint32_t meet_id;               /* this run's first meeting, and its flags' value; 64 a run */
@@ -527,7 +525,6 @@ static int lane_of(const lrt_schedule *sc, int n, int t, int *member, int *longe
 static void draw_switches(lrt_shared *sh, bool gaps)
 {
     const lrt_schedule *sc = sh->sched;
-    memset(sh->switch_stretch, 0, sizeof sh->switch_stretch);
     if (!sc->switched || !gaps)
         return;
     for (int t = 0; t < sh->t->nthreads; t++) {
@@ -537,7 +534,6 @@ static void draw_switches(lrt_shared *sh, bool gaps)
             bool stretch = (sc->stretch[t] >> k) & 1 && lrt_rng_below(&sh->rng, 2);
             sh->switch_gap[t][k] = stretch ? stretch_gap(&sh->rng) : 0;
         }
-        sh->switch_stretch[t] = (sc->stretch[t] >> sc->split[t]) & 1;
         sh->switch_gap[t][sc->split[t]] = LRT_SWITCH;
     }
 }
@@ -1115,8 +1111,7 @@ static inline void stall_stores(volatile unsigned char *line, size_t i)
  * eight (medians, 2-vCPU AMD EPYC, Zen 5), its loads unslowed. */
 static inline void stall_stores_long(volatile unsigned char *line, size_t i, unsigned rounds)
 {
-    stall_stores(line, i);
-    for (unsigned r = 0; r < rounds; r++)
+    for (unsigned r = 0; r <= rounds; r++)
         stall_stores(line, i);
 }
 
@@ -1198,7 +1193,7 @@ static inline void lane_fence(void)
  * a run may switch at once; one at a time, since a switch disarms it
  * before what it runs arms the next. */
 typedef struct lane_switch {
-    const lrt_shared *sh;
+    lrt_shared *sh;
     const int *member;
     int at, len;
     size_t instance;
@@ -1208,7 +1203,7 @@ static _Thread_local lane_switch armed_switch;
 /* Where the last switch's chain ended: the lane's next place. */
 static _Thread_local int switch_end;
 
-static int lane_run(const lrt_shared *sh, const int *member, int q, int len, size_t i);
+static int lane_run(lrt_shared *sh, const int *member, int q, int len, size_t i);
 
 /* Called by a gapped body at a gap of LRT_SWITCH: the armed place runs
  * its instance (and, when that thread is switched too, what its switch
@@ -1261,13 +1256,14 @@ static unsigned hold_rounds(const lrt_shared *sh, int t, size_t i)
     return 1u << lrt_rng_below(&r, 4);
 }
 
-/* The spins after thread T's switch returns on instance I of a run that
- * stretches it there (draw_switches): a stretch_gap on half the
- * instances, drawn per instance as the lane gaps are, none on the
- * others. */
+/* The spins after thread T's switch returns on instance I, where the
+ * schedule stretches T at the access it is switched out before (which
+ * draw_switches leaves to this): a stretch_gap on half the instances,
+ * drawn per instance as the lane gaps are, none on the others. */
 static uint32_t switch_after(const lrt_shared *sh, int t, size_t i)
 {
-    if (!sh->switch_stretch[t])
+    const lrt_schedule *sc = sh->sched;
+    if (!sc->split[t] || !((sc->stretch[t] >> sc->split[t]) & 1))
         return 0;
     lrt_rng r = instance_rng(sh->lane_seed ^ 0x2545f4914f6cdd1dULL, i, t);
     return lrt_rng_below(&r, 2) ? stretch_gap(&r) : 0;
@@ -1277,14 +1273,11 @@ static uint32_t switch_after(const lrt_shared *sh, int t, size_t i)
  * stall line and the run's hold lines stored to first.  Called where the
  * thread runs, also inside another thread's switch, which is where a
  * switched lane's held thread runs (before, it ran there unheld). */
-static void hold_back(const lrt_shared *sh, int t, size_t i)
+static void hold_back(lrt_shared *sh, int t, size_t i)
 {
-    /* the stall and hold lines are the one part of the shared state the
-     * workers write while a run goes on (lane_run sees the rest read-only) */
-    lrt_shared *w = (lrt_shared *)sh;
-    stall_stores_long(w->stall[t].line, i, hold_rounds(sh, t, i));
+    stall_stores_long(sh->stall[t].line, i, hold_rounds(sh, t, i));
     for (int h = 0; h < sh->hold_lines; h++)
-        atomic_store_explicit(&w->hold[h].v, i, memory_order_relaxed);
+        atomic_store_explicit(&sh->hold[h].v, i, memory_order_relaxed);
 }
 
 /* Place Q of a lane (threads MEMBER[0..LEN)) on instance I: its thread's
@@ -1293,7 +1286,7 @@ static void hold_back(const lrt_shared *sh, int t, size_t i)
  * the switch's gap (a branch past that access) leaves it armed: the next
  * place then runs after it, as on an unswitched lane, so that every
  * thread runs each instance once whatever path its code takes. */
-static int lane_run(const lrt_shared *sh, const int *member, int q, int len, size_t i)
+static int lane_run(lrt_shared *sh, const int *member, int q, int len, size_t i)
 {
     int u = member[q];
     if (sh->sched->hold[u])
