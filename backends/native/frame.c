@@ -194,7 +194,8 @@ static void emit_descriptor(strbuf *b, const nat_frame *f)
     sb_printf(b, "};\nstatic const lrt_thread_fn lt_threads[%d] = {", t->nthreads);
     for (int i = 0; i < t->nthreads; i++)
         sb_printf(b, "%slt_thread_%d", i ? ", " : "", i);
-    sb_printf(b, "};\nstatic const lrt_sweep_fn lt_sweeps[%d] = {", t->nthreads);
+    /* not const: lt_pick_sweeps may put the wide sweeps in */
+    sb_printf(b, "};\nstatic lrt_sweep_fn lt_sweeps[%d] = {", t->nthreads);
     for (int i = 0; i < t->nthreads; i++)
         sb_printf(b, "%slt_sweep_%d", i ? ", " : "", i);
     sb_printf(b, "};\nstatic const lrt_gap_sweep_fn lt_gsweeps[%d] = {", t->nthreads);
@@ -222,7 +223,9 @@ static void emit_descriptor(strbuf *b, const nat_frame *f)
     sb_printf(b, ", %d, %d, %d, lt_nout, lt_threads, lt_reset, lt_collect,\n"
                  "    lt_sweeps, lt_reset_range, lt_count_range, %d, lt_gsweeps, lt_loads, lt_stores\n};\n\n",
               t->nthreads, f->cells->nlocs, f->nobs, width);
-    sb_add(b, "int main(int argc, char **argv)\n{\n    return lrt_main(&lt_test, argc, argv);\n}\n");
+    nat_emit_pick_sweeps(b, f);
+    sb_add(b, "int main(int argc, char **argv)\n{\n    lt_pick_sweeps();\n"
+              "    return lrt_main(&lt_test, argc, argv);\n}\n");
 }
 
 char *nat_program(const ir_test *t, const ir_test *cells, const char *target,
@@ -249,6 +252,7 @@ char *nat_program(const ir_test *t, const ir_test *cells, const char *target,
     }
     strbuf b = {0};
     emit_header(&b, t, cells, target);
+    nat_emit_wide_prelude(&b, &f);
     if (extra_decls)
         sb_add(&b, extra_decls);
     /* Each thread twice: as it is, and with gaps for the gapped runs. */
@@ -265,6 +269,7 @@ char *nat_program(const ir_test *t, const ir_test *cells, const char *target,
     emit_reset(&b, cells);
     emit_collect(&b, &f);
     emit_ranges(&b, &f);
+    nat_emit_wide_sweeps(&b, &f);
     emit_descriptor(&b, &f);
     frame_free(&f);
     return sb_take(&b);

@@ -43,6 +43,16 @@ int nat_gap_position(int k);
 char *nat_program(const ir_test *t, const ir_test *cells, const char *target,
                   const char *extra_decls, nat_body_fn body, void *ctx, diag *d);
 
+/* The wide sweeps (backends/native/wide_sweep.c): the prelude that
+ * defines LT_WIDE and lt_put4 where the compiler can target AVX2 (none
+ * where no thread has a wide sweep), each
+ * thread's lt_wsweep_TI where its outputs fill 32-byte stores (after the
+ * thread bodies), and lt_pick_sweeps, which installs them in lt_sweeps
+ * where the CPU has AVX2 (after lt_sweeps, called first thing in main). */
+void nat_emit_wide_prelude(strbuf *b, const nat_frame *f);
+void nat_emit_wide_sweeps(strbuf *b, const nat_frame *f);
+void nat_emit_pick_sweeps(strbuf *b, const nat_frame *f);
+
 /* The C type of location L's cell: "int32_t", "uint8_t", "int64_t", ...
  * (pointers hold IR_ADDR values in an int64_t; __int128 is narrowed to
  * 64 bits, which every litmus value fits). */
