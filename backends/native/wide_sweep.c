@@ -7,8 +7,9 @@
  * output each) stayed ahead of each other's stores for about 23 instances
  * of a chunk, after which the weak outcome fell from 20% of the instances
  * to 8% (2-vCPU AMD EPYC, vCPUs sharing a core).  Four outputs in one
- * 32-byte store: SB's default run made 40% more iterations and 17% more
- * weak outcomes a second (100 runs taking turns with the plain sweep).
+ * 32-byte store: SB's default run made 38% more iterations and 15% more
+ * weak outcomes a second (60 rounds of `-r 100` taking turns with the
+ * plain sweep, bench/native_ab.sh).
  *
  * Only the sweep changes: each instance still runs the thread's own body
  * (inlined, its outputs kept in registers), the instances of a block one
