@@ -28,7 +28,7 @@ static void usage(FILE *f)
             "  --affinity MODE        none | incr | random (default incr)\n"
             "  --layout MODE          array | packed | line | shuffle (default array)\n"
             "  --chunk N              instances a thread sweeps without waiting: timebase\n"
-            "                         chunks start on the clock (default 64), loose\n"
+            "                         chunks start on the clock (default 96), loose\n"
             "                         threads meet after each (default 256; 0: never)\n"
             "  --period TICKS|auto    timebase: ticks between chunks (default auto:\n"
             "                         adapted run by run to keep the threads together)\n"

@@ -182,10 +182,14 @@ uint64_t lrt_default_chunk(lrt_sync_kind sync)
 {
     /* Loose: shorter chunks pay for the meeting (each drains the store
      * buffers), longer ones let the threads drift apart.  Timebase: a
-     * clock start every 64 instances holds them together at a cost of one
-     * rdtsc per chunk; 32 sees as many witnesses on SB and runs some 10%
-     * fewer iterations (bench/RESULTS.md). */
-    return sync == LRT_SYNC_LOOSE ? 256 : sync == LRT_SYNC_TIMEBASE ? 64 : 0;
+     * clock start every 96 instances holds them together at a cost of one
+     * rdtsc per chunk.  With the outputs four to a store (the generated
+     * wide sweeps) the threads' loads stay ahead of each other's stores
+     * further into a chunk than they did: on SB 96 and 128 showed 39-45%
+     * more witnesses a second than 64, and 10-13% more iterations (150
+     * rounds taking turns, 2-vCPU AMD EPYC); 96, nearer the stretch the
+     * store buffer gives where two vCPUs share a core (bench/RESULTS.md). */
+    return sync == LRT_SYNC_LOOSE ? 256 : sync == LRT_SYNC_TIMEBASE ? 96 : 0;
 }
 
 void lrt_config_default(lrt_config *c)

@@ -80,7 +80,7 @@ grep -q 'build="cached"' "$tmp/out" || fail "second run of the same test was not
 grep -q "^Config SB .*sync=user" "$tmp/out" || fail "--sync user did not reach the runner"
 # The default sync is timebase with an adaptive period; fixed values reach the runner.
 expect 0 "" "$L" run --cache-dir "$tmp/c1" -s 1000 -r 3 "$SB"
-grep -q "^Config SB .*sync=timebase .*chunk=64 period=auto [1-9][0-9]* delay=auto aligned=[01]\.[0-9]* " "$tmp/out" ||
+grep -q "^Config SB .*sync=timebase .*chunk=96 period=auto [1-9][0-9]* delay=auto aligned=[01]\.[0-9]* " "$tmp/out" ||
     fail "default run: no timebase configuration: $(grep '^Config' "$tmp/out")"
 expect 0 "" "$L" run --cache-dir "$tmp/c1" -s 1000 -r 2 --chunk 8 --period 5000 --delay 7 "$SB"
 grep -q "^Config SB .*chunk=8 period=5000 delay=7 " "$tmp/out" ||
