@@ -40,6 +40,7 @@ CFG
 cat >"$tmp/lc" <<'CFG'
 default
 --chunk 32
+--chunk 64
 --chunk 0
 --sync loose
 --sync loose --chunk 0
