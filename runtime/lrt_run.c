@@ -278,14 +278,20 @@ static uint64_t median_chunk(lrt_shared *sh, int t)
 enum { CALIBRATE_CHUNKS = 8 };
 
 /* Serial, after a paced run: the longest any test thread's sweep of a
- * chunk took, leaving out each thread's slowest tenth (a chunk the thread
- * was preempted in is an outlier, not its pace).  Reorders busy[]. */
+ * chunk took, leaving out each thread's slowest quarter (a chunk the
+ * thread was preempted in is an outlier, not its pace; and a chunk swept
+ * side by side takes longer the more lines change hands in it, which
+ * varies from chunk to chunk).  With its slowest tenth left out instead,
+ * SB's threads spent 38% of a run waiting for the next chunk's start
+ * (perf); with a quarter, 24% more iterations a second and 10% fewer
+ * witnesses, with half, 34% more and 21% fewer (25 rounds taking turns,
+ * 2-vCPU AMD EPYC, bench/RESULTS.md).  Reorders busy[]. */
 static uint64_t paced_chunk(lrt_shared *sh)
 {
     size_t n = sh->nchunks;
     uint64_t pace = 0;
     for (int t = 0; t < sh->nworkers; t++) {
-        uint64_t p = select_kth(sh->busy[t], n, n * 9 / 10);
+        uint64_t p = select_kth(sh->busy[t], n, n * 3 / 4);
         pace = p > pace ? p : pace;
     }
     return pace;
@@ -298,7 +304,7 @@ static uint64_t paced_chunk(lrt_shared *sh)
  * much, so the first paced run is already close).  After that every run
  * measures the pace itself: the period becomes an eighth more than the
  * time the slowest thread's sweep of a chunk took, leaving out its
- * slowest tenth.  How long a chunk takes is not fixed: on a shared host
+ * slowest quarter (paced_chunk).  How long a chunk takes is not fixed: on a shared host
  * the same two threads take three times as long for stretches of tens of
  * milliseconds (when the host places their CPUs apart) and then run fast
  * again, so the period must follow the pace down as soon as it follows it
