@@ -304,10 +304,10 @@ static uint64_t paced_chunk(lrt_shared *sh)
  * much, so the first paced run is already close).  After that every run
  * measures the pace itself: the period becomes an eighth more than the
  * time the slowest thread's sweep of a chunk took, leaving out its
- * slowest quarter (paced_chunk).  How long a chunk takes is not fixed: on a shared host
- * the same two threads take three times as long for stretches of tens of
- * milliseconds (when the host places their CPUs apart) and then run fast
- * again, so the period must follow the pace down as soon as it follows it
+ * slowest quarter (paced_chunk).  How long a chunk takes is not fixed:
+ * on a shared host the same two threads take three times as long for
+ * stretches of tens of milliseconds (when the host places their CPUs
+ * apart) and then run fast again, so the period must follow the pace down as soon as it follows it
  * up.  A rule that only nudged the period by the share of chunks begun
  * apart grew it in such a stretch and took a hundred runs to bring it
  * back, running the rest of the test at a third of the speed

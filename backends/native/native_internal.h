@@ -45,10 +45,11 @@ char *nat_program(const ir_test *t, const ir_test *cells, const char *target,
 
 /* The wide sweeps (backends/native/wide_sweep.c): the prelude that
  * defines LT_WIDE and lt_put4 where the compiler can target AVX2 (none
- * where no thread has a wide sweep), each
- * thread's lt_wsweep_TI where its outputs fill 32-byte stores (after the
- * thread bodies), and lt_pick_sweeps, which installs them in lt_sweeps
- * where the CPU has AVX2 (after lt_sweeps, called first thing in main). */
+ * where no thread has a wide sweep); each thread's lt_wsweep_TI where its
+ * outputs fill 32-byte stores (after the plain sweeps, whose lt_sweep_TI
+ * it calls for the instances short of a block); and lt_pick_sweeps, which
+ * installs them in lt_sweeps where the CPU has AVX2 (after lt_sweeps,
+ * called first thing in main). */
 void nat_emit_wide_prelude(strbuf *b, const nat_frame *f);
 void nat_emit_wide_sweeps(strbuf *b, const nat_frame *f);
 void nat_emit_pick_sweeps(strbuf *b, const nat_frame *f);

@@ -13,7 +13,8 @@
  *
  * Only the sweep changes: each instance still runs the thread's own body
  * (inlined, its outputs kept in registers), the instances of a block one
- * after the other.  AVX2 is the compiler's to target for these functions
+ * after the other, and the plain sweep (lt_sweep_*) takes the instances
+ * short of a block.  AVX2 is the compiler's to target for these functions
  * alone and the CPU's to have: lt_pick_sweeps installs them at start-up
  * where it does, and everywhere else the plain sweeps run. */
 #include "backends/native/native_internal.h"
@@ -76,9 +77,8 @@ void nat_emit_wide_sweeps(strbuf *b, const nat_frame *f)
         for (int g = 0; g < k * n; g += 4)
             sb_printf(b, "        lt_put4(lt_out + lt_i * %d + %d, lt_blk[%d], lt_blk[%d], lt_blk[%d], lt_blk[%d]);\n",
                       n, g, g, g + 1, g + 2, g + 3);
-        sb_printf(b, "    }\n    for (; lt_i < lt_hi; lt_i++)\n"
-                     "        lt_thread_%d(lt_c + lt_i * %d, lt_out + lt_i * %d);\n}\n\n",
-                  i, nlocs, n);
+        /* the instances short of a block: the plain sweep's */
+        sb_printf(b, "    }\n    lt_sweep_%d(lt_c, lt_out, lt_i, lt_hi);\n}\n\n", i);
     }
     sb_add(b, "#endif\n\n");
 }
