@@ -124,6 +124,8 @@ if [ -s "$tmp/ratios.all" ]; then
     sort -k5 -g "$tmp/ratios.all" | awk '{ printf "  %-10s %-28s %8d %8d %8.2f %4d\n", $1, $2, $3, $4, $5, $6 }'
     awk '{ print $5 }' "$tmp/ratios.all" | sort -g | awk '{ v[NR] = $1; if ($1 >= 10) ten++ }
         END { printf "all: median litmus7 / litmusc %.2f; %d of %d tests at 10 or more\n", v[int((NR + 1) / 2)], ten, NR }'
+    # the corpus as a whole: what covering every test both cover took
+    awk '{ l7 += $3; lc += $4 } END { printf "all: iterations to cover all %d tests both cover: litmus7 %d, litmusc %d (%.1fx)\n", NR, l7, lc, l7 / lc }' "$tmp/ratios.all"
     # A tenth of litmus7's iterations cannot be asked of a test litmus7
     # covers in 10 to 30 (its smallest budgets): no run shows N states in
     # fewer than N iterations.  Per test, litmusc's first-seen at most the
