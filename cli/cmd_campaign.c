@@ -45,6 +45,7 @@ static void usage(FILE *f)
             "  run options      as for `litmusc run`: -s N -r N --sync M --affinity M --layout M\n"
             "                   --chunk N --period T --delay T --seed N --cpus N --time SEC\n"
             "                   --timeout SEC --model M --filter REGEX --cache-dir DIR\n"
+            "                   --until-covered --max-iterations N\n"
             "  --html, --junit  write the report as HTML (SVG histograms) or JUnit XML\n"
             "  --json           print the report in the litmusc/1 JSON schema\n"
             "  --jobs N         shards at once (parallel); --shards N how many (default: jobs)\n"
