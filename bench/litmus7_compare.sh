@@ -137,3 +137,37 @@ awk '$1 == "l7" { if ($2 > bi) { bi = $2; bic = $0 } if ($3 > bw) { bw = $3; bwc
                     name[k], w[k] / bw, it[k] / bi, it[k] / bs
         }
      }' "$tmp/best"
+
+# The host's speed can change between rounds (a shared VM moves its
+# vCPUs), so medians of each configuration may come from different
+# spells.  Round by round instead: litmusc's default against the best of
+# litmus7's configurations in the same round, and litmusc's fastest
+# configuration against litmus7's fastest.
+: >"$tmp/rounds"
+for f in "$tmp"/rate.l7.*; do
+    [ -s "$f" ] && awk '{ print NR, "l7", $1, $2 }' "$f" >>"$tmp/rounds"
+done
+for f in "$tmp"/rate.lc.*; do
+    [ -s "$f" ] || continue
+    k=${f##*.}
+    awk -v k="$k" '{ print NR, (k == 1 ? "def" : "lc"), $1, $2 }' "$f" >>"$tmp/rounds"
+done
+awk '{ r = $1 }
+     $2 == "l7" { if ($3 > l7i[r]) l7i[r] = $3; if ($4 > l7w[r]) l7w[r] = $4 }
+     $2 != "l7" { if ($3 > lci[r]) lci[r] = $3 }
+     $2 == "def" { di[r] = $3; dw[r] = $4 }
+     END {
+        for (r in di) if (l7i[r] > 0 && l7w[r] > 0) {
+            n++; wr[n] = dw[r] / l7w[r]; ir[n] = di[r] / l7i[r]; fr[n] = lci[r] / l7i[r]
+            w10 += wr[n] >= 10; i2 += ir[n] >= 2; f2 += fr[n] >= 2
+        }
+        if (!n) exit
+        printf "\nround by round (%d rounds):\n", n
+        printf "  litmusc default witnesses/s over litmus7 best of the round: %s; 10x or more in %d\n", spread(wr, n), w10
+        printf "  litmusc default iterations/s over litmus7 fastest of the round: %s; 2x or more in %d\n", spread(ir, n), i2
+        printf "  litmusc fastest over litmus7 fastest, iterations/s: %s; 2x or more in %d\n", spread(fr, n), f2
+     }
+     function spread(a, n,   i, j, t) {
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+        return sprintf("median %.1fx, range %.1fx-%.1fx", a[int((n + 1) / 2)], a[1], a[n])
+     }' "$tmp/rounds"
