@@ -112,6 +112,15 @@ typedef struct lrt_test {
      * any.  A lane runs two threads one after the other without a fence
      * between only when the later loads nothing the earlier stored. */
     const uint64_t *loads, *stores;
+    /* Optional (NULL: the sweeps and count above serve): the same for the
+     * array layout, which compute instance i's cell of location l as
+     * cells[l] + i * cell_size bytes (location l's first cell) instead of
+     * reading it from the table: the table is as large as the outputs,
+     * and every sweep and count read it.  The runtime calls these only
+     * where the cells are in that layout, cell_size bytes apart. */
+    const lrt_sweep_fn *array_sweeps;
+    void (*array_count_range)(void *const *cells, int64_t *const *outs, size_t lo, size_t hi,
+                              int reset_too, struct lrt_tally *t);
 } lrt_test;
 
 /* Parse the command line, run, print the histogram; returns the exit

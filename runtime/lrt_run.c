@@ -144,6 +144,7 @@ typedef struct lrt_shared {
     bool round_plain;               /* the round's plain free run is made or passed over */
     bool lane_handshake;            /* this laned run's lanes meet on every instance */
     bool replaced;                  /* this run's cells moved: reset them all first */
+    bool array_cells;               /* this run sweeps and counts with the array functions */
     uint64_t handshake_runs;
     uint64_t interleaved_runs;
     lrt_interleaver *interleaver;   /* where a schedule is an interleaving */
@@ -992,6 +993,11 @@ static void step_prepare(void *arg)
     if (sh->c->layout == LRT_LAYOUT_ARRAY)
         sh->replaced = lrt_layout_place_as(&sh->layout, sh->handshake || sh->lane_handshake
                                                             ? LRT_LAYOUT_PACKED : LRT_LAYOUT_ARRAY);
+    /* The array functions compute instance i's cells as the first
+     * instance's plus i cells: only where that is where they are. */
+    const lrt_test *t = sh->t;
+    sh->array_cells = t->array_sweeps && t->array_count_range && t->nlocs > 0 &&
+                      sh->layout.kind == LRT_LAYOUT_ARRAY && sh->layout.stride == (size_t)t->cell_size;
 }
 
 /* Worker W's share of the first S instances. */
@@ -1008,6 +1014,8 @@ static inline void sweep_range(const lrt_shared *sh, int t, size_t lo, size_t hi
     const lrt_test *tt = sh->t;
     if (sh->gapped)
         tt->gap_sweeps[t](sh->layout.cell, sh->out[t], lo, hi, sh->gap[t]);
+    else if (sh->array_cells)
+        tt->array_sweeps[t](sh->layout.cell, sh->out[t], lo, hi);
     else if (tt->sweeps)
         tt->sweeps[t](sh->layout.cell, sh->out[t], lo, hi);
     else
@@ -1529,7 +1537,9 @@ static void count_slice(lrt_shared *sh, int w, bool reset_too)
     size_t lo, hi;
     slice(sh, sh->ninst_run, w, &lo, &hi);
     lrt_tally tally = {&sh->hist[w], false};
-    if (t->count_range) {
+    if (sh->array_cells) {
+        t->array_count_range(sh->layout.cell, sh->out, lo, hi, reset_too, &tally);
+    } else if (t->count_range) {
         t->count_range(sh->layout.cell, sh->out, lo, hi, reset_too, &tally);
     } else {
         int64_t *key = sh->keys + (size_t)w * 2 * (size_t)t->nobs, *vals = key + t->nobs;

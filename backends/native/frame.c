@@ -138,6 +138,43 @@ static void emit_collect(strbuf *b, const nat_frame *f)
     sb_add(b, "}\n\n");
 }
 
+/* Counting: the outcome width is a constant here, so the comparison
+ * with the previous outcome unrolls.  ARRAY: lt_acount_range, which
+ * computes each instance's cells (backends/native/array_sweep.c) where
+ * lt_count_range reads them from the cell table. */
+static void emit_count_range(strbuf *b, const nat_frame *f, bool array)
+{
+    const ir_test *t = f->t;
+    int nlocs = f->cells->nlocs;
+    int w = f->nobs ? f->nobs : 1;
+    sb_printf(b,
+              "static void lt_%scount_range(void *const *lt_c, int64_t *const *lt_o, size_t lt_lo,\n"
+              "                           size_t lt_hi, int lt_reset_too, lrt_tally *lt_t)\n{\n",
+              array ? "a" : "");
+    if (array)
+        nat_array_bases(b, f);
+    sb_printf(b,
+              "    int64_t lt_cur[%d] = {0}, lt_v[%d];\n    uint64_t lt_run = 0;\n"
+              "    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++) {\n"
+              "        int64_t *lt_oi[%d];\n", w, w, t->nthreads);
+    for (int i = 0; i < t->nthreads; i++)
+        sb_printf(b, "        lt_oi[%d] = lt_o[%d] + lt_i * %d;\n", i, i, f->nregs[i]);
+    if (array)
+        nat_array_cells(b, f, "        ", "lt_ci", "lt_i");
+    else
+        sb_printf(b, "        void *const *lt_ci = lt_c + lt_i * %d;\n", nlocs);
+    sb_add(b, "        lt_collect(lt_ci, lt_oi, lt_v);\n"
+              "        if (lt_reset_too)\n            lt_reset(lt_ci);\n"
+              "        if (lt_run");
+    for (int j = 0; j < f->nobs; j++)
+        sb_printf(b, " && lt_v[%d] == lt_cur[%d]", j, j);
+    sb_add(b, ") {\n            lt_run++;\n            continue;\n        }\n"
+              "        if (lt_run)\n            lrt_tally_add(lt_t, lt_cur, lt_run);\n");
+    for (int j = 0; j < f->nobs; j++)
+        sb_printf(b, "        lt_cur[%d] = lt_v[%d];\n", j, j);
+    sb_add(b, "        lt_run = 1;\n    }\n    if (lt_run)\n        lrt_tally_add(lt_t, lt_cur, lt_run);\n}\n\n");
+}
+
 /* The per-instance functions again as loops over a range of instances,
  * with constant strides, so that the compiler inlines each body and the
  * runtime makes one call per chunk instead of one per instance. */
@@ -162,27 +199,10 @@ static void emit_ranges(strbuf *b, const nat_frame *f)
               "static void lt_reset_range(void *const *lt_c, size_t lt_lo, size_t lt_hi)\n"
               "{\n    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++)\n"
               "        lt_reset(lt_c + lt_i * %d);\n}\n\n", nlocs);
-    /* Counting: the outcome width is a constant here, so the comparison
-     * with the previous outcome unrolls. */
-    int w = f->nobs ? f->nobs : 1;
-    sb_printf(b,
-              "static void lt_count_range(void *const *lt_c, int64_t *const *lt_o, size_t lt_lo,\n"
-              "                           size_t lt_hi, int lt_reset_too, lrt_tally *lt_t)\n{\n"
-              "    int64_t lt_cur[%d] = {0}, lt_v[%d];\n    uint64_t lt_run = 0;\n"
-              "    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++) {\n"
-              "        int64_t *lt_oi[%d];\n", w, w, t->nthreads);
-    for (int i = 0; i < t->nthreads; i++)
-        sb_printf(b, "        lt_oi[%d] = lt_o[%d] + lt_i * %d;\n", i, i, f->nregs[i]);
-    sb_printf(b, "        lt_collect(lt_c + lt_i * %d, lt_oi, lt_v);\n"
-                 "        if (lt_reset_too)\n            lt_reset(lt_c + lt_i * %d);\n"
-                 "        if (lt_run", nlocs, nlocs);
-    for (int j = 0; j < f->nobs; j++)
-        sb_printf(b, " && lt_v[%d] == lt_cur[%d]", j, j);
-    sb_add(b, ") {\n            lt_run++;\n            continue;\n        }\n"
-              "        if (lt_run)\n            lrt_tally_add(lt_t, lt_cur, lt_run);\n");
-    for (int j = 0; j < f->nobs; j++)
-        sb_printf(b, "        lt_cur[%d] = lt_v[%d];\n", j, j);
-    sb_add(b, "        lt_run = 1;\n    }\n    if (lt_run)\n        lrt_tally_add(lt_t, lt_cur, lt_run);\n}\n\n");
+    nat_emit_array_sweeps(b, f);
+    emit_count_range(b, f, false);
+    if (nat_has_array_sweeps(f))
+        emit_count_range(b, f, true);
 }
 
 static void emit_descriptor(strbuf *b, const nat_frame *f)
@@ -213,16 +233,20 @@ static void emit_descriptor(strbuf *b, const nat_frame *f)
     }
     sb_printf(b, "};\nstatic const uint64_t lt_stores[] = {%s", stores.s ? stores.s : "");
     sb_free(&stores);
-    int width = 1;
-    for (int l = 0; l < f->cells->nlocs; l++) {
-        int size = nat_cell_size(f->cells, l);
-        width = size > width ? size : width;
+    bool array = nat_has_array_sweeps(f);
+    if (array) {
+        /* not const either: lt_pick_sweeps may put the wide ones in */
+        sb_printf(b, "};\nstatic lrt_sweep_fn lt_asweeps[%d] = {", t->nthreads);
+        for (int i = 0; i < t->nthreads; i++)
+            sb_printf(b, "%slt_asweep_%d", i ? ", " : "", i);
     }
     sb_add(b, "};\nstatic const lrt_test lt_test = {\n    ");
     nat_cstring(b, t->name);
     sb_printf(b, ", %d, %d, %d, lt_nout, lt_threads, lt_reset, lt_collect,\n"
-                 "    lt_sweeps, lt_reset_range, lt_count_range, %d, lt_gsweeps, lt_loads, lt_stores\n};\n\n",
-              t->nthreads, f->cells->nlocs, f->nobs, width);
+                 "    lt_sweeps, lt_reset_range, lt_count_range, %d, lt_gsweeps, lt_loads, lt_stores,\n"
+                 "    %s\n};\n\n",
+              t->nthreads, f->cells->nlocs, f->nobs, nat_cell_width(f),
+              array ? "lt_asweeps, lt_acount_range" : "NULL, NULL");
     nat_emit_pick_sweeps(b, f);
     sb_add(b, "int main(int argc, char **argv)\n{\n    lt_pick_sweeps();\n"
               "    return lrt_main(&lt_test, argc, argv);\n}\n");

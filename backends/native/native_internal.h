@@ -54,6 +54,21 @@ void nat_emit_wide_prelude(strbuf *b, const nat_frame *f);
 void nat_emit_wide_sweeps(strbuf *b, const nat_frame *f);
 void nat_emit_pick_sweeps(strbuf *b, const nat_frame *f);
 
+/* The array layout's sweeps (backends/native/array_sweep.c), which
+ * compute instance i's cells from each location's first cell instead of
+ * reading the cell table.  nat_cell_width: the bytes of F's widest cell,
+ * the array layout's cell size (lt_test.cell_size); nat_has_array_sweeps:
+ * whether F gets them (it has cells); nat_array_bases: the declarations
+ * of lt_b<l>, location l's first cell, from lt_c; nat_array_cells: the
+ * declaration INDENT void *const NAME[nlocs] of instance INST's cells;
+ * nat_emit_array_sweeps: lt_asweep_TI for every thread (after the thread
+ * bodies). */
+int nat_cell_width(const nat_frame *f);
+bool nat_has_array_sweeps(const nat_frame *f);
+void nat_array_bases(strbuf *b, const nat_frame *f);
+void nat_array_cells(strbuf *b, const nat_frame *f, const char *indent, const char *name, const char *inst);
+void nat_emit_array_sweeps(strbuf *b, const nat_frame *f);
+
 /* The C type of location L's cell: "int32_t", "uint8_t", "int64_t", ...
  * (pointers hold IR_ADDR values in an int64_t; __int128 is narrowed to
  * 64 bits, which every litmus value fits). */

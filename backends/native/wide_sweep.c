@@ -17,6 +17,7 @@
  * short of a block.  AVX2 is the compiler's to target for these functions
  * alone and the CPU's to have: lt_pick_sweeps installs them at start-up
  * where it does, and everywhere else the plain sweeps run. */
+#include <stdio.h>
 #include "backends/native/native_internal.h"
 
 /* Instances per block for a thread with N outputs, so that a block's
@@ -57,28 +58,50 @@ void nat_emit_wide_prelude(strbuf *b, const nat_frame *f)
               "#endif\n\n");
 }
 
-void nat_emit_wide_sweeps(strbuf *b, const nat_frame *f)
+/* Thread I's wide sweep: lt_wsweep_I over the cell table, or with ARRAY
+ * lt_awsweep_I, which computes the cells (backends/native/array_sweep.c);
+ * the instances short of a block go to the matching plain sweep. */
+static void emit_wide_sweep(strbuf *b, const nat_frame *f, int i, bool array)
 {
     int nlocs = f->cells->nlocs;
+    int n = f->nregs[i], k = block_of(n);
+    const char *a = array ? "a" : "";
+    sb_printf(b,
+              "LT_WIDE static void lt_%swsweep_%d(void *const *lt_c, int64_t *lt_out, size_t lt_lo, size_t lt_hi)\n{\n",
+              a, i);
+    if (array)
+        nat_array_bases(b, f);
+    sb_printf(b, "    size_t lt_i = lt_lo;\n"
+                 "    for (; lt_i + %d <= lt_hi; lt_i += %d) {\n        int64_t lt_blk[%d];\n",
+              k, k, k * n);
+    for (int j = 0; j < k; j++) {
+        if (array) {
+            char name[16], inst[24];
+            snprintf(name, sizeof name, "lt_ci%d", j);
+            snprintf(inst, sizeof inst, "lt_i + %d", j);
+            nat_array_cells(b, f, "        ", name, inst);
+            sb_printf(b, "        lt_thread_%d(lt_ci%d, lt_blk + %d);\n", i, j, j * n);
+        } else {
+            sb_printf(b, "        lt_thread_%d(lt_c + (lt_i + %d) * %d, lt_blk + %d);\n", i, j, nlocs, j * n);
+        }
+    }
+    for (int g = 0; g < k * n; g += 4)
+        sb_printf(b, "        lt_put4(lt_out + lt_i * %d + %d, lt_blk[%d], lt_blk[%d], lt_blk[%d], lt_blk[%d]);\n",
+                  n, g, g, g + 1, g + 2, g + 3);
+    sb_printf(b, "    }\n    lt_%ssweep_%d(lt_c, lt_out, lt_i, lt_hi);\n}\n\n", a, i);
+}
+
+void nat_emit_wide_sweeps(strbuf *b, const nat_frame *f)
+{
     if (!any_wide(f))
         return;
     sb_add(b, "#ifdef LT_WIDE\n");
     for (int i = 0; i < f->t->nthreads; i++) {
-        int n = f->nregs[i], k = block_of(n);
-        if (!k)
+        if (!block_of(f->nregs[i]))
             continue;
-        sb_printf(b,
-                  "LT_WIDE static void lt_wsweep_%d(void *const *lt_c, int64_t *lt_out, size_t lt_lo, size_t lt_hi)\n"
-                  "{\n    size_t lt_i = lt_lo;\n"
-                  "    for (; lt_i + %d <= lt_hi; lt_i += %d) {\n        int64_t lt_blk[%d];\n",
-                  i, k, k, k * n);
-        for (int j = 0; j < k; j++)
-            sb_printf(b, "        lt_thread_%d(lt_c + (lt_i + %d) * %d, lt_blk + %d);\n", i, j, nlocs, j * n);
-        for (int g = 0; g < k * n; g += 4)
-            sb_printf(b, "        lt_put4(lt_out + lt_i * %d + %d, lt_blk[%d], lt_blk[%d], lt_blk[%d], lt_blk[%d]);\n",
-                      n, g, g, g + 1, g + 2, g + 3);
-        /* the instances short of a block: the plain sweep's */
-        sb_printf(b, "    }\n    lt_sweep_%d(lt_c, lt_out, lt_i, lt_hi);\n}\n\n", i);
+        emit_wide_sweep(b, f, i, false);
+        if (nat_has_array_sweeps(f))
+            emit_wide_sweep(b, f, i, true);
     }
     sb_add(b, "#endif\n\n");
 }
@@ -88,8 +111,12 @@ void nat_emit_pick_sweeps(strbuf *b, const nat_frame *f)
     sb_add(b, "/* The wide sweeps where the CPU has AVX2 (see lt_put4). */\n"
               "static void lt_pick_sweeps(void)\n{\n#ifdef LT_WIDE\n"
               "    __builtin_cpu_init();\n    if (!__builtin_cpu_supports(\"avx2\"))\n        return;\n");
-    for (int i = 0; i < f->t->nthreads; i++)
-        if (block_of(f->nregs[i]))
-            sb_printf(b, "    lt_sweeps[%d] = lt_wsweep_%d;\n", i, i);
+    for (int i = 0; i < f->t->nthreads; i++) {
+        if (!block_of(f->nregs[i]))
+            continue;
+        sb_printf(b, "    lt_sweeps[%d] = lt_wsweep_%d;\n", i, i);
+        if (nat_has_array_sweeps(f))
+            sb_printf(b, "    lt_asweeps[%d] = lt_awsweep_%d;\n", i, i);
+    }
     sb_add(b, "#endif\n}\n\n");
 }

@@ -310,6 +310,53 @@ static void test_branches_rmw_run(void **state)
     free(src);
 }
 
+/* Cells of 1, 4 and 8 bytes, each thread on its own
+ * locations, so that every instance ends one way.  In the array layout
+ * (the default) the sweeps and the count compute each instance's cells
+ * from each location's first (backends/native/array_sweep.c): a cell
+ * computed one slot off, or with the wrong width, reads a neighbour's
+ * value or another location's and shows as another outcome.  The same
+ * program with --layout packed goes through the cell table. */
+static const char widths[] =
+    "test \"W\"\narch C\n"
+    "loc a int ctype \"atomic_char\" atomic init 5 given\n"
+    "loc b int ctype \"atomic_long\" atomic init 4294967297 given\n"
+    "loc c int ctype \"atomic_int\" atomic init 7 given\n"
+    "thread 0 P0\n  b0:\n    %0 = load.rlx &a\n    store.rlx &a, 6\n    %1 = load.rlx &b\n"
+    "    store.rlx &b, -2\n    %2 = load.rlx &b\n    ret\n"
+    "  final r0 = %0\n  final r1 = %1\n  final r2 = %2\nend\n"
+    "thread 1 P1\n  b0:\n    %0 = load.rlx &c\n    store.rlx &c, 8\n"
+    "    %2 = load.rlx &c\n    ret\n  final r3 = %0\n  final r4 = %2\nend\n"
+    "cond exists 0:r0=5 /\\ 0:r1=4294967297 /\\ 0:r2=-2 /\\ 1:r3=7 /\\ 1:r4=8\n"
+    "locations [a] [b] [c]\n";
+
+static void test_array_cells_of_every_width(void **state)
+{
+    (void)state;
+    char *src = gen(widths, false);
+    assert_has(src, "static lrt_sweep_fn lt_asweeps[2] = {lt_asweep_0, lt_asweep_1};");
+    assert_has(src, "        void *const lt_ci[3] = {lt_b0 + (lt_i) * 8, lt_b1 + (lt_i) * 8, lt_b2 + (lt_i) * 8};\n");
+    assert_has(src, "    lt_asweeps, lt_acount_range\n};");
+    const char *ccs[] = {"gcc", "clang"};
+    const char *layouts[] = {"", " --layout packed"};
+    for (int i = 0; i < 2; i++) {
+        if (!have(ccs[i]))
+            continue;
+        for (int l = 0; l < 2; l++) {
+            char *args = xasprintf("-s 1003 -r 3%s", layouts[l]);
+            char *out = build_run(src, ccs[i], args);
+            check_protocol(out);
+            assert_int_equal(iterations(out), 3009);
+            /* r0..r4, then [a] [b] [c] */
+            if (outcome(out, "5 4294967297 -2 7 8 6 -2 8") != 3009)
+                fail_msg("%s%s: unexpected outcomes:\n%s", ccs[i], layouts[l], out);
+            free(out);
+            free(args);
+        }
+    }
+    free(src);
+}
+
 static void test_sb_runs(void **state)
 {
     (void)state;
@@ -363,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_order_legalisation),
         cmocka_unit_test(test_hostile_names),
         cmocka_unit_test(test_branches_rmw_run),
+        cmocka_unit_test(test_array_cells_of_every_width),
         cmocka_unit_test(test_sb_runs),
         cmocka_unit_test(test_frame_corners),
     };

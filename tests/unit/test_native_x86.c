@@ -157,7 +157,16 @@ static void test_sb_asm_shape(void **state)
     /* what each thread loads and stores, a bit per location (x, y) */
     assert_has(src, "static const uint64_t lt_loads[] = {0x2u, 0x1u};");
     assert_has(src, "static const uint64_t lt_stores[] = {0x1u, 0x2u};");
-    assert_has(src, "lt_gsweeps, lt_loads, lt_stores\n};");
+    assert_has(src, "lt_gsweeps, lt_loads, lt_stores,\n    lt_asweeps, lt_acount_range\n};");
+    /* the array layout's sweeps: each instance's cells computed from the
+     * locations' first cells (4 bytes apart), not read from the table */
+    assert_has(src, "static lrt_sweep_fn lt_asweeps[2] = {lt_asweep_0, lt_asweep_1};");
+    assert_has(src, "    char *const lt_b0 = (char *)lt_c[0], *const lt_b1 = (char *)lt_c[1];\n");
+    assert_has(src, "        void *const lt_ci[2] = {lt_b0 + (lt_i) * 4, lt_b1 + (lt_i) * 4};\n"
+                    "        lt_thread_0(lt_ci, lt_out + lt_i * 1);\n");
+    assert_has(src, "        void *const lt_ci3[2] = {lt_b0 + (lt_i + 3) * 4, lt_b1 + (lt_i + 3) * 4};\n"
+                    "        lt_thread_1(lt_ci3, lt_blk + 3);\n");
+    assert_has(src, "    lt_asweeps[1] = lt_awsweep_1;\n");
     free(src);
 }
 

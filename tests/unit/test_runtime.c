@@ -287,7 +287,7 @@ static void run_sb(lrt_sync_kind sync, lrt_layout_kind layout, lrt_affinity_kind
 {
     /* The cells are 32-bit: every mode runs on 4-byte slots here. */
     lrt_test t = {"SB", nthreads, 4, nthreads, nout4, fns4, sb_reset,
-                  nthreads == 4 ? sb_collect4 : sb_collect, NULL, NULL, NULL, 4, NULL, NULL, NULL};
+                  nthreads == 4 ? sb_collect4 : sb_collect, NULL, NULL, NULL, 4, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 2000;
@@ -324,7 +324,7 @@ static void test_run_oversubscribed(void **state)
     run_sb(LRT_SYNC_USER, LRT_LAYOUT_LINE, LRT_AFF_INCR, 4, 1);
     run_sb(LRT_SYNC_TIMEBASE, LRT_LAYOUT_LINE, LRT_AFF_RANDOM, 4, 1);
     run_sb(LRT_SYNC_LOOSE, LRT_LAYOUT_PACKED, LRT_AFF_NONE, 4, 2);
-    lrt_test t = {"SB", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    lrt_test t = {"SB", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -349,7 +349,7 @@ static void sb_reset2(void *const *c)
 static void test_run_memory_and_reset(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 2, 4, nout4, fns4, sb_reset2, sb_collect2, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 2, 4, nout4, fns4, sb_reset2, sb_collect2, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     lrt_layout_kind layouts[] = {LRT_LAYOUT_PACKED, LRT_LAYOUT_LINE, LRT_LAYOUT_SHUFFLE, LRT_LAYOUT_ARRAY};
     for (int l = 0; l < 4; l++) {
         lrt_config c;
@@ -389,7 +389,7 @@ static const lrt_thread_fn fns_stop[2] = {sb0_stopper, sb1};
 static void test_run_interrupted(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_stop, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_stop, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -410,7 +410,7 @@ static void test_run_interrupted(void **state)
 static void test_run_time_limit(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -444,7 +444,7 @@ static const lrt_thread_fn fns_pattern[2] = {pattern0, pattern1};
 static void test_run_length_counting(void **state)
 {
     (void)state;
-    lrt_test t = {"P", 2, 2, 2, nout4, fns_pattern, sb_reset2, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    lrt_test t = {"P", 2, 2, 2, nout4, fns_pattern, sb_reset2, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1010;      /* slices of 505 end mid-run */
@@ -487,7 +487,7 @@ static const lrt_thread_fn fns_gap[2] = {gap0, gap1};
 static void test_loose_chunks_keep_threads_close(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_gap, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_gap, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     for (int k = 0; k < 2; k++) {
         lrt_config c;
         lrt_config_default(&c);
@@ -544,7 +544,7 @@ static const lrt_sweep_fn tb_sweeps[2] = {tb_sweep0, tb_sweep1};
 static void test_timebase_chunks_follow_the_clock(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, tb_sweeps, NULL, NULL, 0, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, tb_sweeps, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     assert_int_equal(c.sync, LRT_SYNC_TIMEBASE);
@@ -629,7 +629,7 @@ static void test_run_range_functions(void **state)
 {
     (void)state;
     lrt_test t = {"SB", 2, 4, 2, nout4, fns_counted, sb_reset, sb_collect,
-                  sweeps2, reset_range, count_range, 0, NULL, NULL, NULL};
+                  sweeps2, reset_range, count_range, 0, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1000;
@@ -678,7 +678,7 @@ static const lrt_thread_fn fns_slow[2] = {slow0, sb1};
 static void test_timebase_adapts(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_slow, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_slow, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 200;
@@ -718,7 +718,7 @@ static const lrt_thread_fn fns_phased[2] = {phased0, sb1};
 static void test_timebase_follows_pace_down(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns_phased, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns_phased, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 1024;
@@ -784,7 +784,7 @@ static const lrt_gap_sweep_fn gap_sweeps[2] = {gap_sweep0, gap_sweep1};
 static void test_gapped_runs(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 20000;
@@ -823,7 +823,7 @@ static void test_gapped_runs(void **state)
 static void test_rounds_share_schedules_and_gaps(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 20000;
@@ -866,7 +866,7 @@ static void test_rounds_share_schedules_and_gaps(void **state)
 static void test_pending_schedule_fills_the_round(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 20000;
@@ -920,7 +920,7 @@ static void test_stretch_gaps_spread(void **state)
 static void test_lane_gaps_per_instance(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, gap_sweeps, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 4096;
@@ -1038,7 +1038,7 @@ static const lrt_thread_fn fns_hs[2] = {sb0, hs1};   /* sb0 stores 1, hs1 2 */
 static void test_stalled_runs(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 4, 2, nout4, fns4, sb_reset, sb_collect, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 20000;
@@ -1177,7 +1177,7 @@ static const lrt_thread_fn fns_add[2] = {add0, idle1};
 static void test_warm_up_is_reset(void **state)
 {
     (void)state;
-    lrt_test t = {"ADD", 2, 2, 2, nout4, fns_add, sb_reset2, sb_collect, NULL, NULL, NULL, 4, NULL, NULL, NULL};
+    lrt_test t = {"ADD", 2, 2, 2, nout4, fns_add, sb_reset2, sb_collect, NULL, NULL, NULL, 4, NULL, NULL, NULL, NULL, NULL};
     for (int size = 1; size <= 3; size++) {
         lrt_config c;
         lrt_config_default(&c);
@@ -1197,7 +1197,7 @@ static void test_warm_up_is_reset(void **state)
 static void test_handshake_runs(void **state)
 {
     (void)state;
-    lrt_test t = {"SB", 2, 2, 4, nout4, fns_hs, hs_reset, sb_collect2, NULL, NULL, NULL, 4, NULL, NULL, NULL};
+    lrt_test t = {"SB", 2, 2, 4, nout4, fns_hs, hs_reset, sb_collect2, NULL, NULL, NULL, 4, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_config_default(&c);
     c.size = 5000;
@@ -1283,7 +1283,7 @@ static void laned_config(lrt_config *c, lrt_schedule *sc)
 static void test_lanes_run_threads_in_order(void **state)
 {
     (void)state;
-    lrt_test t = {"lanes", 3, 4, 3, nout4, fns_lane, sb_reset, collect3, NULL, NULL, NULL, 4, NULL, NULL, NULL};
+    lrt_test t = {"lanes", 3, 4, 3, nout4, fns_lane, sb_reset, collect3, NULL, NULL, NULL, 4, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
     laned_config(&c, &sc);
@@ -1332,7 +1332,7 @@ static void test_lanes_run_threads_in_order(void **state)
 static void test_lanes_meet_by_place(void **state)
 {
     (void)state;
-    lrt_test t = {"lanes", 3, 4, 3, nout4, fns_lane, sb_reset, collect3, NULL, NULL, NULL, 4, NULL, NULL, NULL};
+    lrt_test t = {"lanes", 3, 4, 3, nout4, fns_lane, sb_reset, collect3, NULL, NULL, NULL, 4, NULL, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
     laned_config(&c, &sc);
@@ -1399,7 +1399,7 @@ GAPPED_SWEEPS3(switch, switch_body);
 static void test_lanes_switch_threads(void **state)
 {
     (void)state;
-    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, switch_gsweeps, NULL, NULL};
+    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, switch_gsweeps, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
     laned_config(&c, &sc);
@@ -1480,7 +1480,7 @@ static void test_hold_rounds_per_instance(void **state)
 static void test_lane_holds_inside_switch(void **state)
 {
     (void)state;
-    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, switch_gsweeps, NULL, NULL};
+    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, switch_gsweeps, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
     lrt_shared *sh = switched_shared(&t, &c, &sc, 64);
@@ -1517,7 +1517,7 @@ GAPPED_SWEEPS3(after, after_body);
 static void test_switch_stretch_after_return(void **state)
 {
     (void)state;
-    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, after_gsweeps, NULL, NULL};
+    lrt_test t = {"switch", 3, 4, 3, nout4, fns_switch, sb_reset, collect3, NULL, NULL, NULL, 4, after_gsweeps, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
     lrt_shared *sh = switched_shared(&t, &c, &sc, 256);
@@ -1611,7 +1611,7 @@ GAPPED_SWEEPS3(nest, nest_body);
 static void test_lanes_switch_in_switch(void **state)
 {
     (void)state;
-    lrt_test t = {"nested", 3, 4, 3, nout4, fns_nest, sb_reset, collect3, NULL, NULL, NULL, 4, nest_gsweeps, NULL, NULL};
+    lrt_test t = {"nested", 3, 4, 3, nout4, fns_nest, sb_reset, collect3, NULL, NULL, NULL, 4, nest_gsweeps, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
     laned_config(&c, &sc);
@@ -1670,7 +1670,7 @@ static void test_lanes_switch_not_reached(void **state)
 {
     (void)state;
     lrt_test t = {"unreached", 3, 4, 3, nout4, fns_unreached, sb_reset, collect3, NULL, NULL, NULL, 4,
-                  unreached_gsweeps, NULL, NULL};
+                  unreached_gsweeps, NULL, NULL, NULL, NULL};
     lrt_config c;
     lrt_schedule sc;
     laned_config(&c, &sc);
@@ -1697,7 +1697,7 @@ static void test_lane_fences(void **state)
     /* locations 0..3; thread 0 stores 0, thread 1 loads 1 and stores 1,
      * thread 2 loads 0, thread 3 loads 2 */
     static const uint64_t loads[4] = {0, 0x2, 0x1, 0x4}, stores[4] = {0x1, 0x2, 0, 0};
-    lrt_test t = {"fences", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4, NULL, NULL, NULL, 4, NULL, loads, stores};
+    lrt_test t = {"fences", 4, 4, 4, nout4, fns4, sb_reset, sb_collect4, NULL, NULL, NULL, 4, NULL, loads, stores, NULL, NULL};
     lrt_schedule sc;
     memset(&sc, 0, sizeof sc);
     for (int u = 0; u < 4; u++)

@@ -1,0 +1,61 @@
+/* Sweeps and the count for the array layout, without the cell table.
+ * The runtime's table holds a pointer to every cell of every instance,
+ * and each sweep read an instance's pointers from it before the
+ * instance's accesses: as many bytes a sweep as the outputs it wrote,
+ * and the count read them again.  In the array layout (one array per
+ * location, the default) instance i's cell of location l is location
+ * l's first cell plus i cells, so these compute it instead.  SB's default
+ * run made 13% more iterations and half as many more weak outcomes a
+ * second with them and both vCPUs on one core, 5-7% more iterations with
+ * the vCPUs apart (2-vCPU AMD EPYC, bench/RESULTS.md, native_ab).
+ *
+ * Each instance still runs the thread's own body: it gets its cells as
+ * a small local array (lt_ci), which the compiler keeps in registers
+ * once the body is inlined.  The runtime installs these only where the
+ * layout is the array one with cells of lt_test.cell_size bytes. */
+#include "backends/native/native_internal.h"
+
+int nat_cell_width(const nat_frame *f)
+{
+    int width = 1;
+    for (int l = 0; l < f->cells->nlocs; l++) {
+        int size = nat_cell_size(f->cells, l);
+        width = size > width ? size : width;
+    }
+    return width;
+}
+
+bool nat_has_array_sweeps(const nat_frame *f)
+{
+    return f->cells->nlocs > 0;
+}
+
+void nat_array_bases(strbuf *b, const nat_frame *f)
+{
+    sb_add(b, "    char *const ");
+    for (int l = 0; l < f->cells->nlocs; l++)
+        sb_printf(b, "%slt_b%d = (char *)lt_c[%d]", l ? ", *const " : "", l, l);
+    sb_add(b, ";\n");
+}
+
+void nat_array_cells(strbuf *b, const nat_frame *f, const char *indent, const char *name, const char *inst)
+{
+    int width = nat_cell_width(f);
+    sb_printf(b, "%svoid *const %s[%d] = {", indent, name, f->cells->nlocs);
+    for (int l = 0; l < f->cells->nlocs; l++)
+        sb_printf(b, "%slt_b%d + (%s) * %d", l ? ", " : "", l, inst, width);
+    sb_add(b, "};\n");
+}
+
+void nat_emit_array_sweeps(strbuf *b, const nat_frame *f)
+{
+    if (!nat_has_array_sweeps(f))
+        return;
+    for (int i = 0; i < f->t->nthreads; i++) {
+        sb_printf(b, "static void lt_asweep_%d(void *const *lt_c, int64_t *lt_out, size_t lt_lo, size_t lt_hi)\n{\n", i);
+        nat_array_bases(b, f);
+        sb_add(b, "    for (size_t lt_i = lt_lo; lt_i < lt_hi; lt_i++) {\n");
+        nat_array_cells(b, f, "        ", "lt_ci", "lt_i");
+        sb_printf(b, "        lt_thread_%d(lt_ci, lt_out + lt_i * %d);\n    }\n}\n\n", i, f->nregs[i]);
+    }
+}
