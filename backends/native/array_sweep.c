@@ -5,9 +5,10 @@
  * and the count read them again.  In the array layout (one array per
  * location, the default) instance i's cell of location l is location
  * l's first cell plus i cells, so these compute it instead.  SB's default
- * run made 13% more iterations and half as many more weak outcomes a
- * second with them and both vCPUs on one core, 5-7% more iterations with
- * the vCPUs apart (2-vCPU AMD EPYC, bench/RESULTS.md, native_ab).
+ * run made 8-13% more iterations and about half again as many weak
+ * outcomes a second with them while both vCPUs shared a core, 5-7% more
+ * iterations while they were apart (2-vCPU AMD EPYC, bench/RESULTS.md,
+ * native_ab).
  *
  * Each instance still runs the thread's own body: it gets its cells as
  * a small local array (lt_ci), which the compiler keeps in registers
