@@ -12,7 +12,11 @@
  *
  * Each instance still runs the thread's own body: it gets its cells as
  * a small local array (lt_ci), which the compiler keeps in registers
- * once the body is inlined.  The runtime installs these only where the
+ * once the body is inlined.  The count resets its instances after it has
+ * counted them all, a location's cells at a time (memset where the
+ * initial value is 0): with SB's two cells an instance reset one by one
+ * between its outcomes, it made 8% fewer iterations a second on one core
+ * and 7% fewer with the vCPUs apart.  The runtime installs these only where the
  * layout is the array one with cells of lt_test.cell_size bytes. */
 #include "backends/native/native_internal.h"
 
@@ -59,4 +63,23 @@ void nat_emit_array_sweeps(strbuf *b, const nat_frame *f)
         nat_array_cells(b, f, "        ", "lt_ci", "lt_i");
         sb_printf(b, "        lt_thread_%d(lt_ci, lt_out + lt_i * %d);\n    }\n}\n\n", i, f->nregs[i]);
     }
+}
+
+void nat_array_fill(strbuf *b, const nat_frame *f)
+{
+    const ir_test *cells = f->cells;
+    int width = nat_cell_width(f);
+    sb_add(b, "    if (lt_reset_too && lt_hi > lt_lo) {\n");
+    for (int l = 0; l < cells->nlocs; l++) {
+        if (cells->locs[l].init == 0) {
+            sb_printf(b, "        memset(lt_b%d + lt_lo * %d, 0, (lt_hi - lt_lo) * %d);\n", l, width, width);
+            continue;
+        }
+        const char *ty = nat_cell_type(cells, l);
+        sb_printf(b, "        for (size_t lt_k = lt_lo; lt_k < lt_hi; lt_k++)\n"
+                     "            *(%s *)(void *)(lt_b%d + lt_k * %d) = (%s)", ty, l, width, ty);
+        nat_int_lit(b, cells->locs[l].init);
+        sb_add(b, ";\n");
+    }
+    sb_add(b, "    }\n");
 }

@@ -60,7 +60,7 @@ static void emit_header(strbuf *b, const ir_test *t, const ir_test *cells, const
     }
     sb_add(b, " * Build with the runtime files (lrt*.c, lrt*.h): cc " NATIVE_CFLAGS
               " test.c lrt_*.c\n * Its output is the litmusc-histogram protocol. */\n");
-    sb_add(b, "#include <stdatomic.h>\n#include <stdint.h>\n#include \"lrt.h\"\n\n");
+    sb_add(b, "#include <stdatomic.h>\n#include <stdint.h>\n#include <string.h>\n#include \"lrt.h\"\n\n");
     sb_add(b, "/* Locations (cell index: name, cell type):\n");
     for (int l = 0; l < cells->nlocs; l++) {
         sb_printf(b, " *   %d: ", l);
@@ -163,16 +163,20 @@ static void emit_count_range(strbuf *b, const nat_frame *f, bool array)
         nat_array_cells(b, f, "        ", "lt_ci", "lt_i");
     else
         sb_printf(b, "        void *const *lt_ci = lt_c + lt_i * %d;\n", nlocs);
-    sb_add(b, "        lt_collect(lt_ci, lt_oi, lt_v);\n"
-              "        if (lt_reset_too)\n            lt_reset(lt_ci);\n"
-              "        if (lt_run");
+    sb_add(b, "        lt_collect(lt_ci, lt_oi, lt_v);\n");
+    if (!array)
+        sb_add(b, "        if (lt_reset_too)\n            lt_reset(lt_ci);\n");
+    sb_add(b, "        if (lt_run");
     for (int j = 0; j < f->nobs; j++)
         sb_printf(b, " && lt_v[%d] == lt_cur[%d]", j, j);
     sb_add(b, ") {\n            lt_run++;\n            continue;\n        }\n"
               "        if (lt_run)\n            lrt_tally_add(lt_t, lt_cur, lt_run);\n");
     for (int j = 0; j < f->nobs; j++)
         sb_printf(b, "        lt_cur[%d] = lt_v[%d];\n", j, j);
-    sb_add(b, "        lt_run = 1;\n    }\n    if (lt_run)\n        lrt_tally_add(lt_t, lt_cur, lt_run);\n}\n\n");
+    sb_add(b, "        lt_run = 1;\n    }\n    if (lt_run)\n        lrt_tally_add(lt_t, lt_cur, lt_run);\n");
+    if (array)
+        nat_array_fill(b, f);
+    sb_add(b, "}\n\n");
 }
 
 /* The per-instance functions again as loops over a range of instances,

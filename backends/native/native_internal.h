@@ -68,6 +68,9 @@ bool nat_has_array_sweeps(const nat_frame *f);
 void nat_array_bases(strbuf *b, const nat_frame *f);
 void nat_array_cells(strbuf *b, const nat_frame *f, const char *indent, const char *name, const char *inst);
 void nat_emit_array_sweeps(strbuf *b, const nat_frame *f);
+/* The end of lt_acount_range: with lt_reset_too, every location's cells
+ * of instances [lt_lo, lt_hi) back to their initial value. */
+void nat_array_fill(strbuf *b, const nat_frame *f);
 
 /* The C type of location L's cell: "int32_t", "uint8_t", "int64_t", ...
  * (pointers hold IR_ADDR values in an int64_t; __int128 is narrowed to

@@ -310,7 +310,7 @@ static void test_branches_rmw_run(void **state)
     free(src);
 }
 
-/* Cells of 1, 4 and 8 bytes, each thread on its own
+/* Cells of 1, 2, 4 and 8 bytes, each thread on its own
  * locations, so that every instance ends one way.  In the array layout
  * (the default) the sweeps and the count compute each instance's cells
  * from each location's first (backends/native/array_sweep.c): a cell
@@ -322,21 +322,28 @@ static const char widths[] =
     "loc a int ctype \"atomic_char\" atomic init 5 given\n"
     "loc b int ctype \"atomic_long\" atomic init 4294967297 given\n"
     "loc c int ctype \"atomic_int\" atomic init 7 given\n"
+    "loc d int ctype \"atomic_short\" atomic init 0 given\n"
     "thread 0 P0\n  b0:\n    %0 = load.rlx &a\n    store.rlx &a, 6\n    %1 = load.rlx &b\n"
     "    store.rlx &b, -2\n    %2 = load.rlx &b\n    ret\n"
     "  final r0 = %0\n  final r1 = %1\n  final r2 = %2\nend\n"
     "thread 1 P1\n  b0:\n    %0 = load.rlx &c\n    store.rlx &c, 8\n"
-    "    %2 = load.rlx &c\n    ret\n  final r3 = %0\n  final r4 = %2\nend\n"
-    "cond exists 0:r0=5 /\\ 0:r1=4294967297 /\\ 0:r2=-2 /\\ 1:r3=7 /\\ 1:r4=8\n"
-    "locations [a] [b] [c]\n";
+    "    %2 = load.rlx &c\n    %3 = load.rlx &d\n    store.rlx &d, 9\n    ret\n"
+    "  final r3 = %0\n  final r4 = %2\n  final r5 = %3\nend\n"
+    "cond exists 0:r0=5 /\\ 0:r1=4294967297 /\\ 0:r2=-2 /\\ 1:r3=7 /\\ 1:r4=8 /\\ 1:r5=0\n"
+    "locations [a] [b] [c] [d]\n";
 
 static void test_array_cells_of_every_width(void **state)
 {
     (void)state;
     char *src = gen(widths, false);
     assert_has(src, "static lrt_sweep_fn lt_asweeps[2] = {lt_asweep_0, lt_asweep_1};");
-    assert_has(src, "        void *const lt_ci[3] = {lt_b0 + (lt_i) * 8, lt_b1 + (lt_i) * 8, lt_b2 + (lt_i) * 8};\n");
+    assert_has(src, "        void *const lt_ci[4] = {lt_b0 + (lt_i) * 8, lt_b1 + (lt_i) * 8, lt_b2 + (lt_i) * 8, "
+                    "lt_b3 + (lt_i) * 8};\n");
     assert_has(src, "    lt_asweeps, lt_acount_range\n};");
+    /* the count resets its instances after counting them, a location at a
+     * time: memset for an initial 0, a loop of the cell's type otherwise */
+    assert_has(src, "            *(int8_t *)(void *)(lt_b0 + lt_k * 8) = (int8_t)INT64_C(5);\n");
+    assert_has(src, "        memset(lt_b3 + lt_lo * 8, 0, (lt_hi - lt_lo) * 8);\n");
     const char *ccs[] = {"gcc", "clang"};
     const char *layouts[] = {"", " --layout packed"};
     for (int i = 0; i < 2; i++) {
@@ -347,8 +354,9 @@ static void test_array_cells_of_every_width(void **state)
             char *out = build_run(src, ccs[i], args);
             check_protocol(out);
             assert_int_equal(iterations(out), 3009);
-            /* r0..r4, then [a] [b] [c] */
-            if (outcome(out, "5 4294967297 -2 7 8 6 -2 8") != 3009)
+            /* r0..r5, then [a] [b] [c] [d]; runs 2 and 3 start from the
+             * count's reset of run 1 and 2 */
+            if (outcome(out, "5 4294967297 -2 7 8 0 6 -2 8 9") != 3009)
                 fail_msg("%s%s: unexpected outcomes:\n%s", ccs[i], layouts[l], out);
             free(out);
             free(args);

@@ -167,6 +167,7 @@ static void test_sb_asm_shape(void **state)
     assert_has(src, "        void *const lt_ci3[2] = {lt_b0 + (lt_i + 3) * 4, lt_b1 + (lt_i + 3) * 4};\n"
                     "        lt_thread_1(lt_ci3, lt_blk + 3);\n");
     assert_has(src, "    lt_asweeps[1] = lt_awsweep_1;\n");
+    assert_has(src, "        memset(lt_b1 + lt_lo * 4, 0, (lt_hi - lt_lo) * 4);\n");
     free(src);
 }
 
