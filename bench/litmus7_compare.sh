@@ -147,6 +147,7 @@ awk '$1 == "l7" { if ($2 > bi) { bi = $2; bic = $0 } if ($3 > bw) { bw = $3; bwc
 for f in "$tmp"/rate.l7.*; do
     [ -s "$f" ] && awk '{ print NR, "l7", $1, $2 }' "$f" >>"$tmp/rounds"
 done
+# rate.lc.1 is litmusc's default: the first line of $tmp/lc
 for f in "$tmp"/rate.lc.*; do
     [ -s "$f" ] || continue
     k=${f##*.}

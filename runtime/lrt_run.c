@@ -308,14 +308,14 @@ static uint64_t paced_chunk(lrt_shared *sh)
  * slowest quarter (paced_chunk).  How long a chunk takes is not fixed:
  * on a shared host the same two threads take three times as long for
  * stretches of tens of milliseconds (when the host places their CPUs
- * apart) and then run fast again, so the period must follow the pace down as soon as it follows it
- * up.  A rule that only nudged the period by the share of chunks begun
- * apart grew it in such a stretch and took a hundred runs to bring it
- * back, running the rest of the test at a third of the speed
- * (bench/RESULTS.md).  The share apart still counts: when more than 60%
- * of the chunks began apart the threads may not have met at all (a chunk
- * swept alone is faster than one swept together), so the period grows by
- * a quarter at least.
+ * apart) and then run fast again, so the period must follow the pace
+ * down as soon as it follows it up.  A rule that only nudged the period
+ * by the share of chunks begun apart grew it in such a stretch and took
+ * a hundred runs to bring it back, running the rest of the test at a
+ * third of the speed (bench/RESULTS.md).  The share apart still counts:
+ * when more than 60% of the chunks began apart the threads may not have
+ * met at all (a chunk swept alone is faster than one swept together), so
+ * the period grows by a quarter at least.
  * With more threads than CPUs they cannot all run at once, so the period
  * stays at the first run's pace plus a quarter: a longer one would only
  * add idle waits.  Nor does the period ever exceed 8 times its first

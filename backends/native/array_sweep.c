@@ -16,8 +16,9 @@
  * counted them all, a location's cells at a time (memset where the
  * initial value is 0): with SB's two cells an instance reset one by one
  * between its outcomes, it made 8% fewer iterations a second on one core
- * and 7% fewer with the vCPUs apart.  The runtime installs these only where the
- * layout is the array one with cells of lt_test.cell_size bytes. */
+ * and 7% fewer with the vCPUs apart.  The runtime installs these only
+ * where the layout is the array one with cells of lt_test.cell_size
+ * bytes. */
 #include "backends/native/native_internal.h"
 
 int nat_cell_width(const nat_frame *f)
