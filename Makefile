@@ -1,7 +1,9 @@
 # litmusc — one build for the program, its tests, benchmarks and fuzzers.
 #
 #   make                 bin/litmusc
-#   make check           deps, build, unit tests, end-to-end tests
+#   make check           deps, build, unit tests, end-to-end tests (JOBS at a time,
+#                        the corpus-wide native sweeps on a fixed sample)
+#   make check-all       the same with every corpus test in every sweep
 #   make check SANITIZE=1  the same under ASan+UBSan (bin/litmusc-san)
 #   make demo            the whole flow on examples/
 #   make install PREFIX=/usr/local DESTDIR=   the program, litmusc(1), bash completion
@@ -14,6 +16,7 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 DESTDIR ?=
 OPT     ?= -O2 -g
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 PKGS     = z3 libxml-2.0 libpcre2-8 sqlite3
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -58,7 +61,7 @@ LINK_LIBS = $(BUILD)/libcampaign.a $(BUILD)/libharness.a $(BUILD)/libbackends.a 
 EMBED_FILES = $(sort $(wildcard model/cat/*.cat runtime/*.c runtime/*.h \
                 backends/schemes/*.scheme backends/java/*.java))
 
-.PHONY: all check unit e2e demo install uninstall clean fuzz deps bench corpus slurm-check
+.PHONY: all check check-all unit e2e demo install uninstall clean fuzz deps bench corpus slurm-check
 all: $(BIN)
 
 deps:
@@ -106,8 +109,12 @@ e2e: $(BIN)
 	@LITMUSC=$(CURDIR)/$(BIN) sh tests/run_all.sh
 
 check: deps
-	@$(MAKE) --no-print-directory $(BIN) $(UNIT_BINS)
-	@LITMUSC=$(CURDIR)/$(BIN) sh tests/run_all.sh $(UNIT_BINS)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(UNIT_BINS)
+	@JOBS=$(JOBS) LITMUSC=$(CURDIR)/$(BIN) sh tests/run_all.sh $(UNIT_BINS)
+
+check-all: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(UNIT_BINS)
+	@JOBS=$(JOBS) CORPUS_ALL=1 LITMUSC=$(CURDIR)/$(BIN) sh tests/run_all.sh $(UNIT_BINS)
 
 demo: deps
 	@$(MAKE) --no-print-directory $(BIN)

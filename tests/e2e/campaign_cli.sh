@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: long
 # litmusc campaign on the command line:
 #  1. a campaign killed with kill -9 in the middle resumes with the same
 #     command, and every run is there exactly once, its histogram adding

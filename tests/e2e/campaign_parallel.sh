@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: long
 # litmusc campaign parallel, for real on GNU parallel: four shards, two at
 # a time, merged into one database that holds exactly the runs of the same
 # campaign run unsharded, each once.  Also the Slurm job script: its shard

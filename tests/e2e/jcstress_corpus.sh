@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: long
 # Every Java and C test of the corpus emits jcstress sources.  Each file is
 # checked for structure: braces balance, one @Actor per thread, the class
 # and fields are valid Java identifiers, the @Outcome ids are exactly the

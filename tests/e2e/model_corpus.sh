@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: long
 # Every corpus test, under each model it has a herd7 verdict for, must give
 # exactly herd7's block (the Time line aside): states, verdict, counts,
 # flags, condition, observation and hash.  One litmusc process per folder

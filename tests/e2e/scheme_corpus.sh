@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: long
 # The standard schemes are sound on the whole C and Java corpus (but for one
 # finding of the x86 model, below):
 # check-scheme passes every test with c11-x86-xchg and c11-x86-mfence (C,
