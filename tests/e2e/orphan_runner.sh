@@ -51,5 +51,21 @@ try() {
 try run "$L" run -s 100000 -r 100000 --time 30 --timeout 60 "$sb"
 try "campaign run" "$L" campaign run --db "$tmp/c.db" --quiet -s 100000 -r 100000 --time 30 --timeout 60 "$sb"
 
+# kill -9 during a build: the build folder it leaves goes on the next start
+export LITMUSC_CACHE="$tmp/fresh-cache"
+setsid "$L" run -s 1000 -r 1 "$sb" >/dev/null 2>&1 &
+pid=$!
+i=0
+while ! ls -d "$LITMUSC_CACHE"/build-* >/dev/null 2>&1 && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+if ls -d "$LITMUSC_CACHE"/build-* >/dev/null 2>&1; then
+    sleep 0.5   # the compiler, killed with litmusc, lets go of its files
+    "$L" run -s 1000 -r 1 "$sb" >/dev/null 2>"$tmp/err" || fail "run after a killed build: exit $?: $(head -2 "$tmp/err")"
+    ls -d "$LITMUSC_CACHE"/build-* >/dev/null 2>&1 && fail "a killed build's folder was left: $(ls "$LITMUSC_CACHE")"
+else
+    echo "note: the build ended before the kill; nothing left to clean"
+fi
+
 [ "$fails" -eq 0 ] || exit 1
 echo "orphan_runner: ok"
