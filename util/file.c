@@ -89,7 +89,11 @@ static bool write_through(const char *path, const char *data, size_t len, int fl
 static bool write_replace(const char *path, const char *data, size_t len)
 {
     char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC, 0666);
+    /* a new file, never one planted under the name (a link); one left by
+     * a killed run of a reused pid goes first */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) {
         int why = errno;
         free(tmp);
