@@ -54,6 +54,11 @@ void emit_opts_free(emit_opts *o);
 struct javaout_set;
 int cli_emit_set(struct javaout_set *set, bool to_stdout);
 
+/* fflush(stdout), remembering the reason of the first failure for main's
+ * final check (exit 3 "writing <stdout>: REASON"); false when stdout has
+ * failed so far.  cli_stdout_errno: that reason, 0 while none. */
+bool cli_flush_stdout(void);
+int cli_stdout_errno(void);
 /* "litmusc CMD", the prefix of every message (set by main). */
 extern const char *cli_command;
 /* Print "litmusc CMD: file:line:col: error: msg" to stderr; returns

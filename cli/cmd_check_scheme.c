@@ -227,7 +227,7 @@ int cmd_check_scheme(int argc, char **argv)
             nerr++;
         if (st != EXIT_OK && (worst == EXIT_OK || (worst == EXIT_FOUND && st != EXIT_FOUND)))
             worst = st;
-        fflush(stdout);
+        cli_flush_stdout();
     }
     printf("check-scheme %s: %d tests, %d pass, %d fail, %d errors\n", x86_scheme_name(s), nfiles, npass, nfail, nerr);
     model_free(x86tso);

@@ -147,10 +147,8 @@ int cmd_ir(int argc, char **argv)
                 putchar('\n');
             ir_print(stdout, tests[i]);
         }
-        if (fflush(stdout) != 0) {
-            fprintf(stderr, "litmusc ir: write error: %s\n", strerror(errno));
-            status = EXIT_INTERNAL;
-        }
+        if (!cli_flush_stdout())
+            status = EXIT_INTERNAL;   /* main says why */
     }
     for (int i = 0; i < n; i++)
         ir_test_free(tests[i]);

@@ -175,7 +175,7 @@ int cmd_model(int argc, char **argv)
         }
         if (out.s)
             fputs(out.s, stdout);
-        fflush(stdout);
+        cli_flush_stdout();
         sb_free(&out);
         bset_free(b);
         ir_test_free(t);

@@ -91,6 +91,6 @@ int cmd_parse(int argc, char **argv)
             worst = rc;
     }
     free(it.files);
-    fflush(stdout);
+    cli_flush_stdout();
     return worst;
 }

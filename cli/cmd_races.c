@@ -97,7 +97,7 @@ int cmd_races(int argc, char **argv)
             fputs(out.s, stdout);
             sb_free(&out);
         }
-        fflush(stdout);
+        cli_flush_stdout();
         races_free(r);
         ir_test_free(t);
     }

@@ -104,7 +104,7 @@ int emit_native_main(int argc, char **argv, native_target target)
         diag d = {0};
         bool ok = true;
         if (!out) {
-            ok = fputs(em[0].src, stdout) >= 0 && fflush(stdout) == 0;
+            ok = fputs(em[0].src, stdout) >= 0 && cli_flush_stdout();
             if (!ok)
                 diag_fail(&d, "cannot write the output: %s", strerror(errno));
         } else if (!folder) {

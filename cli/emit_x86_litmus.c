@@ -37,7 +37,7 @@ static bool write_file(const char *path, const char *text, diag *d)
 {
     if (file_write_atomic(path, text, strlen(text)))
         return true;
-    diag_error(d, path, 0, 0, "cannot write output: %s", strerror(errno));
+    diag_fail(d, "cannot write %s: %s", path, strerror(errno));
     return false;
 }
 

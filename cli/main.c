@@ -1,4 +1,5 @@
 /* litmusc: dispatch to a subcommand. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli/args.h"
@@ -26,6 +27,25 @@ static void usage(FILE *f)
                "3 internal or environment failure\n");
 }
 
+/* Whatever a command wrote to stdout must have reached it: a full disk or
+ * a closed pipe is a failure (exit 3 with the system's reason), never a
+ * silent exit 0.  Checked once here, for every command. */
+static int close_stdout(int status)
+{
+    errno = 0;
+    bool bad = !cli_flush_stdout();
+    int why = cli_stdout_errno();
+    if (fclose(stdout) != 0) {
+        bad = true;
+        if (!why)
+            why = errno;
+    }
+    if (!bad)
+        return status;
+    fprintf(stderr, "%s: error: writing <stdout>: %s\n", cli_command, strerror(why ? why : EIO));
+    return status > EXIT_INTERNAL ? status : EXIT_INTERNAL;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -34,11 +54,11 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return EXIT_OK;
+        return close_stdout(EXIT_OK);
     }
     if (!strcmp(argv[1], "--version")) {
         printf("litmusc %s\n", LITMUSC_VERSION);
-        return EXIT_OK;
+        return close_stdout(EXIT_OK);
     }
     const cli_verb *sub = cli_verb_find(subcommands, sizeof subcommands / sizeof *subcommands, argv[1]);
     if (sub) {
@@ -46,7 +66,7 @@ int main(int argc, char **argv)
         snprintf(prefix, sizeof prefix, "litmusc %s", sub->name);
         cli_command = prefix;
         cli_show_steps();
-        return sub->run(argc - 1, argv + 1);
+        return close_stdout(sub->run(argc - 1, argv + 1));
     }
     fprintf(stderr, "litmusc: unknown command '%s'\n", argv[1]);
     usage(stderr);

@@ -1,5 +1,6 @@
 /* What every subcommand prints alike: its diagnostics, its --json
  * document, the list of shipped schemes in its usage. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include "backends/x86/x86.h"
@@ -7,6 +8,24 @@
 #include "harness/harness.h"
 
 const char *cli_command = "litmusc";
+
+/* The reason of the first failed flush of stdout: once a flush failed,
+ * the stream's error flag stays but errno is long gone by exit. */
+static int stdout_errno;
+
+bool cli_flush_stdout(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return true;
+    if (!stdout_errno)
+        stdout_errno = errno ? errno : EIO;
+    return false;
+}
+
+int cli_stdout_errno(void)
+{
+    return stdout_errno;
+}
 
 int cli_report(const diag *d)
 {

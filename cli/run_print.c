@@ -26,7 +26,7 @@ void run_printer_result(run_printer *p, const ir_test *t, const char *file, cons
         fputs(out.s, stdout);
         sb_free(&out);
     }
-    fflush(stdout);
+    cli_flush_stdout();
     if (v->nforbidden)
         p->forbidden++;
     if (!p->rep)
@@ -63,7 +63,7 @@ void run_printer_error(run_printer *p, const char *name, const diag *d)
 void run_printer_end(run_printer *p, const char *xml)
 {
     cli_json_end(&p->jo);
-    fflush(stdout);
+    cli_flush_stdout();
     diag d = {0};
     if (p->rep && !harness_report_write(p->rep, xml, &d)) {
         cli_report(&d);

@@ -2,9 +2,18 @@
  * runner costs far more than running a short one, and a corpus run compiles
  * hundreds, so an executable is reused whenever the exact same sources,
  * compiler and flags were built before.  Entries are written to a private
- * folder and renamed into place, so concurrent runs never see half a file. */
+ * folder and renamed into place, so concurrent runs never see half a file.
+ *
+ * What the cache holds is executed, so it is trusted only as far as it is
+ * private: the folder must belong to the user and be closed to others
+ * (mode 0700), each entry must belong to the user and be writable by no
+ * one else, and each carries the digest of its bytes (KEY.exe.md5), so a
+ * truncated or damaged entry is rebuilt instead of run. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +22,7 @@
 #include <unistd.h>
 #include "harness/harness.h"
 #include "util/file.h"
+#include "util/md5.h"
 
 char *harness_cache_dir(const char *override)
 {
@@ -27,7 +37,12 @@ char *harness_cache_dir(const char *override)
     env = getenv("HOME");
     if (env && *env)
         return xasprintf("%s/.cache/litmusc", env);
-    return xasprintf("/tmp/litmusc-cache-%ld", (long)getuid());
+    /* no home (cron, services): the per-user runtime folder, else one in
+     * /tmp that harness_cache_check accepts only if it is the user's own */
+    env = getenv("XDG_RUNTIME_DIR");
+    if (env && *env == '/')
+        return xasprintf("%s/litmusc-cache", env);
+    return xasprintf("/tmp/litmusc-cache-%ld", (long)geteuid());
 }
 
 /* Two independent 64-bit FNV-1a streams make a 128-bit key; each part is
@@ -75,6 +90,124 @@ static bool mkdir_p(const char *path, diag *d)
     if (file_mkdirs(path, 0700))
         return true;
     return diag_fail(d, "cannot create %s: %s (set --cache-dir or LITMUSC_CACHE)", path, strerror(errno));
+}
+
+bool harness_cache_check(const char *dir, diag *d)
+{
+    if (!mkdir_p(dir, d))
+        return false;
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return diag_fail(d, "cannot use the build cache %s: %s", dir, strerror(errno));
+    if (st.st_uid != geteuid())
+        return diag_fail(d, "refusing the build cache %s: it belongs to uid %ld, not to you (uid %ld), "
+                         "and what it holds would be run; set --cache-dir or LITMUSC_CACHE",
+                         dir, (long)st.st_uid, (long)geteuid());
+    /* the user's own folder, opened to others: close it (only the owner
+     * can); what others may have put there fails the entry checks */
+    if ((st.st_mode & 077) && chmod(dir, 0700) != 0)
+        return diag_fail(d, "refusing the build cache %s: mode %04o lets others in and chmod failed: %s",
+                         dir, (unsigned)(st.st_mode & 07777), strerror(errno));
+    return true;
+}
+
+/* An entry is used only if it is a regular file of the user's, writable
+ * by no one else, whose bytes match the digest stored beside it. */
+static bool entry_digest(const char *path, char hex[33])
+{
+    strbuf data = {0};
+    bool opened;
+    if (!file_read_all(path, &data, &opened))
+        return false;
+    unsigned char dg[16];
+    md5(data.s ? data.s : "", data.len, dg);
+    md5_hex(dg, hex);
+    sb_free(&data);
+    return true;
+}
+
+static bool entry_ok(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+        return false;
+    char *sum = xasprintf("%s.md5", path);
+    strbuf want = {0};
+    bool opened, ok = false;
+    if (lstat(sum, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022) &&
+        file_read_all(sum, &want, &opened) && want.len == 32) {
+        char have[33];
+        ok = entry_digest(path, have) && !memcmp(have, want.s, 32);
+    }
+    sb_free(&want);
+    free(sum);
+    return ok;
+}
+
+/* Moves the built file TMP to the entry FINAL, its digest first, so an
+ * entry is never seen without the digest that vouches for it. */
+static bool entry_store(const char *tmp, const char *final, diag *d)
+{
+    char hex[33];
+    if (!entry_digest(tmp, hex))
+        return diag_fail(d, "cannot read the built %s: %s", tmp, strerror(errno));
+    char *sum = xasprintf("%s.md5", final);
+    bool ok = file_write_atomic(sum, hex, 32);
+    if (!ok)
+        diag_fail(d, "cannot write %s: %s", sum, strerror(errno));
+    else if (rename(tmp, final))
+        ok = diag_fail(d, "cannot move %s into the cache: %s", final, strerror(errno));
+    free(sum);
+    return ok;
+}
+
+/* A build folder holds a lock file, locked by its builder while it
+ * builds: the kernel drops the lock when the builder dies, however it
+ * dies, and (unlike a stored pid) a reused pid cannot fool it.  A folder
+ * whose lock can be taken, or that has none and is older than a builder
+ * needs to create it, was left by a killed build: removed. */
+enum { STALE_UNLOCKED_S = 600 };
+static const char lock_name[] = ".lock";
+
+static void clean_stale_builds(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        if (strncmp(e->d_name, "build-", 6) != 0)
+            continue;
+        char *sub = xasprintf("%s/%s", dir, e->d_name);
+        char *lock = xasprintf("%s/%s", sub, lock_name);
+        struct stat st;
+        bool stale = false;
+        int fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+        if (fd >= 0) {
+            stale = flock(fd, LOCK_EX | LOCK_NB) == 0;
+            close(fd);
+        } else if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
+            stale = time(NULL) - st.st_mtime > STALE_UNLOCKED_S;
+        }
+        if (stale)
+            file_remove_tree(sub);
+        free(lock);
+        free(sub);
+    }
+    closedir(dp);
+}
+
+/* Takes the lock of the new build folder TMP (held until closed). */
+static int lock_build(const char *tmp)
+{
+    char *lock = xasprintf("%s/%s", tmp, lock_name);
+    int fd = open(lock, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    free(lock);
+    return fd;
 }
 
 /* The first line `CMD --version` prints, or NULL with *WHY saying what
@@ -290,15 +423,15 @@ static bool build_object(const harness_build *b, const char *dir, const char *tm
     char key[33];
     object_key(b, files, nfiles, i, key);
     *obj = xasprintf("%s/%s.o", dir, key);
-    if (access(*obj, R_OK) == 0)
+    if (entry_ok(*obj))
         return true;
     char *out = xasprintf("%s/obj%d.o", tmp, i);
     char *inc = xasprintf("-I%s", tmp);
     char *src = xasprintf("%s/%s", tmp, files[i].path);
     char *extra[] = {inc, "-c", src, "-o", out};
     bool ok = run_compiler(b, cc_argv(b, extra, 5), d);
-    if (ok && rename(out, *obj))
-        ok = diag_fail(d, "cannot move an object into %s: %s", dir, strerror(errno));
+    if (ok)
+        ok = entry_store(out, *obj, d);
     free(out);
     free(inc);
     free(src);
@@ -339,19 +472,24 @@ bool harness_compile(const harness_build *b, const harness_file *files, int nfil
     harness_build_key(b, files, nfiles, key);
     char *dir = harness_cache_dir(b->cache_dir);
     char *final = xasprintf("%s/%s.exe", dir, key);
-    if (access(final, X_OK) == 0) {
+    bool ok = harness_cache_check(dir, d);
+    if (ok && entry_ok(final)) {
         *exe = final;
         *cached = true;
         free(dir);
         return true;
     }
-    bool ok = mkdir_p(dir, d);
+    if (ok)
+        clean_stale_builds(dir);
     char *tmp = xasprintf("%s/build-XXXXXX", dir);
     bool have_tmp = false;
+    int lock = -1;
     if (ok) {
         have_tmp = mkdtemp(tmp) != NULL;
         if (!have_tmp)
             ok = diag_fail(d, "cannot create a build folder in %s: %s", dir, strerror(errno));
+        else if ((lock = lock_build(tmp)) < 0)
+            ok = diag_fail(d, "cannot lock the build folder %s: %s", tmp, strerror(errno));
     }
     for (int i = 0; ok && i < nfiles; i++)
         ok = write_file(tmp, &files[i], d);
@@ -361,10 +499,12 @@ bool harness_compile(const harness_build *b, const harness_file *files, int nfil
         ok = build_runner(b, dir, tmp, files, nfiles, out, d);
         harness_step_end();
     }
-    if (ok && rename(out, final))
-        ok = diag_fail(d, "cannot move the runner into %s: %s", dir, strerror(errno));
+    if (ok)
+        ok = entry_store(out, final, d);
     if (have_tmp)
         file_remove_tree(tmp);
+    if (lock >= 0)
+        close(lock);
     free(out);
     free(tmp);
     free(dir);

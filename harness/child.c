@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -103,10 +104,17 @@ static bool drain(int fd, sink *s)
     }
 }
 
-/* In the child, between fork and exec: only async-signal-safe calls. */
-static void exec_child(char *const argv[], int out, int err, int report)
+/* In the child, between fork and exec: only async-signal-safe calls.
+ * The child leads its own process group (so a timeout can kill all it
+ * started), which also keeps it out of a kill of the parent's group: it
+ * asks the kernel to kill it when the parent dies, and exits at once if
+ * the parent died before that request was in place. */
+static void exec_child(char *const argv[], int out, int err, int report, pid_t parent)
 {
     setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_DFL;
@@ -157,6 +165,7 @@ bool harness_child_run(char *const argv[], double timeout_s, double grace_s,
     sigaddset(&block, SIGTERM);
     sigprocmask(SIG_BLOCK, &block, &old);
     double start = now_s();
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         sigprocmask(SIG_SETMASK, &old, NULL);
@@ -166,7 +175,7 @@ bool harness_child_run(char *const argv[], double timeout_s, double grace_s,
         return diag_fail(d, "cannot fork: %s", strerror(errno));
     }
     if (pid == 0)
-        exec_child(argv, po[1], pe[1], pr[1]);
+        exec_child(argv, po[1], pe[1], pr[1], parent);
     setpgid(pid, pid);  /* also here, so the group exists before any kill */
     close(po[1]);
     close(pe[1]);

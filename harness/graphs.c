@@ -112,7 +112,7 @@ static bool draw(void *ctx, const struct exec *x, const model_exec_info *info, d
                            c->g->format == HARNESS_GRAPH_SVG ? "svg" : "dot");
     bool ok = file_write_atomic(path, data, len);
     if (!ok)
-        diag_error(d, NULL, 0, 0, "cannot write %s: %s", path, strerror(errno));
+        diag_fail(d, "cannot write %s: %s", path, strerror(errno));
     free(path);
     free(svg);
     free(text);

@@ -370,8 +370,13 @@ typedef struct harness_build {
 } harness_build;
 
 /* The cache folder: OVERRIDE, else $LITMUSC_CACHE, else
- * $XDG_CACHE_HOME/litmusc, else $HOME/.cache/litmusc.  malloc'd. */
+ * $XDG_CACHE_HOME/litmusc, else $HOME/.cache/litmusc, else
+ * $XDG_RUNTIME_DIR/litmusc-cache, else /tmp/litmusc-cache-EUID.  malloc'd. */
 char *harness_cache_dir(const char *override);
+/* Creates DIR (mode 0700) if missing and accepts it only if it belongs to
+ * the user (a folder of the user's that others may enter is closed with
+ * chmod 0700); false with the reason in D (exit 3) otherwise. */
+bool harness_cache_check(const char *dir, diag *d);
 /* Content hash (hex, 32 digits) of the files, compiler, its version and
  * flags: the cache key. */
 void harness_build_key(const harness_build *b, const harness_file *files, int nfiles,

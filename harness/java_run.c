@@ -302,6 +302,10 @@ bool harness_run_java(const ir_test *const *tests, int n, const harness_java_opt
                       void *ctx, diag *d)
 {
     char *cache = harness_cache_dir(o->cache_dir);
+    if (!harness_cache_check(cache, d)) {   /* its classes are run: only a private folder */
+        free(cache);
+        return false;
+    }
     char *root = xasprintf("%s/java", cache);
     harness_build hb = {"javac", o->javac_version, javac_flags, root, 900, NULL};
     int nlib;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "harness/harness.h"
+#include "util/file.h"
 
 typedef struct report_case {
     char *test, *classname, *message, *detail;
@@ -119,18 +120,16 @@ bool harness_report_write(const harness_report *r, const char *path, diag *d)
 {
     xmlSetGenericErrorFunc(NULL, quiet);
     xmlDocPtr doc = build_doc(r);
-    char *tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
-    int n = xmlSaveFormatFileEnc(tmp, doc, "UTF-8", 1);
+    xmlChar *text = NULL;
+    int n = 0;
+    xmlDocDumpFormatMemoryEnc(doc, &text, &n, "UTF-8", 1);
     xmlFreeDoc(doc);
     bool ok = true;
-    if (n < 0) {
-        ok = diag_fail(d, "cannot write the XML report %s", path);
-        unlink(tmp);
-    } else if (rename(tmp, path)) {
+    if (!text || n < 0)
+        ok = diag_fail(d, "cannot write the XML report %s: out of memory", path);
+    else if (!file_write_atomic(path, (const char *)text, (size_t)n))
         ok = diag_fail(d, "cannot write the XML report %s: %s", path, strerror(errno));
-        unlink(tmp);
-    }
-    free(tmp);
+    xmlFree(text);
     return ok;
 }
 

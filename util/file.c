@@ -1,6 +1,7 @@
 /* Files and folders for every stage (file.h): reading whole, writing
  * atomically, making, removing and temporary folders. */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,17 +49,60 @@ const char *file_error(int err)
     return strerror(err);
 }
 
-bool file_write_atomic(const char *path, const char *data, size_t len)
+/* Writes all of DATA to FD; false with errno set. */
+static bool write_fd(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, data, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return false;
+        }
+        data += w;
+        len -= (size_t)w;
+    }
+    return true;
+}
+
+/* Something that is no regular file (/dev/null, a FIFO, a terminal) is
+ * written to in place: a rename would put a regular file in its stead.
+ * FLAGS adds O_CREAT for a dangling link's target. */
+static bool write_through(const char *path, const char *data, size_t len, int flags)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | flags, 0666);
+    if (fd < 0)
+        return false;
+    bool ok = write_fd(fd, data, len);
+    int why = errno;
+    if (close(fd) != 0 && ok) {
+        ok = false;
+        why = errno;
+    }
+    if (!ok)
+        errno = why ? why : EIO;
+    return ok;
+}
+
+static bool write_replace(const char *path, const char *data, size_t len)
 {
     char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
+    /* a new file, never one planted under the name (a link); one left by
+     * a killed run of a reused pid goes first */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        int why = errno;
         free(tmp);
+        errno = why;
         return false;
     }
-    bool ok = fwrite(data, 1, len, f) == len;
+    bool ok = write_fd(fd, data, len);
     int why = errno;
-    if (fclose(f) != 0 && ok) {
+    if (close(fd) != 0 && ok) {
         ok = false;
         why = errno;
     }
@@ -72,6 +116,31 @@ bool file_write_atomic(const char *path, const char *data, size_t len)
     }
     free(tmp);
     return ok;
+}
+
+bool file_write_atomic(const char *path, const char *data, size_t len)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        /* a link stays a link: replace what it points at, or create its
+         * target through it when that does not exist yet */
+        char *target = realpath(path, NULL);
+        if (!target)
+            return errno == ENOENT && write_through(path, data, len, O_CREAT | O_TRUNC);
+        bool ok = file_write_atomic(target, data, len);
+        int why = errno;
+        free(target);
+        errno = why;
+        return ok;
+    }
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) {
+            errno = EISDIR;
+            return false;
+        }
+        return write_through(path, data, len, 0);
+    }
+    return write_replace(path, data, len);
 }
 
 bool file_mkdirs(const char *dir, unsigned mode)

@@ -16,8 +16,10 @@ bool file_read_all(const char *path, strbuf *out, bool *opened);
 const char *file_error(int err);
 
 /* Writes LEN bytes to PATH through a temporary file beside it, renamed
- * into place, so a failure never leaves a partial file.  False with
- * errno saying why. */
+ * into place, so a failure never leaves a partial file.  What is no
+ * regular file (/dev/null, a FIFO) is written to in place, and a symlink
+ * is written through (its target replaced, the link kept).  False with
+ * errno saying why (ENOSPC for /dev/full). */
 bool file_write_atomic(const char *path, const char *data, size_t len);
 
 /* Creates DIR and the folders above it that are missing (mkdir -p).

@@ -63,20 +63,9 @@ static bool write_one(const char *path, const char *data, diag *d)
         }
     }
     free(dir);
-    char *tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    size_t len = strlen(data);
-    bool ok = f && fwrite(data, 1, len, f) == len;
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (ok && rename(tmp, path) != 0)
-        ok = false;
-    if (!ok) {
-        diag_fail(d, "cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-    }
-    free(tmp);
-    return ok;
+    if (file_write_atomic(path, data, strlen(data)))
+        return true;
+    return diag_fail(d, "cannot write %s: %s", path, strerror(errno));
 }
 
 bool javaout_write(const javaout_set *s, diag *d)

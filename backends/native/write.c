@@ -7,32 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "backends/native/native_internal.h"
+#include "util/file.h"
 
 bool native_write_file(const char *path, const char *data, size_t len, diag *d)
 {
-    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        diag_fail(d, "cannot create %s: %s", tmp, strerror(errno));
-        free(tmp);
-        return false;
-    }
-    bool ok = fwrite(data, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok) {
-        diag_fail(d, "cannot write %s: %s", tmp, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return false;
-    }
-    if (rename(tmp, path) != 0) {
-        diag_fail(d, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return false;
-    }
-    free(tmp);
-    return true;
+    if (file_write_atomic(path, data, len))
+        return true;
+    return diag_fail(d, "cannot write %s: %s", path, strerror(errno));
 }
 
 bool native_write_runtime(const char *dir, diag *d)

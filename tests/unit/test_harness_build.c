@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "harness/harness.h"
@@ -113,7 +116,7 @@ static void builds_then_reuses(void **state)
     /* The runner and one object per source remain; the build folder is gone. */
     assert_int_equal(count_suffix(cache, ".exe"), 1);
     assert_int_equal(count_suffix(cache, ".o"), 2);
-    assert_int_equal(count_entries(cache), 3);
+    assert_int_equal(count_entries(cache), 6);   /* and a digest for each */
     char *exe2 = NULL;
     assert_true(harness_compile(&b, files, 3, &exe2, &cached, &d));
     assert_true(cached);
@@ -210,12 +213,123 @@ static void cache_dir_resolution(void **state)
     s = harness_cache_dir(NULL);
     assert_string_equal(s, "/home/u/.cache/litmusc");
     free(s);
+    char *old_r = getenv("XDG_RUNTIME_DIR") ? xstrdup(getenv("XDG_RUNTIME_DIR")) : NULL;
+    unsetenv("HOME");
+    setenv("XDG_RUNTIME_DIR", "/run/user/7", 1);
+    s = harness_cache_dir(NULL);
+    assert_string_equal(s, "/run/user/7/litmusc-cache");
+    free(s);
+    unsetenv("XDG_RUNTIME_DIR");
+    s = harness_cache_dir(NULL);
+    char *want = xasprintf("/tmp/litmusc-cache-%ld", (long)geteuid());
+    assert_string_equal(s, want);
+    free(want);
+    free(s);
+    if (old_r) setenv("XDG_RUNTIME_DIR", old_r, 1);
+    free(old_r);
     if (old_l) setenv("LITMUSC_CACHE", old_l, 1);
     if (old_x) setenv("XDG_CACHE_HOME", old_x, 1);
     if (old_h) setenv("HOME", old_h, 1);
     free(old_l);
     free(old_x);
     free(old_h);
+}
+
+/* Runs FILES' runner and expects it to print 42. */
+static void runs_42(const char *exe)
+{
+    harness_child c;
+    diag d = {0};
+    char *argv[] = {(char *)exe, NULL};
+    assert_true(harness_child_run(argv, 10, 1, &c, &d));
+    assert_int_equal(c.exit_status, 0);
+    assert_string_equal(c.out, "42\n");
+    harness_child_free(&c);
+}
+
+/* A truncated or overwritten entry fails its digest: rebuilt, never run. */
+static void damaged_entry_is_rebuilt(void **state)
+{
+    (void)state;
+    harness_build b = {"cc", NULL, FLAGS, cache, 60, NULL};
+    char *exe = NULL;
+    bool cached = false;
+    diag d = {0};
+    assert_true(harness_compile(&b, files, 3, &exe, &cached, &d));
+    FILE *f = fopen(exe, "wb");
+    assert_non_null(f);
+    fputs("\177ELF garbage", f);
+    fclose(f);
+    free(exe);
+    assert_true(harness_compile(&b, files, 3, &exe, &cached, &d));
+    assert_false(cached);
+    runs_42(exe);
+    /* an entry others may write is not trusted either */
+    assert_int_equal(chmod(exe, 0777), 0);
+    free(exe);
+    assert_true(harness_compile(&b, files, 3, &exe, &cached, &d));
+    assert_false(cached);
+    struct stat st;
+    assert_int_equal(stat(exe, &st), 0);
+    assert_int_equal(st.st_mode & 022, 0);
+    runs_42(exe);
+    free(exe);
+}
+
+/* A build folder whose builder died (its lock free) is removed by the
+ * next build; one whose lock is held (a build in progress) stays. */
+static void stale_build_folders_are_removed(void **state)
+{
+    (void)state;
+    char *dead = xasprintf("%s/build-dead01", cache), *live = xasprintf("%s/build-live01", cache);
+    assert_int_equal(mkdir(dead, 0700), 0);
+    assert_int_equal(mkdir(live, 0700), 0);
+    char *dl = xasprintf("%s/.lock", dead), *ll = xasprintf("%s/.lock", live);
+    close(open(dl, O_CREAT | O_WRONLY, 0600));
+    int held = open(ll, O_CREAT | O_RDWR, 0600);
+    assert_true(held >= 0);
+    assert_int_equal(flock(held, LOCK_EX), 0);
+    harness_build b = {"cc", NULL, FLAGS, cache, 60, NULL};
+    static const char OTHER[] = "int main(void) { return 0; }\n";
+    harness_file one = {"other.c", OTHER, sizeof OTHER - 1, true};
+    char *exe = NULL;
+    bool cached = false;
+    diag d = {0};
+    assert_true(harness_compile(&b, &one, 1, &exe, &cached, &d));
+    assert_int_equal(access(dead, F_OK), -1);
+    assert_int_equal(access(live, F_OK), 0);
+    close(held);
+    free(exe);
+    free(dl);
+    free(ll);
+    free(dead);
+    free(live);
+}
+
+/* A cache folder of someone else's is refused (exit 3, saying whose); one
+ * of the user's that others may enter is closed to them. */
+static void foreign_cache_is_refused(void **state)
+{
+    (void)state;
+    char *dir = xasprintf("%s/open", cache);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    assert_int_equal(chmod(dir, 0777), 0);
+    diag d = {0};
+    assert_true(harness_cache_check(dir, &d));
+    struct stat st;
+    assert_int_equal(stat(dir, &st), 0);
+    assert_int_equal(st.st_mode & 077, 0);
+    if (geteuid() == 0) {
+        assert_int_equal(chown(dir, 65534, 65534), 0);
+        assert_false(harness_cache_check(dir, &d));
+        assert_int_equal(d.status, 3);
+        assert_non_null(strstr(d.msg, "belongs to uid 65534"));
+    } else {
+        assert_false(harness_cache_check("/", &d));
+        assert_int_equal(d.status, 3);
+        assert_non_null(strstr(d.msg, "not to you"));
+    }
+    free(dir);
 }
 
 int main(void)
@@ -227,6 +341,9 @@ int main(void)
         cmocka_unit_test(missing_compiler_is_an_environment_error),
         cmocka_unit_test(paths_stay_inside),
         cmocka_unit_test(cache_dir_resolution),
+        cmocka_unit_test(damaged_entry_is_rebuilt),
+        cmocka_unit_test(stale_build_folders_are_removed),
+        cmocka_unit_test(foreign_cache_is_refused),
     };
     return cmocka_run_group_tests_name("harness_build", tests, setup, teardown);
 }
