@@ -140,6 +140,8 @@ typedef struct fe_x86_instr {
     fe_x86_op op;
     int size;                   /* suffix b/w/l/q as 1/2/4/8; 0 when none was written */
     bool lock;                  /* LOCK prefix (XCHG is locked anyway) */
+    const char *ext;            /* X86_64 movz/movs form (static "movzbl", ...): a MOV whose
+                                   source is narrower; NULL otherwise */
     fe_x86_opnd dst, src;
     char *label;                /* `L:` at the start of the cell, or NULL */
     int row;                    /* 0-based row of the program table */

@@ -68,6 +68,30 @@ static const mnem *lookup_mnem(const tok *t, int *size)
     return m;
 }
 
+/* AT&T's zero- and sign-extending loads: MOVZ/MOVS, source and
+ * destination widths as two suffix letters (movzbl: byte to long).  herd
+ * holds a location's whole value, so the model reads them as MOV; the
+ * widths are checked against the registers written. */
+typedef struct movx {
+    const char *name;
+    int from, to;
+} movx;
+
+static const movx movxs[] = {
+    {"movzbw", 1, 2}, {"movzbl", 1, 4}, {"movzbq", 1, 8}, {"movzwl", 2, 4}, {"movzwq", 2, 8},
+    {"movsbw", 1, 2}, {"movsbl", 1, 4}, {"movsbq", 1, 8}, {"movswl", 2, 4}, {"movswq", 2, 8},
+    {"movslq", 4, 8},
+    {NULL, 0, 0},
+};
+
+static const movx *lookup_movx(const tok *t)
+{
+    for (int i = 0; movxs[i].name; i++)
+        if (strlen(movxs[i].name) == t->len && !strncasecmp(movxs[i].name, t->s, t->len))
+            return &movxs[i];
+    return NULL;
+}
+
 typedef struct xp {
     lexer lx;
     fe_test *t;
@@ -203,10 +227,20 @@ static bool parse_operand(xp *p, fe_x86_opnd *o, bool want_label)
     }
     if (lx->cur.kind == TK_IDENT) {
         if (p->att) {
-            /* bare symbol: memory at that location */
+            /* bare symbol: memory at that location; `x(%rip)`, the form
+               compilers write for a global, is the same location */
             o->kind = FE_XO_MEM;
             o->name = tok_str(&lx->cur);
-            return lx_next(lx);
+            if (!lx_next(lx))
+                return false;
+            if (!lx_accept(lx, "("))
+                return !lx->failed;
+            if (!lx_expect(lx, "%"))
+                return false;
+            if (!lx_is_ident_ci(lx, "rip"))
+                return lx_error(lx, "expected %%rip after '%s(' (a location plus a register is not supported)",
+                                o->name);
+            return lx_next(lx) && lx_expect(lx, ")");
         }
         o->kind = FE_XO_REG;
         if (!set_reg(p, o, &lx->cur))
@@ -298,6 +332,29 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
     return true;
 }
 
+/* movzbl (x),%eax: a register destination of the second width, a source
+ * in memory or a register of the first. */
+static bool check_movx(xp *p, const fe_x86_instr *in, const movx *mx)
+{
+    lexer *lx = &p->lx;
+    const fe_x86_opnd *d = &in->dst, *s = &in->src;
+    if (in->lock)
+        return lx_error_at(lx, in->pos.line, in->pos.col, "LOCK prefix is not allowed on %s", mx->name);
+    if (d->kind != FE_XO_REG)
+        return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s writes a register, not %s", mx->name,
+                           kind_word(d));
+    if (d->reg_size != mx->to)
+        return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: register %%%s is %d bytes but %s writes %d",
+                           x86_64_reg_sized(d->name, d->reg_size), d->reg_size, mx->name, mx->to);
+    if (s->kind == FE_XO_REG && s->reg_size != mx->from)
+        return lx_error_at(lx, s->pos.line, s->pos.col, "type mismatch: register %%%s is %d bytes but %s reads %d",
+                           x86_64_reg_sized(s->name, s->reg_size), s->reg_size, mx->name, mx->from);
+    if (s->kind != FE_XO_REG && !is_mem(s))
+        return lx_error_at(lx, s->pos.line, s->pos.col, "type mismatch: %s reads a register or memory, not %s",
+                           mx->name, kind_word(s));
+    return true;
+}
+
 /* After LOCK: is the ';' that follows a prefix separator (an instruction
  * follows on the same line) rather than the end of the row? */
 static bool semicolon_is_prefix(const lexer *lx)
@@ -345,7 +402,12 @@ static bool parse_cell(xp *p, fe_thread *th, int row)
         goto fail;
     }
     int size;
-    const mnem *m = lookup_mnem(&lx->cur, &size);
+    const movx *mx = p->att ? lookup_movx(&lx->cur) : NULL;
+    const mnem *m = mx ? find_mnem("MOV") : lookup_mnem(&lx->cur, &size);
+    if (mx) {
+        size = 0;
+        in.ext = mx->name;
+    }
     if (!m) {
         char what[64];
         lx_describe(&lx->cur, what, sizeof what);
@@ -390,7 +452,9 @@ static bool parse_cell(xp *p, fe_thread *th, int row)
         lx_error(lx, "expected '|' or ';' after the instruction");
         goto fail;
     }
-    if (!check_instr(p, &in, m))
+    if (mx && !check_movx(p, &in, mx))
+        goto fail;
+    if (!mx && !check_instr(p, &in, m))
         goto fail;
 done:;
     size_t n = (size_t)th->ncode, cap = n;
