@@ -28,6 +28,8 @@ static const mnem mnems[] = {
     {"CMOVB", FE_X86_CMOVC, 2, false}, {"NOP", FE_X86_NOP, 0, false},    {"MOVNTI", FE_X86_MOVNTI, 2, false},
     {"CLFLUSH", FE_X86_CLFLUSH, 1, false}, {"RET", FE_X86_RET, 0, false},
     {"ENDBR64", FE_X86_NOP, 0, false},
+    {"TEST", FE_X86_TEST, 2, false},   {"SETE", FE_X86_SETE, 1, false},  {"SETZ", FE_X86_SETE, 1, false},
+    {"SETNE", FE_X86_SETNE, 1, false}, {"SETNZ", FE_X86_SETNE, 1, false},
     {NULL, FE_X86_EMPTY, 0, false},
 };
 
@@ -272,7 +274,7 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
     bool s_rm = s->kind == FE_XO_REG || is_mem(s);
     switch (in->op) {
     case FE_X86_MOV: case FE_X86_ADD: case FE_X86_SUB: case FE_X86_XOR: case FE_X86_OR:
-    case FE_X86_AND: case FE_X86_CMP:
+    case FE_X86_AND: case FE_X86_CMP: case FE_X86_TEST:
         if (!d_rm)
             return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s cannot write to %s", nm, kind_word(d));
         if (!(s_rm || s->kind == FE_XO_IMM))
@@ -280,7 +282,7 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
         if (is_mem(d) && is_mem(s))
             return lx_error_at(lx, line, col, "%s cannot have two memory operands", nm);
         break;
-    case FE_X86_INC: case FE_X86_DEC: case FE_X86_SETNB:
+    case FE_X86_INC: case FE_X86_DEC: case FE_X86_SETNB: case FE_X86_SETE: case FE_X86_SETNE:
         if (!d_rm)
             return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s needs a register or memory operand", nm);
         break;

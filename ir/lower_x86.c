@@ -325,6 +325,26 @@ static bool instr(x86 *x, const fe_x86_instr *in)
         x->fl = (flags){FL_CMP, a, b, IR_SUB};
         return true;
     }
+    case FE_X86_TEST: {     /* flags of A & B, which is not kept */
+        ir_operand a, b;
+        if (!value_of(x, &in->dst, &a) || !value_of(x, &in->src, &b))
+            return false;
+        x->fl = (flags){FL_RESULT, a, b, IR_AND};
+        return true;
+    }
+    case FE_X86_SETE:
+    case FE_X86_SETNE: {
+        ir_operand zf;
+        if (!zero_flag(x, in, in->op == FE_X86_SETE, &zf))
+            return false;
+        if (is_mem(&in->dst)) {
+            if (!mem_addr(x, &in->dst, &addr))
+                return false;
+            lw_store(w, addr, zf, IR_X86_PLAIN);
+            return true;
+        }
+        return set_reg(x, &in->dst, zf);
+    }
     case FE_X86_XCHG: return xchg(x, in);
     case FE_X86_XADD: return xadd(x, in);
     case FE_X86_CMPXCHG: return cmpxchg(x, in);

@@ -39,6 +39,11 @@ expect cas.litmus '0:rax=0; 1:rax=1;' '0:rax=2; 1:rax=0;'
 # when y was 0 %ebx keeps its initial 0.
 expect br.litmus '1:rax=0; 1:rbx=0;' '1:rax=1; 1:rbx=1;'
 
+# SB whose reads become flags: P0's %ebx is 1 when it read y=0 (test, sete),
+# P1's when it read x=1 (cmp $0, setne).  x86tso lets both reads see 0 (the
+# stores wait in the buffers), so all four pairs appear.
+expect sete.litmus '0:rbx=0; 1:rbx=0;' '0:rbx=0; 1:rbx=1;' '0:rbx=1; 1:rbx=0;' '0:rbx=1; 1:rbx=1;'
+
 # The printed form keeps the extension and %rip forms readable by herd:
 # movzbl stays movzbl; a %rip location prints as the location.
 "$L" parse "$dir/mp.litmus" > "$tmp/p" 2>&1
