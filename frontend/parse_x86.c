@@ -30,6 +30,12 @@ static const mnem mnems[] = {
     {"ENDBR64", FE_X86_NOP, 0, false},
     {"TEST", FE_X86_TEST, 2, false},   {"SETE", FE_X86_SETE, 1, false},  {"SETZ", FE_X86_SETE, 1, false},
     {"SETNE", FE_X86_SETNE, 1, false}, {"SETNZ", FE_X86_SETNE, 1, false},
+    {"JL", FE_X86_JL, 1, false},       {"JNGE", FE_X86_JL, 1, false},   {"JGE", FE_X86_JGE, 1, false},
+    {"JNL", FE_X86_JGE, 1, false},     {"JLE", FE_X86_JLE, 1, false},   {"JNG", FE_X86_JLE, 1, false},
+    {"JG", FE_X86_JG, 1, false},       {"JNLE", FE_X86_JG, 1, false},   {"JB", FE_X86_JB, 1, false},
+    {"JC", FE_X86_JB, 1, false},       {"JNAE", FE_X86_JB, 1, false},   {"JAE", FE_X86_JAE, 1, false},
+    {"JNB", FE_X86_JAE, 1, false},     {"JNC", FE_X86_JAE, 1, false},   {"JBE", FE_X86_JBE, 1, false},
+    {"JNA", FE_X86_JBE, 1, false},     {"JA", FE_X86_JA, 1, false},     {"JNBE", FE_X86_JA, 1, false},
     {NULL, FE_X86_EMPTY, 0, false},
 };
 
@@ -63,7 +69,7 @@ static const mnem *lookup_mnem(const tok *t, int *size)
         return NULL;
     up[n - 1] = 0;
     m = find_mnem(up);
-    if (!m || m->nops == 0 || m->op == FE_X86_JMP || m->op == FE_X86_JE || m->op == FE_X86_JNE ||
+    if (!m || m->nops == 0 || FE_X86_IS_JUMP(m->op) ||
         m->op == FE_X86_CLFLUSH)
         return NULL;
     *size = sz;
@@ -420,7 +426,7 @@ static bool parse_cell(xp *p, fe_thread *th, int row)
     in.size = size;
     if (!lx_next(lx))
         goto fail;
-    bool label = in.op == FE_X86_JMP || in.op == FE_X86_JE || in.op == FE_X86_JNE;
+    bool label = FE_X86_IS_JUMP(in.op);
     if (m->nops >= 1) {
         fe_x86_opnd a, b;
         memset(&b, 0, sizeof b);

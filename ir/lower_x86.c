@@ -141,6 +141,27 @@ static bool carry_flag(x86 *x, const fe_x86_instr *in, ir_operand *out)
     return true;
 }
 
+/* The condition of JL ... JA after CMP A,B (Intel order: A - B): signed
+ * or unsigned A < B, A >= B, A <= B, A > B on the 64-bit values. */
+static bool ordered(x86 *x, const fe_x86_instr *in, ir_operand *out)
+{
+    lw *w = x->w;
+    if (x->fl.kind != FL_CMP)
+        return lw_error(w, in->pos, "%s reads the sign or carry flag, which only CMP sets here",
+                        fe_x86_op_name(in->op));
+    ir_operand a = x->fl.a, b = x->fl.b;
+    switch (in->op) {
+    case FE_X86_JL: *out = lw_bin(w, IR_LT, a, b); return true;
+    case FE_X86_JGE: *out = lw_bin(w, IR_GE, a, b); return true;
+    case FE_X86_JLE: *out = lw_bin(w, IR_LE, a, b); return true;
+    case FE_X86_JG: *out = lw_bin(w, IR_GT, a, b); return true;
+    case FE_X86_JB: *out = below(w, a, b); return true;
+    case FE_X86_JAE: *out = lw_bin(w, IR_EQ, below(w, a, b), ir_imm(0)); return true;
+    case FE_X86_JBE: *out = lw_bin(w, IR_EQ, below(w, b, a), ir_imm(0)); return true;
+    default: *out = below(w, b, a); return true;   /* JA */
+    }
+}
+
 /* [ADDR] = [ADDR] OP V, returning the old value: one locked RMW (ROP) with
  * LOCK, else a plain read and a plain write that other threads may come
  * between. */
@@ -273,7 +294,10 @@ static bool jump(x86 *x, const fe_x86_instr *in)
         return true;
     }
     ir_operand c;
-    if (!zero_flag(x, in, in->op == FE_X86_JE, &c))
+    if (in->op == FE_X86_JE || in->op == FE_X86_JNE) {
+        if (!zero_flag(x, in, in->op == FE_X86_JE, &c))
+            return false;
+    } else if (!ordered(x, in, &c))
         return false;
     if (c.kind == IR_OPND_IMM) {    /* known flags: always or never taken */
         if (c.imm != 0)
@@ -354,6 +378,8 @@ static bool instr(x86 *x, const fe_x86_instr *in)
     case FE_X86_JMP:
     case FE_X86_JE:
     case FE_X86_JNE:
+    case FE_X86_JL: case FE_X86_JGE: case FE_X86_JLE: case FE_X86_JG:
+    case FE_X86_JB: case FE_X86_JAE: case FE_X86_JBE: case FE_X86_JA:
         return jump(x, in);
     case FE_X86_SETNB: {
         ir_operand cf;

@@ -23,7 +23,16 @@ expect() {
     fi
     "$L" parse --check "$f" > /dev/null 2> "$tmp/err" || { echo "FAIL: parse --check $f: $(cat "$tmp/err")"; fail=1; }
     "$L" races "$f" > /dev/null 2> "$tmp/err" || { echo "FAIL: races $f: $(cat "$tmp/err")"; fail=1; }
-    "$L" emit --target x86-litmus "$f" -o "$tmp/e.litmus" 2> "$tmp/err" || { echo "FAIL: emit $f: $(cat "$tmp/err")"; fail=1; }
+    # herd's X86 subset that emit writes has only JE/JNE: an ordered jump
+    # is refused there with exit 2, named, and nothing written.
+    rm -f "$tmp/e.litmus"
+    "$L" emit --target x86-litmus "$f" -o "$tmp/e.litmus" 2> "$tmp/err"
+    rc=$?
+    case $rc:$(basename "$f") in
+    0:*) ;;
+    2:jcc.litmus) grep -q "computes 'le'" "$tmp/err" && [ ! -e "$tmp/e.litmus" ] || { echo "FAIL: emit $f: $(cat "$tmp/err")"; fail=1; } ;;
+    *) echo "FAIL: emit $f (exit $rc): $(cat "$tmp/err")"; fail=1 ;;
+    esac
 }
 
 # MP through %rip operands on byte locations: x86tso keeps W->W and R->R
@@ -43,6 +52,12 @@ expect br.litmus '1:rax=0; 1:rbx=0;' '1:rax=1; 1:rbx=1;'
 # P1's when it read x=1 (cmp $0, setne).  x86tso lets both reads see 0 (the
 # stores wait in the buffers), so all four pairs appear.
 expect sete.litmus '0:rbx=0; 1:rbx=0;' '0:rbx=0; 1:rbx=1;' '0:rbx=1; 1:rbx=0;' '0:rbx=1; 1:rbx=1;'
+
+# Signed jle and unsigned jb over a load (MP with a control dependency):
+# a thread that saw y=1 goes on, marks %ecx and then reads x=1 (R->R
+# order); one that saw y=0 jumps and keeps 0 in both.
+expect jcc.litmus '1:rbx=0; 1:rcx=0; 2:rbx=0; 2:rcx=0;' '1:rbx=0; 1:rcx=0; 2:rbx=1; 2:rcx=3;' \
+    '1:rbx=1; 1:rcx=2; 2:rbx=0; 2:rcx=0;' '1:rbx=1; 1:rcx=2; 2:rbx=1; 2:rcx=3;'
 
 # The printed form keeps the extension and %rip forms readable by herd:
 # movzbl stays movzbl; a %rip location prints as the location.
