@@ -36,6 +36,7 @@ static const mnem mnems[] = {
     {"JC", FE_X86_JB, 1, false},       {"JNAE", FE_X86_JB, 1, false},   {"JAE", FE_X86_JAE, 1, false},
     {"JNB", FE_X86_JAE, 1, false},     {"JNC", FE_X86_JAE, 1, false},   {"JBE", FE_X86_JBE, 1, false},
     {"JNA", FE_X86_JBE, 1, false},     {"JA", FE_X86_JA, 1, false},     {"JNBE", FE_X86_JA, 1, false},
+    {"LEA", FE_X86_LEA, 2, false},     {"NEG", FE_X86_NEG, 1, false},   {"NOT", FE_X86_NOT, 1, true},
     {NULL, FE_X86_EMPTY, 0, false},
 };
 
@@ -289,6 +290,18 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
             return lx_error_at(lx, line, col, "%s cannot have two memory operands", nm);
         break;
     case FE_X86_INC: case FE_X86_DEC: case FE_X86_SETNB: case FE_X86_SETE: case FE_X86_SETNE:
+        if (!d_rm)
+            return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s needs a register or memory operand", nm);
+        break;
+    case FE_X86_LEA:
+        if (d->kind != FE_XO_REG || s->kind != FE_XO_MEM)
+            return lx_error_at(lx, line, col, "type mismatch: %s takes a location and a register", nm);
+        break;
+    case FE_X86_NEG:
+        if (d->kind != FE_XO_REG)
+            return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s takes a register here", nm);
+        break;
+    case FE_X86_NOT:
         if (!d_rm)
             return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s needs a register or memory operand", nm);
         break;

@@ -313,7 +313,7 @@ static bool instr(x86 *x, const fe_x86_instr *in)
     lw *w = x->w;
     ir_operand v, addr;
     if (in->lock && in->op != FE_X86_ADD && in->op != FE_X86_SUB && in->op != FE_X86_XOR && in->op != FE_X86_OR &&
-        in->op != FE_X86_AND && in->op != FE_X86_INC && in->op != FE_X86_DEC && in->op != FE_X86_XCHG &&
+        in->op != FE_X86_AND && in->op != FE_X86_INC && in->op != FE_X86_NOT && in->op != FE_X86_DEC && in->op != FE_X86_XCHG &&
         in->op != FE_X86_XADD && in->op != FE_X86_CMPXCHG)
         return lw_error(w, in->pos, "LOCK prefix on %s", fe_x86_op_name(in->op));
     switch (in->op) {
@@ -348,6 +348,19 @@ static bool instr(x86 *x, const fe_x86_instr *in)
             return false;
         x->fl = (flags){FL_CMP, a, b, IR_SUB};
         return true;
+    }
+    case FE_X86_LEA:        /* the location's address, no access */
+        return mem_addr(x, &in->src, &addr) && set_reg(x, &in->dst, addr);
+    case FE_X86_NEG: {      /* 0 - A: flags as for A * -1 (ZF when A is 0) */
+        fe_x86_opnd m1 = {.kind = FE_XO_IMM, .imm = -1, .pos = in->pos};
+        return arith(x, in, IR_MUL, IR_RMW_ADD, &m1);
+    }
+    case FE_X86_NOT: {      /* A ^ -1; NOT leaves the flags as they were */
+        fe_x86_opnd m1 = {.kind = FE_XO_IMM, .imm = -1, .pos = in->pos};
+        flags keep = x->fl;
+        bool ok = arith(x, in, IR_XOR, IR_RMW_XOR, &m1);
+        x->fl = keep;
+        return ok;
     }
     case FE_X86_TEST: {     /* flags of A & B, which is not kept */
         ir_operand a, b;
