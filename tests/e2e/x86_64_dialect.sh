@@ -24,8 +24,8 @@ expect() {
     "$L" parse --check "$f" > /dev/null 2> "$tmp/err" || { echo "FAIL: parse --check $f: $(cat "$tmp/err")"; fail=1; }
     "$L" races "$f" > /dev/null 2> "$tmp/err" || { echo "FAIL: races $f: $(cat "$tmp/err")"; fail=1; }
     # herd's X86 subset that emit writes has only JE/JNE and no multiply: an
-    # ordered jump or a NEG
-    # is refused there with exit 2, named, and nothing written.
+    # ordered jump or a NEG is refused there with exit 2, named, and nothing
+    # written.
     rm -f "$tmp/e.litmus"
     "$L" emit --target x86-litmus "$f" -o "$tmp/e.litmus" 2> "$tmp/err"
     rc=$?
