@@ -141,7 +141,8 @@ static const char *const x86_op_names[FE_X86_OP_COUNT] = {
     [FE_X86_SETE] = "SETE", [FE_X86_SETNE] = "SETNE",
     [FE_X86_JL] = "JL", [FE_X86_JGE] = "JGE", [FE_X86_JLE] = "JLE", [FE_X86_JG] = "JG",
     [FE_X86_JB] = "JB", [FE_X86_JAE] = "JAE", [FE_X86_JBE] = "JBE", [FE_X86_JA] = "JA",
-    [FE_X86_LEA] = "LEA", [FE_X86_NEG] = "NEG", [FE_X86_NOT] = "NOT",
+    [FE_X86_LEA] = "LEA", [FE_X86_NEG] = "NEG", [FE_X86_NOT] = "NOT", [FE_X86_CMOVE] = "CMOVE",
+    [FE_X86_CMOVNE] = "CMOVNE",
 };
 
 const char *fe_x86_op_name(fe_x86_op op)

@@ -115,6 +115,7 @@ typedef enum fe_x86_op {
     FE_X86_JL, FE_X86_JGE, FE_X86_JLE, FE_X86_JG,   /* signed, after CMP */
     FE_X86_JB, FE_X86_JAE, FE_X86_JBE, FE_X86_JA,   /* unsigned, after CMP */
     FE_X86_LEA, FE_X86_NEG, FE_X86_NOT,
+    FE_X86_CMOVE, FE_X86_CMOVNE,
     FE_X86_OP_COUNT
 } fe_x86_op;
 

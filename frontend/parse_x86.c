@@ -37,6 +37,8 @@ static const mnem mnems[] = {
     {"JNB", FE_X86_JAE, 1, false},     {"JNC", FE_X86_JAE, 1, false},   {"JBE", FE_X86_JBE, 1, false},
     {"JNA", FE_X86_JBE, 1, false},     {"JA", FE_X86_JA, 1, false},     {"JNBE", FE_X86_JA, 1, false},
     {"LEA", FE_X86_LEA, 2, false},     {"NEG", FE_X86_NEG, 1, false},   {"NOT", FE_X86_NOT, 1, true},
+    {"CMOVE", FE_X86_CMOVE, 2, false}, {"CMOVZ", FE_X86_CMOVE, 2, false},
+    {"CMOVNE", FE_X86_CMOVNE, 2, false}, {"CMOVNZ", FE_X86_CMOVNE, 2, false},
     {NULL, FE_X86_EMPTY, 0, false},
 };
 
@@ -318,9 +320,9 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
             return lx_error_at(lx, s->pos.line, s->pos.col, "type mismatch: %s needs a register source%s", nm,
                                p->att && in->op == FE_X86_CMPXCHG ? " (X86_64 writes memory first: cmpxchg (x),%reg)" : "");
         break;
-    case FE_X86_CMOVC:
+    case FE_X86_CMOVC: case FE_X86_CMOVE: case FE_X86_CMOVNE:
         if (d->kind != FE_XO_REG || !s_rm)
-            return lx_error_at(lx, line, col, "type mismatch: CMOVC needs a register destination");
+            return lx_error_at(lx, line, col, "type mismatch: %s needs a register destination", nm);
         break;
     case FE_X86_MOVNTI:
         if (!is_mem(d) || s->kind != FE_XO_REG)

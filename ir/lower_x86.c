@@ -407,11 +407,14 @@ static bool instr(x86 *x, const fe_x86_instr *in)
         }
         return set_reg(x, &in->dst, v);
     }
-    case FE_X86_CMOVC: {
+    case FE_X86_CMOVC:
+    case FE_X86_CMOVE:
+    case FE_X86_CMOVNE: {   /* old + c * (src - old), c the condition as 0 or 1 */
         ir_operand cf, src;
         if (in->dst.kind != FE_XO_REG)
-            return lw_error(w, in->pos, "CMOVC needs a register destination");
-        if (!carry_flag(x, in, &cf) || !value_of(x, &in->src, &src))
+            return lw_error(w, in->pos, "%s needs a register destination", fe_x86_op_name(in->op));
+        bool got = in->op == FE_X86_CMOVC ? carry_flag(x, in, &cf) : zero_flag(x, in, in->op == FE_X86_CMOVE, &cf);
+        if (!got || !value_of(x, &in->src, &src))
             return false;
         int d = lw_find_reg(w, in->dst.name);
         ir_operand old = w->cur[d];
