@@ -60,59 +60,76 @@ static bool known_global(const ir_test *t, const char *name)
     return false;
 }
 
-/* Rewrite the operand text OPS of IN into OUT: DISP(%rip) -> sym(%rip),
- * OFF(%rbp)/OFF(%rsp) -> a spare register.  False and D set if an
- * operand cannot lift. */
-static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift_insn *in, slots *sl,
-                        strbuf *out, diag *d)
+/* The spare register for the stack slot at OFF (%rbp- or %rsp-relative). */
+static bool slot_reg(slots *sl, long off, int th, int *reg, diag *d)
 {
-    const char *s = in->ops;
-    const char *p;
-    if ((p = strstr(s, "(%rip)"))) {
-        const lift_reloc *r = reloc_in(f, in);
-        if (!r || !known_global(t, r->sym))
-            return diag_error(d, t->file, 0, 0, "cc-check: P%d: '%s %s' names memory that is not a test location",
-                              th, in->mnem, in->ops);
-        /* PC32: S + A - P, with the CPU adding the next instruction's address. */
-        long off = r->addend + (long)(in->addr + in->size - r->offset);
-        if (off != 0)
-            return diag_error(d, t->file, 0, 0, "cc-check: P%d: '%s %s' addresses %s%+ld, inside a location",
-                              th, in->mnem, in->ops, r->sym, off);
-        const char *q = p;
-        while (q > s && q[-1] != ' ' && q[-1] != ',')
-            q--;
-        sb_addn(out, s, (size_t)(q - s));
-        sb_printf(out, "%s%s", r->sym, p);
-        return true;
+    int k = 0;
+    while (k < sl->n && sl->off[k] != off)
+        k++;
+    if (k == sl->n) {
+        int r = 0;
+        while (r < SLOTS && sl->used[r])
+            r++;
+        if (sl->n == SLOTS || r == SLOTS)
+            return diag_fail(d, "cc-check: P%d uses more stack slots than there are spare registers (%d)", th,
+                             SLOTS);
+        sl->used[r] = true;
+        sl->off[k] = off;
+        sl->reg[k] = r;
+        sl->n++;
     }
-    if ((p = strstr(s, "(%rbp)")) || (p = strstr(s, "(%rsp)"))) {
-        const char *q = p;
-        while (q > s && q[-1] != ' ' && q[-1] != ',')
-            q--;
-        long off = strtol(q, NULL, 0) + (p[3] == 's' ? 1000000 : 0);
-        int k = 0;
-        while (k < sl->n && sl->off[k] != off)
-            k++;
-        if (k == sl->n) {
-            int r = 0;
-            while (r < SLOTS && sl->used[r])
-                r++;
-            if (sl->n == SLOTS || r == SLOTS)
-                return diag_fail(d, "cc-check: P%d uses more stack slots than there are spare registers (%d)", th, SLOTS);
-            sl->used[r] = true;
-            sl->off[k] = off;
-            sl->reg[k] = r;
-            sl->n++;
+    *reg = sl->reg[k];
+    return true;
+}
+
+/* Rewrite the operands of IN into OUT, one at a time (AT&T prints them
+ * separated by ", "; a memory operand's own commas have no blank):
+ * DISP(%rip) and an absolute DISP with a relocation -> sym(%rip);
+ * OFF(%rbp)/OFF(%rsp) -> a spare register.  *STACK is set when an operand
+ * was a stack slot.  False and D set if an operand cannot lift. */
+static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift_insn *in, slots *sl,
+                        strbuf *out, bool *stack, diag *d)
+{
+    char buf[sizeof in->ops];
+    snprintf(buf, sizeof buf, "%s", in->ops);
+    const lift_reloc *r = reloc_in(f, in);
+    bool first = true;
+    for (char *tok = buf, *next; tok; tok = next) {
+        next = strstr(tok, ", ");
+        if (next)
+            *next = 0, next += 2;
+        if (!first)
+            sb_add(out, ", ");
+        first = false;
+        bool rip = strstr(tok, "(%rip)") != NULL;
+        bool abs = !strchr(tok, '(') && *tok != '$' && *tok != '%';
+        if (rip || (abs && r)) {
+            if (!r || !known_global(t, r->sym))
+                return diag_error(d, t->file, 0, 0, "cc-check: P%d: '%s %s' names memory that is not a test location",
+                                  th, in->mnem, in->ops);
+            /* PC32: S + A - P, the CPU adding the next instruction's address; 32S: S + A. */
+            long off = rip ? r->addend + (long)(in->addr + in->size - r->offset) : r->addend;
+            if (off != 0)
+                return diag_error(d, t->file, 0, 0, "cc-check: P%d: '%s %s' addresses %s%+ld, inside a location",
+                                  th, in->mnem, in->ops, r->sym, off);
+            sb_printf(out, "%s(%%rip)", r->sym);
+        } else if (strstr(tok, "(%rbp)") || strstr(tok, "(%rsp)")) {
+            long off = strtol(tok, NULL, 0) + (strstr(tok, "(%rsp)") ? 1000000 : 0);
+            int reg = 0;
+            if (!slot_reg(sl, off, th, &reg, d))
+                return false;
+            sb_add(out, spare_name(reg, mem_width(in->mnem)));
+            *stack = true;
+        } else if (*tok == '$' && r) {
+            return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (an address as a value)", th,
+                              in->mnem, in->ops);
+        } else if (strchr(tok, '(')) {
+            return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (memory through a pointer)", th,
+                              in->mnem, in->ops);
+        } else {
+            sb_add(out, tok);
         }
-        sb_addn(out, s, (size_t)(q - s));
-        sb_add(out, spare_name(sl->reg[k], mem_width(in->mnem)));
-        sb_add(out, p + 6);
-        return true;
     }
-    if (reloc_in(f, in))
-        return diag_error(d, t->file, 0, 0, "cc-check: P%d: '%s %s' uses an address as a value", th, in->mnem,
-                          in->ops);
-    sb_add(out, s);
     return true;
 }
 
@@ -187,8 +204,17 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
             ok = diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s%s%s' (outside the X86_64 dialect)",
                             th, in->mnem, *in->ops ? " " : "", in->ops);
         } else {
+            bool stack = false;
             sb_printf(&b, "%s ", in->mnem);
-            ok = rewrite_ops(t, f, th, in, &sl, &b, d);
+            ok = rewrite_ops(t, f, th, in, &sl, &b, &stack, d);
+            if (ok && stack && !strncmp(in->mnem, "lock ", 5)) {
+                /* A locked RMW of a private stack slot (gcc's fence, lock orq $0,(%rsp)):
+                 * the slot becomes a register, the lock's order an mfence. */
+                char *op = sb_take(&b);
+                rows[nr++] = xstrdup("mfence");
+                sb_add(&b, op + 5);
+                free(op);
+            }
         }
         char *row = sb_take(&b);
         if (ok)
