@@ -93,6 +93,15 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
     char buf[sizeof in->ops];
     snprintf(buf, sizeof buf, "%s", in->ops);
     const lift_reloc *r = reloc_in(f, in);
+    /* Does a memory operand take the relocation (else an immediate does)? */
+    bool mem_reloc = strstr(in->ops, "(%rip)") != NULL;
+    for (const char *p = in->ops; *p && !mem_reloc; p++)
+        if ((p == in->ops || p[-1] == ' ') && (('0' <= *p && *p <= '9') || *p == '-')) {
+            const char *e = p;
+            while (*e && *e != ',' && *e != '(')
+                e++;
+            mem_reloc = *e != '(';
+        }
     bool first = true;
     for (char *tok = buf, *next; tok; tok = next) {
         next = strstr(tok, ", ");
@@ -103,7 +112,7 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
         first = false;
         bool rip = strstr(tok, "(%rip)") != NULL;
         bool abs = !strchr(tok, '(') && *tok != '$' && *tok != '%';
-        if (rip || (abs && r)) {
+        if (rip || (abs && r && mem_reloc)) {
             if (!r || !known_global(t, r->sym))
                 return diag_error(d, t->file, 0, 0, "cc-check: P%d: '%s %s' names memory that is not a test location",
                                   th, in->mnem, in->ops);
@@ -120,7 +129,7 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
                 return false;
             sb_add(out, spare_name(reg, mem_width(in->mnem)));
             *stack = true;
-        } else if (*tok == '$' && r) {
+        } else if (*tok == '$' && r && !mem_reloc) {
             return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (an address as a value)", th,
                               in->mnem, in->ops);
         } else if (strchr(tok, '(')) {
