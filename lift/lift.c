@@ -132,6 +132,9 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
         } else if (*tok == '$' && r && !mem_reloc) {
             return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (an address as a value)", th,
                               in->mnem, in->ops);
+        } else if (strchr(tok, ':')) {
+            return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (a segment operand)", th,
+                              in->mnem, in->ops);
         } else if (strchr(tok, '(')) {
             return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (memory through a pointer)", th,
                               in->mnem, in->ops);
@@ -179,6 +182,20 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
             snprintf(reg, sizeof reg, "%%r%d", 8 + r);
             if (strstr(v[i].ops, reg))
                 sl.used[r] = true;
+        }
+    /* A call or an indirect jump is the reason to name first: the pushes
+     * and pops around it are outside the dialect only because of it. */
+    for (int i = 0; i < n; i++)
+        if (v[i].kind == LK_CALL || v[i].kind == LK_INDIRECT) {
+            const lift_reloc *r = reloc_in(f, &v[i]);
+            if (v[i].kind == LK_CALL)
+                diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift 'call %s' (a call)", th,
+                           r ? r->sym : v[i].ops);
+            else
+                diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (an indirect jump)", th,
+                           v[i].mnem, v[i].ops);
+            free(v);
+            return NULL;
         }
     int last = n - 1;
     while (last >= 0 && (dropped(&v[last]) || v[last].kind == LK_RET))
