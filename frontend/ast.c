@@ -137,7 +137,11 @@ static const char *const x86_op_names[FE_X86_OP_COUNT] = {
     [FE_X86_CMPXCHG] = "CMPXCHG", [FE_X86_MFENCE] = "MFENCE", [FE_X86_LFENCE] = "LFENCE",
     [FE_X86_SFENCE] = "SFENCE", [FE_X86_JMP] = "JMP", [FE_X86_JE] = "JE", [FE_X86_JNE] = "JNE",
     [FE_X86_SETNB] = "SETNB", [FE_X86_CMOVC] = "CMOVC", [FE_X86_NOP] = "NOP",
-    [FE_X86_MOVNTI] = "MOVNTI", [FE_X86_CLFLUSH] = "CLFLUSH", [FE_X86_RET] = "RET",
+    [FE_X86_MOVNTI] = "MOVNTI", [FE_X86_CLFLUSH] = "CLFLUSH", [FE_X86_RET] = "RET", [FE_X86_TEST] = "TEST",
+    [FE_X86_SETE] = "SETE", [FE_X86_SETNE] = "SETNE",
+    [FE_X86_JL] = "JL", [FE_X86_JGE] = "JGE", [FE_X86_JLE] = "JLE", [FE_X86_JG] = "JG",
+    [FE_X86_JB] = "JB", [FE_X86_JAE] = "JAE", [FE_X86_JBE] = "JBE", [FE_X86_JA] = "JA",
+    [FE_X86_LEA] = "LEA", [FE_X86_NEG] = "NEG", [FE_X86_NOT] = "NOT",
 };
 
 const char *fe_x86_op_name(fe_x86_op op)

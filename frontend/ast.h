@@ -111,8 +111,16 @@ typedef enum fe_x86_op {
     FE_X86_JMP, FE_X86_JE, FE_X86_JNE,
     FE_X86_SETNB, FE_X86_CMOVC,
     FE_X86_NOP, FE_X86_MOVNTI, FE_X86_CLFLUSH, FE_X86_RET,
+    FE_X86_TEST, FE_X86_SETE, FE_X86_SETNE,
+    FE_X86_JL, FE_X86_JGE, FE_X86_JLE, FE_X86_JG,   /* signed, after CMP */
+    FE_X86_JB, FE_X86_JAE, FE_X86_JBE, FE_X86_JA,   /* unsigned, after CMP */
+    FE_X86_LEA, FE_X86_NEG, FE_X86_NOT,
     FE_X86_OP_COUNT
 } fe_x86_op;
+
+/* A jump to a label: JMP or a conditional one. */
+#define FE_X86_IS_JUMP(op) ((op) == FE_X86_JMP || (op) == FE_X86_JE || (op) == FE_X86_JNE || \
+                            ((op) >= FE_X86_JL && (op) <= FE_X86_JA))
 
 typedef enum fe_x86_opnd_kind {
     FE_XO_NONE,
@@ -140,6 +148,8 @@ typedef struct fe_x86_instr {
     fe_x86_op op;
     int size;                   /* suffix b/w/l/q as 1/2/4/8; 0 when none was written */
     bool lock;                  /* LOCK prefix (XCHG is locked anyway) */
+    const char *ext;            /* X86_64 movz/movs form (static "movzbl", ...): a MOV whose
+                                   source is narrower; NULL otherwise */
     fe_x86_opnd dst, src;
     char *label;                /* `L:` at the start of the cell, or NULL */
     int row;                    /* 0-based row of the program table */

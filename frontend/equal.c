@@ -61,7 +61,8 @@ static bool eq_opnd(const fe_x86_opnd *a, const fe_x86_opnd *b)
 
 static bool eq_instr(const fe_x86_instr *a, const fe_x86_instr *b)
 {
-    return a->op == b->op && a->size == b->size && a->lock == b->lock && a->row == b->row &&
+    return a->op == b->op && a->size == b->size && a->lock == b->lock &&
+           (a->ext == NULL) == (b->ext == NULL) && (!a->ext || !strcmp(a->ext, b->ext)) && a->row == b->row &&
            streq(a->label, b->label) && eq_opnd(&a->dst, &b->dst) && eq_opnd(&a->src, &b->src);
 }
 

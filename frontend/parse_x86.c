@@ -28,6 +28,15 @@ static const mnem mnems[] = {
     {"CMOVB", FE_X86_CMOVC, 2, false}, {"NOP", FE_X86_NOP, 0, false},    {"MOVNTI", FE_X86_MOVNTI, 2, false},
     {"CLFLUSH", FE_X86_CLFLUSH, 1, false}, {"RET", FE_X86_RET, 0, false},
     {"ENDBR64", FE_X86_NOP, 0, false},
+    {"TEST", FE_X86_TEST, 2, false},   {"SETE", FE_X86_SETE, 1, false},  {"SETZ", FE_X86_SETE, 1, false},
+    {"SETNE", FE_X86_SETNE, 1, false}, {"SETNZ", FE_X86_SETNE, 1, false},
+    {"JL", FE_X86_JL, 1, false},       {"JNGE", FE_X86_JL, 1, false},   {"JGE", FE_X86_JGE, 1, false},
+    {"JNL", FE_X86_JGE, 1, false},     {"JLE", FE_X86_JLE, 1, false},   {"JNG", FE_X86_JLE, 1, false},
+    {"JG", FE_X86_JG, 1, false},       {"JNLE", FE_X86_JG, 1, false},   {"JB", FE_X86_JB, 1, false},
+    {"JC", FE_X86_JB, 1, false},       {"JNAE", FE_X86_JB, 1, false},   {"JAE", FE_X86_JAE, 1, false},
+    {"JNB", FE_X86_JAE, 1, false},     {"JNC", FE_X86_JAE, 1, false},   {"JBE", FE_X86_JBE, 1, false},
+    {"JNA", FE_X86_JBE, 1, false},     {"JA", FE_X86_JA, 1, false},     {"JNBE", FE_X86_JA, 1, false},
+    {"LEA", FE_X86_LEA, 2, false},     {"NEG", FE_X86_NEG, 1, false},   {"NOT", FE_X86_NOT, 1, true},
     {NULL, FE_X86_EMPTY, 0, false},
 };
 
@@ -61,11 +70,35 @@ static const mnem *lookup_mnem(const tok *t, int *size)
         return NULL;
     up[n - 1] = 0;
     m = find_mnem(up);
-    if (!m || m->nops == 0 || m->op == FE_X86_JMP || m->op == FE_X86_JE || m->op == FE_X86_JNE ||
+    if (!m || m->nops == 0 || FE_X86_IS_JUMP(m->op) ||
         m->op == FE_X86_CLFLUSH)
         return NULL;
     *size = sz;
     return m;
+}
+
+/* AT&T's zero- and sign-extending loads: MOVZ/MOVS, source and
+ * destination widths as two suffix letters (movzbl: byte to long).  herd
+ * holds a location's whole value, so the model reads them as MOV; the
+ * widths are checked against the registers written. */
+typedef struct movx {
+    const char *name;
+    int from, to;
+} movx;
+
+static const movx movxs[] = {
+    {"movzbw", 1, 2}, {"movzbl", 1, 4}, {"movzbq", 1, 8}, {"movzwl", 2, 4}, {"movzwq", 2, 8},
+    {"movsbw", 1, 2}, {"movsbl", 1, 4}, {"movsbq", 1, 8}, {"movswl", 2, 4}, {"movswq", 2, 8},
+    {"movslq", 4, 8},
+    {NULL, 0, 0},
+};
+
+static const movx *lookup_movx(const tok *t)
+{
+    for (int i = 0; movxs[i].name; i++)
+        if (strlen(movxs[i].name) == t->len && !strncasecmp(movxs[i].name, t->s, t->len))
+            return &movxs[i];
+    return NULL;
 }
 
 typedef struct xp {
@@ -203,10 +236,20 @@ static bool parse_operand(xp *p, fe_x86_opnd *o, bool want_label)
     }
     if (lx->cur.kind == TK_IDENT) {
         if (p->att) {
-            /* bare symbol: memory at that location */
+            /* bare symbol: memory at that location; `x(%rip)`, the form
+               compilers write for a global, is the same location */
             o->kind = FE_XO_MEM;
             o->name = tok_str(&lx->cur);
-            return lx_next(lx);
+            if (!lx_next(lx))
+                return false;
+            if (!lx_accept(lx, "("))
+                return !lx->failed;
+            if (!lx_expect(lx, "%"))
+                return false;
+            if (!lx_is_ident_ci(lx, "rip"))
+                return lx_error(lx, "expected %%rip after '%s(' (a location plus a register is not supported)",
+                                o->name);
+            return lx_next(lx) && lx_expect(lx, ")");
         }
         o->kind = FE_XO_REG;
         if (!set_reg(p, o, &lx->cur))
@@ -238,7 +281,7 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
     bool s_rm = s->kind == FE_XO_REG || is_mem(s);
     switch (in->op) {
     case FE_X86_MOV: case FE_X86_ADD: case FE_X86_SUB: case FE_X86_XOR: case FE_X86_OR:
-    case FE_X86_AND: case FE_X86_CMP:
+    case FE_X86_AND: case FE_X86_CMP: case FE_X86_TEST:
         if (!d_rm)
             return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s cannot write to %s", nm, kind_word(d));
         if (!(s_rm || s->kind == FE_XO_IMM))
@@ -246,7 +289,19 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
         if (is_mem(d) && is_mem(s))
             return lx_error_at(lx, line, col, "%s cannot have two memory operands", nm);
         break;
-    case FE_X86_INC: case FE_X86_DEC: case FE_X86_SETNB:
+    case FE_X86_INC: case FE_X86_DEC: case FE_X86_SETNB: case FE_X86_SETE: case FE_X86_SETNE:
+        if (!d_rm)
+            return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s needs a register or memory operand", nm);
+        break;
+    case FE_X86_LEA:
+        if (d->kind != FE_XO_REG || s->kind != FE_XO_MEM)
+            return lx_error_at(lx, line, col, "type mismatch: %s takes a location and a register", nm);
+        break;
+    case FE_X86_NEG:
+        if (d->kind != FE_XO_REG)
+            return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s takes a register here", nm);
+        break;
+    case FE_X86_NOT:
         if (!d_rm)
             return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s needs a register or memory operand", nm);
         break;
@@ -298,6 +353,29 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
     return true;
 }
 
+/* movzbl (x),%eax: a register destination of the second width, a source
+ * in memory or a register of the first. */
+static bool check_movx(xp *p, const fe_x86_instr *in, const movx *mx)
+{
+    lexer *lx = &p->lx;
+    const fe_x86_opnd *d = &in->dst, *s = &in->src;
+    if (in->lock)
+        return lx_error_at(lx, in->pos.line, in->pos.col, "LOCK prefix is not allowed on %s", mx->name);
+    if (d->kind != FE_XO_REG)
+        return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s writes a register, not %s", mx->name,
+                           kind_word(d));
+    if (d->reg_size != mx->to)
+        return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: register %%%s is %d bytes but %s writes %d",
+                           x86_64_reg_sized(d->name, d->reg_size), d->reg_size, mx->name, mx->to);
+    if (s->kind == FE_XO_REG && s->reg_size != mx->from)
+        return lx_error_at(lx, s->pos.line, s->pos.col, "type mismatch: register %%%s is %d bytes but %s reads %d",
+                           x86_64_reg_sized(s->name, s->reg_size), s->reg_size, mx->name, mx->from);
+    if (s->kind != FE_XO_REG && !is_mem(s))
+        return lx_error_at(lx, s->pos.line, s->pos.col, "type mismatch: %s reads a register or memory, not %s",
+                           mx->name, kind_word(s));
+    return true;
+}
+
 /* After LOCK: is the ';' that follows a prefix separator (an instruction
  * follows on the same line) rather than the end of the row? */
 static bool semicolon_is_prefix(const lexer *lx)
@@ -345,7 +423,12 @@ static bool parse_cell(xp *p, fe_thread *th, int row)
         goto fail;
     }
     int size;
-    const mnem *m = lookup_mnem(&lx->cur, &size);
+    const movx *mx = p->att ? lookup_movx(&lx->cur) : NULL;
+    const mnem *m = mx ? find_mnem("MOV") : lookup_mnem(&lx->cur, &size);
+    if (mx) {
+        size = 0;
+        in.ext = mx->name;
+    }
     if (!m) {
         char what[64];
         lx_describe(&lx->cur, what, sizeof what);
@@ -356,7 +439,7 @@ static bool parse_cell(xp *p, fe_thread *th, int row)
     in.size = size;
     if (!lx_next(lx))
         goto fail;
-    bool label = in.op == FE_X86_JMP || in.op == FE_X86_JE || in.op == FE_X86_JNE;
+    bool label = FE_X86_IS_JUMP(in.op);
     if (m->nops >= 1) {
         fe_x86_opnd a, b;
         memset(&b, 0, sizeof b);
@@ -390,7 +473,9 @@ static bool parse_cell(xp *p, fe_thread *th, int row)
         lx_error(lx, "expected '|' or ';' after the instruction");
         goto fail;
     }
-    if (!check_instr(p, &in, m))
+    if (mx && !check_movx(p, &in, mx))
+        goto fail;
+    if (!mx && !check_instr(p, &in, m))
         goto fail;
 done:;
     size_t n = (size_t)th->ncode, cap = n;

@@ -114,7 +114,7 @@ void fe_print_x86_instr(strbuf *b, const fe_test *t, const fe_x86_instr *in, boo
     if (in->size > 0 && in->size <= 8 && suffix[in->size] && !(herd_hash && !att && in->op == FE_X86_MOV))
         mn[k++] = att ? (char)tolower((unsigned char)suffix[in->size]) : suffix[in->size];
     mn[k] = 0;
-    sb_add(b, mn);
+    sb_add(b, in->ext ? in->ext : mn);
     /* herd's own printer leaves two blanks after DEC, INC and CMP */
     if (herd_hash && !att && (in->op == FE_X86_DEC || in->op == FE_X86_INC || in->op == FE_X86_CMP))
         sb_addc(b, ' ');

@@ -141,6 +141,27 @@ static bool carry_flag(x86 *x, const fe_x86_instr *in, ir_operand *out)
     return true;
 }
 
+/* The condition of JL ... JA after CMP A,B (Intel order: A - B): signed
+ * or unsigned A < B, A >= B, A <= B, A > B on the 64-bit values. */
+static bool ordered(x86 *x, const fe_x86_instr *in, ir_operand *out)
+{
+    lw *w = x->w;
+    if (x->fl.kind != FL_CMP)
+        return lw_error(w, in->pos, "%s reads the sign or carry flag, which only CMP sets here",
+                        fe_x86_op_name(in->op));
+    ir_operand a = x->fl.a, b = x->fl.b;
+    switch (in->op) {
+    case FE_X86_JL: *out = lw_bin(w, IR_LT, a, b); return true;
+    case FE_X86_JGE: *out = lw_bin(w, IR_GE, a, b); return true;
+    case FE_X86_JLE: *out = lw_bin(w, IR_LE, a, b); return true;
+    case FE_X86_JG: *out = lw_bin(w, IR_GT, a, b); return true;
+    case FE_X86_JB: *out = below(w, a, b); return true;
+    case FE_X86_JAE: *out = lw_bin(w, IR_EQ, below(w, a, b), ir_imm(0)); return true;
+    case FE_X86_JBE: *out = lw_bin(w, IR_EQ, below(w, b, a), ir_imm(0)); return true;
+    default: *out = below(w, b, a); return true;   /* JA */
+    }
+}
+
 /* [ADDR] = [ADDR] OP V, returning the old value: one locked RMW (ROP) with
  * LOCK, else a plain read and a plain write that other threads may come
  * between. */
@@ -273,7 +294,10 @@ static bool jump(x86 *x, const fe_x86_instr *in)
         return true;
     }
     ir_operand c;
-    if (!zero_flag(x, in, in->op == FE_X86_JE, &c))
+    if (in->op == FE_X86_JE || in->op == FE_X86_JNE) {
+        if (!zero_flag(x, in, in->op == FE_X86_JE, &c))
+            return false;
+    } else if (!ordered(x, in, &c))
         return false;
     if (c.kind == IR_OPND_IMM) {    /* known flags: always or never taken */
         if (c.imm != 0)
@@ -289,7 +313,7 @@ static bool instr(x86 *x, const fe_x86_instr *in)
     lw *w = x->w;
     ir_operand v, addr;
     if (in->lock && in->op != FE_X86_ADD && in->op != FE_X86_SUB && in->op != FE_X86_XOR && in->op != FE_X86_OR &&
-        in->op != FE_X86_AND && in->op != FE_X86_INC && in->op != FE_X86_DEC && in->op != FE_X86_XCHG &&
+        in->op != FE_X86_AND && in->op != FE_X86_INC && in->op != FE_X86_NOT && in->op != FE_X86_DEC && in->op != FE_X86_XCHG &&
         in->op != FE_X86_XADD && in->op != FE_X86_CMPXCHG)
         return lw_error(w, in->pos, "LOCK prefix on %s", fe_x86_op_name(in->op));
     switch (in->op) {
@@ -325,6 +349,39 @@ static bool instr(x86 *x, const fe_x86_instr *in)
         x->fl = (flags){FL_CMP, a, b, IR_SUB};
         return true;
     }
+    case FE_X86_LEA:        /* the location's address, no access */
+        return mem_addr(x, &in->src, &addr) && set_reg(x, &in->dst, addr);
+    case FE_X86_NEG: {      /* 0 - A: flags as for A * -1 (ZF when A is 0) */
+        fe_x86_opnd m1 = {.kind = FE_XO_IMM, .imm = -1, .pos = in->pos};
+        return arith(x, in, IR_MUL, IR_RMW_ADD, &m1);
+    }
+    case FE_X86_NOT: {      /* A ^ -1; NOT leaves the flags as they were */
+        fe_x86_opnd m1 = {.kind = FE_XO_IMM, .imm = -1, .pos = in->pos};
+        flags keep = x->fl;
+        bool ok = arith(x, in, IR_XOR, IR_RMW_XOR, &m1);
+        x->fl = keep;
+        return ok;
+    }
+    case FE_X86_TEST: {     /* flags of A & B, which is not kept */
+        ir_operand a, b;
+        if (!value_of(x, &in->dst, &a) || !value_of(x, &in->src, &b))
+            return false;
+        x->fl = (flags){FL_RESULT, a, b, IR_AND};
+        return true;
+    }
+    case FE_X86_SETE:
+    case FE_X86_SETNE: {
+        ir_operand zf;
+        if (!zero_flag(x, in, in->op == FE_X86_SETE, &zf))
+            return false;
+        if (is_mem(&in->dst)) {
+            if (!mem_addr(x, &in->dst, &addr))
+                return false;
+            lw_store(w, addr, zf, IR_X86_PLAIN);
+            return true;
+        }
+        return set_reg(x, &in->dst, zf);
+    }
     case FE_X86_XCHG: return xchg(x, in);
     case FE_X86_XADD: return xadd(x, in);
     case FE_X86_CMPXCHG: return cmpxchg(x, in);
@@ -334,6 +391,8 @@ static bool instr(x86 *x, const fe_x86_instr *in)
     case FE_X86_JMP:
     case FE_X86_JE:
     case FE_X86_JNE:
+    case FE_X86_JL: case FE_X86_JGE: case FE_X86_JLE: case FE_X86_JG:
+    case FE_X86_JB: case FE_X86_JAE: case FE_X86_JBE: case FE_X86_JA:
         return jump(x, in);
     case FE_X86_SETNB: {
         ir_operand cf;

@@ -169,6 +169,39 @@ static void test_errors(void **st)
     expect_error("X86 E\n{ }\n P1 ;\n MOV [x],$1 ;\nexists (x=1)\n", 3, 2, "expected P0");
 }
 
+/* What compilers write: x(%rip), movz/movs, test/setcc, ordered jumps, lea. */
+static void test_x86_64_compiler_forms(void **st)
+{
+    (void)st;
+    fe_test *t = parse("X86_64 C\n{ }\n P0 ;\n movl $1,x(%rip) ;\n movzbl y(%rip),%eax ;\n"
+                       " testl %eax,%eax ;\n sete %bl ;\n cmpl $2,%eax ;\n jbe LC00 ;\n"
+                       " leaq x(%rip),%rdx ;\n movslq (%rdx),%rcx ;\n LC00: ;\n"
+                       "exists (0:rax=0)\n");
+    assert_non_null(t);
+    const fe_x86_instr *a = cell(t, 0, 0);
+    assert_int_equal(a->dst.kind, FE_XO_MEM);
+    assert_string_equal(a->dst.name, "x");
+    const fe_x86_instr *b = cell(t, 0, 1);
+    assert_int_equal(b->op, FE_X86_MOV);
+    assert_string_equal(b->ext, "movzbl");
+    assert_int_equal(b->src.kind, FE_XO_MEM);
+    assert_string_equal(b->src.name, "y");
+    assert_int_equal(b->dst.reg_size, 4);
+    assert_int_equal(cell(t, 0, 2)->op, FE_X86_TEST);
+    assert_int_equal(cell(t, 0, 3)->op, FE_X86_SETE);
+    assert_int_equal(cell(t, 0, 3)->dst.reg_size, 1);
+    assert_int_equal(cell(t, 0, 5)->op, FE_X86_JBE);
+    assert_string_equal(cell(t, 0, 5)->dst.name, "LC00");
+    assert_int_equal(cell(t, 0, 6)->op, FE_X86_LEA);
+    assert_int_equal(cell(t, 0, 6)->size, 8);
+    assert_string_equal(cell(t, 0, 7)->ext, "movslq");
+    assert_int_equal(cell(t, 0, 7)->src.kind, FE_XO_MEM_REG);
+    fe_test_free(t);
+    expect_error("X86_64 C\n{ }\n P0 ;\n movzwl (x),%ax ;\nexists (x=0)\n", 4, 13, "movzwl writes 4");
+    expect_error("X86_64 C\n{ }\n P0 ;\n movl x(%rbx),%eax ;\nexists (x=0)\n", 4, 10, "expected %rip");
+    expect_error("X86_64 C\n{ }\n P0 ;\n leaq $1,%rax ;\nexists (x=0)\n", 4, 2, "LEA takes a location");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -177,6 +210,7 @@ int main(void)
         cmocka_unit_test(test_lock_fences_rmw),
         cmocka_unit_test(test_labels_and_jumps),
         cmocka_unit_test(test_x86_64_att),
+        cmocka_unit_test(test_x86_64_compiler_forms),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
