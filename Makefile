@@ -17,7 +17,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 OPT     ?= -O2 -g
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
-PKGS     = z3 libxml-2.0 libpcre2-8 sqlite3
+PKGS     = z3 libxml-2.0 libpcre2-8 sqlite3 capstone libelf
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -40,13 +40,14 @@ LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm $(LDLIBS)
 
 # Stages, in dependency order.  Each folder becomes one static archive, so a
 # test links only the objects it really uses.
-STAGES = util gen frontend ir model backends harness campaign
+STAGES = util gen frontend ir model backends lift harness campaign
 SRC_util     = $(wildcard util/*.c)
 SRC_gen      = $(wildcard gen/*.c)
 SRC_frontend = $(wildcard frontend/*.c)
 SRC_ir       = $(wildcard ir/*.c)
 SRC_model    = $(wildcard model/*.c)
 SRC_backends = $(wildcard backends/*.c backends/*/*.c)
+SRC_lift     = $(wildcard lift/*.c)
 SRC_harness  = $(wildcard harness/*.c)
 SRC_campaign = $(wildcard campaign/*.c)
 SRC_cli      = $(wildcard cli/*.c)
@@ -54,7 +55,7 @@ SRC_cli      = $(wildcard cli/*.c)
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 LIBS = $(foreach s,$(STAGES),$(BUILD)/lib$(s).a)
 # Archives in reverse dependency order for the linker.
-LINK_LIBS = $(BUILD)/libcampaign.a $(BUILD)/libharness.a $(BUILD)/libbackends.a $(BUILD)/libmodel.a \
+LINK_LIBS = $(BUILD)/libcampaign.a $(BUILD)/libharness.a $(BUILD)/liblift.a $(BUILD)/libbackends.a $(BUILD)/libmodel.a \
             $(BUILD)/libir.a $(BUILD)/libfrontend.a $(BUILD)/libgen.a $(BUILD)/libutil.a $(BUILD)/libembed.a
 
 # Files compiled into the program as data (models, runtime sources, schemes).

@@ -23,6 +23,7 @@ int cmd_emit(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_check_scheme(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
+int cmd_cc_check(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 
 /* `emit --target T`: each gets the full argument vector of `emit`. */

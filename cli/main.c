@@ -14,6 +14,7 @@ static const cli_verb subcommands[] = {
     {"emit", cmd_emit, "generate code: x86-litmus, jcstress, java, c11, x86"},
     {"run", cmd_run, "build and run native or Java stress harnesses, compare with the model"},
     {"check-scheme", cmd_check_scheme, "check a compilation scheme to x86 against the source model"},
+    {"cc-check", cmd_cc_check, "compile C tests with gcc/clang, lift the machine code, check it against the model"},
     {"models", cmd_models, "list the built-in memory models, or print one's cat file"},
     {"campaign", cmd_campaign, "many runs into one SQLite database: resume, shard, merge, report, diff"},
 };

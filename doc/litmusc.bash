@@ -6,7 +6,7 @@ _litmusc()
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD - 1]}
     cmd=${COMP_WORDS[1]}
-    local commands="gen parse ir model races models emit run check-scheme campaign"
+    local commands="gen parse ir model races models emit run check-scheme cc-check campaign"
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
@@ -36,6 +36,7 @@ _litmusc()
     models) opts="--print --help" ;;
     emit) opts="--target -o --model --scheme --package --plain --help" ;;
     run) opts="--target -s -r --sync --affinity --layout --chunk --period --delay --seed --cpus --time --timeout --until-covered --max-iterations --model --scheme --plain --cc --cache-dir --filter --json --xml --help" ;;
+    cc-check) opts="--cc --cflags --model --out --help" ;;
     check-scheme) opts="--scheme --source-model --target-model --reparse -q --help" ;;
     campaign)
         if [ "$COMP_CWORD" -eq 2 ]; then

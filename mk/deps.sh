@@ -11,6 +11,8 @@ need libxml-2.0 libxml2-dev
 need libpcre2-8 libpcre2-dev
 need cmocka libcmocka-dev
 need sqlite3 libsqlite3-dev
+need capstone libcapstone-dev
+need libelf libelf-dev
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 

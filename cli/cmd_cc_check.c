@@ -1,0 +1,207 @@
+/* litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] FILE...
+ *
+ * Each C test, built by each compiler with each flag set, is lifted from
+ * the object's machine code back to an X86_64 litmus test (lift/), whose
+ * states under x86tso are compared with the source's under M:
+ *   cc-check NAME CC FLAGS: same|stronger|bug
+ * A state the compiled code allows and the source forbids is a
+ * compilation bug, printed with each thread's instructions (exit 1). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "frontend/frontend.h"
+#include "ir/lower.h"
+#include "lift/lift.h"
+#include "model/model.h"
+#include "util/file.h"
+#include "util/mem.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] FILE...\n\n"
+               "Compile each C test with a real compiler (each thread a function P<n>, each\n"
+               "location a global, each register a global P<n>_<reg>), lift each thread's\n"
+               "machine code back to an X86_64 litmus test (Capstone, libelf), and compare\n"
+               "its states under x86tso with the source's under the model.  One line per\n"
+               "test and configuration:\n"
+               "  cc-check NAME CC FLAGS: same | stronger | bug\n"
+               "A bug is a state the compiled code allows and the source forbids; it is\n"
+               "printed with the lifted code.\n\n"
+               "  --cc CC        compiler by name or path (repeatable; default cc)\n"
+               "  --cflags F     one flag set, split at blanks (repeatable; default -O2);\n"
+               "                 each CC x FLAGS pair is one configuration; -c -fno-pic are\n"
+               "                 always given (globals as x(%%rip) with plain relocations)\n"
+               "  --model M      the source's model (default rc11)\n"
+               "  --out DIR      write each lifted test as DIR/NAME.CC.FLAGS.litmus\n"
+               "  -h, --help     this text\n\n"
+               "exit status: 0 no bug, 1 a compilation bug, 2 bad input or code that cannot\n"
+               "lift (named: a call, an indirect jump, an instruction outside the dialect),\n"
+               "3 internal failure or a limit crossed\n\n"
+               "example: litmusc cc-check --cc gcc --cc clang --cflags -O0 --cflags -O2 \\\n"
+               "           tests/corpus/c11/classic/SB+scs.litmus\n");
+}
+
+enum { O_CC = 1, O_CFLAGS, O_MODEL, O_OUT };
+
+/* Only letters, digits and a few marks in a file name part. */
+static char *tag(const char *s)
+{
+    char *t = xstrdup(*s ? s : "none");
+    for (char *p = t; *p; p++)
+        if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') || *p == '-' ||
+              *p == '_'))
+            *p = '_';
+    return t;
+}
+
+/* One configuration of one test: the exit status. */
+static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model *tso, const char *cc,
+                     const char *cflags, const char *out_dir, diag *d)
+{
+    char dir[] = "/tmp/litmusc-cc-XXXXXX";
+    if (!mkdtemp(dir))
+        return diag_fail(d, "cc-check: cannot make a temporary folder"), 3;
+    char *src = xasprintf("%s/t.c", dir), *obj = xasprintf("%s/t.o", dir);
+    char *tu = lift_tu_text(ft, t, d);
+    int st = EXIT_OK;
+    lift_func *funcs = xcalloc((size_t)t->nthreads, sizeof *funcs);
+    char *text = NULL;
+    ir_test *ct = NULL;
+    bset *cb = NULL;
+    if (!tu || !file_write_atomic(src, tu, strlen(tu)) || !lift_compile(cc, cflags, src, obj, d))
+        goto done;
+    for (int n = 0; n < t->nthreads; n++) {
+        char fn[16];
+        snprintf(fn, sizeof fn, "P%d", n);
+        if (!lift_elf_func(obj, fn, &funcs[n], d))
+            goto done;
+    }
+    if (!(text = lift_test_text(t, funcs, d)))
+        goto done;
+    if (out_dir) {
+        char *a = tag(cc), *b = tag(cflags);
+        const char *base = strrchr(cc, '/') ? a + (strrchr(cc, '/') - cc) + 1 : a;
+        char *path = xasprintf("%s/%s.%s.%s.litmus", out_dir, t->name, base, b);
+        bool ok = file_write_atomic(path, text, strlen(text));
+        if (!ok)
+            diag_fail(d, "cc-check: cannot write %s", path);
+        free(path), free(a), free(b);
+        if (!ok)
+            goto done;
+    }
+    fe_test *cft = fe_parse(text, strlen(text), t->name, d);
+    ct = cft ? ir_lower(cft, d) : NULL;
+    if (cft)
+        fe_test_free(cft);
+    if (!ct) {
+        /* The lifter wrote something the X86_64 frontend cannot read: ours to fix. */
+        char msg[DIAG_MSG_MAX];
+        diag_format(d, msg, sizeof msg);
+        *d = (diag){0};
+        diag_fail(d, "cc-check: %s %s %s: the lifted test does not read back: %s", t->name, cc, cflags, msg);
+        goto done;
+    }
+    if (!(cb = model_run(tso, ct, d)))
+        goto done;
+    int *bad = NULL;
+    bool same = false;
+    int nbad = lift_compare(t, sb, ct, cb, &bad, &same);
+    printf("cc-check %s %s %s: %s", t->name, cc, *cflags ? cflags : "(none)",
+           nbad ? "bug" : same ? "same" : "stronger");
+    printf(" (%d states compiled, %d source)\n", cb->nstates, sb->nstates);
+    for (int i = 0; i < nbad; i++) {
+        printf("  state the source forbids:");
+        for (int k = 0; k < cb->nobs; k++)
+            printf(" %s=%lld;", ct->locs[cb->obs[k].loc].name, (long long)cb->states[bad[i]].vals[k]);
+        printf("\n");
+    }
+    if (nbad) {
+        printf("  compiled code:\n%s", text);
+        st = 1;
+    }
+    free(bad);
+done:
+    if (d->set)
+        st = d->status ? d->status : 3;
+    for (int n = 0; n < t->nthreads; n++)
+        lift_func_free(&funcs[n]);
+    free(funcs);
+    if (cb)
+        bset_free(cb);
+    if (ct)
+        ir_test_free(ct);
+    free(text);
+    free(tu);
+    unlink(obj), unlink(src), rmdir(dir);
+    free(src), free(obj);
+    return st;
+}
+
+int cmd_cc_check(int argc, char **argv)
+{
+    const char *model_arg = "rc11", *out_dir = NULL;
+    const char *ccs[32], *flags[32];
+    int ncc = 0, nflags = 0;
+    const cli_opt opts[] = {CLI_ID("--cc", O_CC, true), CLI_ID("--cflags", O_CFLAGS, true),
+                            CLI_STR("--model", &model_arg), CLI_STR("--out", &out_dir), {0}};
+    cli_args it;
+    cli_args_init(&it, "litmusc cc-check", argc, argv, usage);
+    const char *v;
+    int id;
+    while ((id = cli_next(&it, opts, &v)) == O_CC || id == O_CFLAGS) {
+        if (id == O_CC && ncc < 32)
+            ccs[ncc++] = v;
+        else if (id == O_CFLAGS && nflags < 32)
+            flags[nflags++] = v;
+    }
+    if (id != CLI_END)
+        return cli_stop(&it, id);
+    if (it.nfiles == 0) {
+        usage(stderr);
+        free(it.files);
+        return EXIT_USAGE;
+    }
+    if (!ncc)
+        ccs[ncc++] = "cc";
+    if (!nflags)
+        flags[nflags++] = "-O2";
+    model_set *models = model_set_new();
+    int status = EXIT_OK;
+    for (int f = 0; f < it.nfiles; f++) {
+        diag d = {0};
+        fe_test *ft = fe_parse_file(it.files[f], &d);
+        ir_test *t = ft ? ir_lower(ft, &d) : NULL;
+        if (t && t->arch != IR_ARCH_C)
+            diag_error(&d, it.files[f], 0, 0, "cc-check takes C tests, not %s", fe_arch_name(ft->arch));
+        model *src_m = d.set ? NULL : model_set_get(models, model_arg, &d);
+        model *tso = d.set ? NULL : model_set_get(models, "x86tso", &d);
+        bset *sb = d.set ? NULL : model_run(src_m, t, &d);
+        for (int c = 0; c < ncc && sb; c++)
+            for (int g = 0; g < nflags; g++) {
+                diag dd = {0};
+                int st = check_one(ft, t, sb, tso, ccs[c], flags[g], out_dir, &dd);
+                if (dd.set) {
+                    char msg[DIAG_MSG_MAX];
+                    diag_format(&dd, msg, sizeof msg);
+                    printf("cc-check %s %s %s: refused\n", t->name, ccs[c], flags[g]);
+                    fprintf(stderr, "%s\n", msg);
+                }
+                if (st == 1 || (status != 1 && st > status))
+                    status = st;
+            }
+        if (d.set)
+            cli_report_worst(&d, &status);
+        if (sb)
+            bset_free(sb);
+        if (t)
+            ir_test_free(t);
+        if (ft)
+            fe_test_free(ft);
+    }
+    model_set_free(models);
+    free(it.files);
+    return status;
+}

@@ -1,0 +1,20 @@
+#ifndef LITMUSC_LIFT_DISASM_H
+#define LITMUSC_LIFT_DISASM_H
+/* Capstone's decoding of one function, in AT&T syntax. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum lift_kind { LK_PLAIN, LK_JUMP, LK_CALL, LK_INDIRECT, LK_RET } lift_kind;
+typedef struct lift_insn {
+    uint64_t addr;          /* offset in the function */
+    size_t size;
+    char mnem[32];
+    char ops[160];
+    lift_kind kind;
+    uint64_t target;        /* LK_JUMP: offset jumped to */
+} lift_insn;
+
+/* The instructions of CODE; *N set; NULL when Capstone cannot open. */
+lift_insn *lift_disasm(const unsigned char *code, size_t size, int *n);
+#endif

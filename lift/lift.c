@@ -1,0 +1,348 @@
+/* One thread's machine code as rows of an X86_64 litmus test (AT&T syntax,
+ * herd7's dialect; `ret` other than the last instruction needs herd7's
+ * -variant telechat).  What the compiler adds around the accesses is
+ * dropped (endbr64, nops, the -O0 frame push %rbp / mov %rsp,%rbp / pop /
+ * leave); stack slots are thread-private, so each becomes a spare register
+ * (%r8..%r15 not otherwise used) of the access's width; global operands
+ * x(%rip) get their names from the relocations.  Calls and indirect jumps
+ * cannot lift and are refused by name. */
+#include <stdlib.h>
+#include <string.h>
+#include "lift/disasm.h"
+#include "lift/lift.h"
+#include "util/mem.h"
+
+enum { SLOTS = 8 };
+typedef struct slots {
+    long off[SLOTS];
+    int reg[SLOTS];         /* index into the spare registers */
+    int n;
+    bool used[SLOTS];       /* %r8+i appears in the thread's own code */
+} slots;
+
+static const char *spare_name(int i, char w)
+{
+    static char buf[24];
+    snprintf(buf, sizeof buf, "%%r%d%s", 8 + i, w == 'l' ? "d" : w == 'w' ? "w" : w == 'b' ? "b" : "");
+    return buf;
+}
+
+/* The width letter of the memory operand of MNEM: movzbl/movsbl/movswl's
+ * second letter names the source, others end with it. */
+static char mem_width(const char *mnem)
+{
+    size_t n = strlen(mnem);
+    if ((!strncmp(mnem, "movz", 4) || !strncmp(mnem, "movs", 4)) && n == 6)
+        return mnem[4];
+    return n ? mnem[n - 1] : 'q';
+}
+
+static const lift_reloc *reloc_in(const lift_func *f, const lift_insn *in)
+{
+    for (int i = 0; i < f->nrelocs; i++)
+        if (f->relocs[i].offset >= in->addr && f->relocs[i].offset < in->addr + in->size)
+            return &f->relocs[i];
+    return NULL;
+}
+
+/* Is NAME one of the test's globals (a location or P<n>_<reg>)? */
+static bool known_global(const ir_test *t, const char *name)
+{
+    if (ir_find_loc(t, name) >= 0)
+        return true;
+    for (int n = 0; n < t->nthreads; n++)
+        for (int r = 0; r < t->threads[n].nfinal_regs; r++) {
+            char buf[128];
+            snprintf(buf, sizeof buf, "P%d_%s", n, t->threads[n].final_regs[r].name);
+            if (!strcmp(buf, name))
+                return true;
+        }
+    return false;
+}
+
+/* The spare register for the stack slot at OFF (%rbp- or %rsp-relative). */
+static bool slot_reg(slots *sl, long off, int th, int *reg, diag *d)
+{
+    int k = 0;
+    while (k < sl->n && sl->off[k] != off)
+        k++;
+    if (k == sl->n) {
+        int r = 0;
+        while (r < SLOTS && sl->used[r])
+            r++;
+        if (sl->n == SLOTS || r == SLOTS)
+            return diag_fail(d, "cc-check: P%d uses more stack slots than there are spare registers (%d)", th,
+                             SLOTS);
+        sl->used[r] = true;
+        sl->off[k] = off;
+        sl->reg[k] = r;
+        sl->n++;
+    }
+    *reg = sl->reg[k];
+    return true;
+}
+
+/* Rewrite the operands of IN into OUT, one at a time (AT&T prints them
+ * separated by ", "; a memory operand's own commas have no blank):
+ * DISP(%rip) and an absolute DISP with a relocation -> sym(%rip);
+ * OFF(%rbp)/OFF(%rsp) -> a spare register.  *STACK is set when an operand
+ * was a stack slot.  False and D set if an operand cannot lift. */
+static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift_insn *in, slots *sl,
+                        strbuf *out, bool *stack, diag *d)
+{
+    char buf[sizeof in->ops];
+    snprintf(buf, sizeof buf, "%s", in->ops);
+    const lift_reloc *r = reloc_in(f, in);
+    /* Does a memory operand take the relocation (else an immediate does)? */
+    bool mem_reloc = strstr(in->ops, "(%rip)") != NULL;
+    for (const char *p = in->ops; *p && !mem_reloc; p++)
+        if ((p == in->ops || p[-1] == ' ') && (('0' <= *p && *p <= '9') || *p == '-')) {
+            const char *e = p;
+            while (*e && *e != ',' && *e != '(')
+                e++;
+            mem_reloc = *e != '(';
+        }
+    bool first = true;
+    for (char *tok = buf, *next; tok; tok = next) {
+        next = strstr(tok, ", ");
+        if (next)
+            *next = 0, next += 2;
+        if (!first)
+            sb_add(out, ", ");
+        first = false;
+        bool rip = strstr(tok, "(%rip)") != NULL;
+        bool abs = !strchr(tok, '(') && *tok != '$' && *tok != '%';
+        if (rip || (abs && r && mem_reloc)) {
+            if (!r || !known_global(t, r->sym))
+                return diag_error(d, t->file, 0, 0, "cc-check: P%d: '%s %s' names memory that is not a test location",
+                                  th, in->mnem, in->ops);
+            /* PC32: S + A - P, the CPU adding the next instruction's address; 32S: S + A. */
+            long off = rip ? r->addend + (long)(in->addr + in->size - r->offset) : r->addend;
+            if (off != 0)
+                return diag_error(d, t->file, 0, 0, "cc-check: P%d: '%s %s' addresses %s%+ld, inside a location",
+                                  th, in->mnem, in->ops, r->sym, off);
+            sb_printf(out, "%s(%%rip)", r->sym);
+        } else if (strstr(tok, "(%rbp)") || strstr(tok, "(%rsp)")) {
+            long off = strtol(tok, NULL, 0) + (strstr(tok, "(%rsp)") ? 1000000 : 0);
+            int reg = 0;
+            if (!slot_reg(sl, off, th, &reg, d))
+                return false;
+            sb_add(out, spare_name(reg, mem_width(in->mnem)));
+            *stack = true;
+        } else if (*tok == '$' && r && !mem_reloc) {
+            return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (an address as a value)", th,
+                              in->mnem, in->ops);
+        } else if (strchr(tok, ':')) {
+            return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (a segment operand)", th,
+                              in->mnem, in->ops);
+        } else if (strchr(tok, '(')) {
+            return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (memory through a pointer)", th,
+                              in->mnem, in->ops);
+        } else {
+            sb_add(out, tok);
+        }
+    }
+    return true;
+}
+
+static bool dropped(const lift_insn *in)
+{
+    return !strcmp(in->mnem, "endbr64") || !strncmp(in->mnem, "nop", 3) || !strcmp(in->mnem, "leave") ||
+           ((!strcmp(in->mnem, "pushq") || !strcmp(in->mnem, "popq")) && !strcmp(in->ops, "%rbp")) ||
+           (!strcmp(in->mnem, "movq") && !strcmp(in->ops, "%rsp, %rbp"));
+}
+
+/* Mnemonics of herd's X86_64 dialect (without the lock prefix). */
+static bool in_dialect(const char *m)
+{
+    static const char *const ok[] = {
+        "mov", "movz", "movs", "xchg", "add", "sub", "and", "or", "xor", "inc", "dec", "xadd", "cmpxchg",
+        "mfence", "lfence", "sfence", "cmp", "test", "j", "set", "cmov", "neg", "not", NULL};
+    if (!strncmp(m, "lock ", 5))
+        m += 5;
+    for (int i = 0; ok[i]; i++)
+        if (!strncmp(m, ok[i], strlen(ok[i])))
+            return true;
+    return false;
+}
+
+/* The rows of thread TH, each a string. */
+static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nrows, diag *d)
+{
+    int n = 0;
+    lift_insn *v = lift_disasm(f->code, f->size, &n);
+    if (!v) {
+        diag_fail(d, "cc-check: Capstone cannot open x86-64");
+        return NULL;
+    }
+    slots sl = {0};
+    for (int i = 0; i < n; i++)
+        for (int r = 0; r < SLOTS; r++) {
+            char reg[24];
+            snprintf(reg, sizeof reg, "%%r%d", 8 + r);
+            if (strstr(v[i].ops, reg))
+                sl.used[r] = true;
+        }
+    /* A call or an indirect jump is the reason to name first: the pushes
+     * and pops around it are outside the dialect only because of it. */
+    for (int i = 0; i < n; i++)
+        if (v[i].kind == LK_CALL || v[i].kind == LK_INDIRECT) {
+            const lift_reloc *r = reloc_in(f, &v[i]);
+            if (v[i].kind == LK_CALL)
+                diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift 'call %s' (a call)", th,
+                           r ? r->sym : v[i].ops);
+            else
+                diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (an indirect jump)", th,
+                           v[i].mnem, v[i].ops);
+            free(v);
+            return NULL;
+        }
+    int last = n - 1;
+    while (last >= 0 && (dropped(&v[last]) || v[last].kind == LK_RET))
+        last--;
+    char **rows = xcalloc((size_t)(2 * n + 1), sizeof *rows);
+    int nr = 0;
+    bool ok = true;
+    for (int i = 0; i <= last && ok; i++) {
+        const lift_insn *in = &v[i];
+        for (int j = 0; j < n; j++)
+            if (v[j].kind == LK_JUMP && v[j].target == in->addr) {
+                rows[nr++] = xasprintf("L%llx:", (unsigned long long)in->addr);
+                break;
+            }
+        if (dropped(in))
+            continue;
+        strbuf b = {0};
+        if (in->kind == LK_CALL) {
+            const lift_reloc *r = reloc_in(f, in);
+            ok = diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift 'call %s' (a call)", th,
+                            r ? r->sym : in->ops);
+        } else if (in->kind == LK_INDIRECT) {
+            ok = diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (an indirect jump)", th,
+                            in->mnem, in->ops);
+        } else if (in->kind == LK_JUMP) {
+            sb_printf(&b, "%s L%llx", in->mnem, (unsigned long long)in->target);
+        } else if (in->kind == LK_RET) {
+            sb_add(&b, "ret");
+        } else if (!strcmp(in->mnem, "cltq")) {
+            sb_add(&b, "movslq %eax,%rax");         /* the same sign extension, in the dialect */
+        } else if (!in_dialect(in->mnem)) {
+            ok = diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s%s%s' (outside the X86_64 dialect)",
+                            th, in->mnem, *in->ops ? " " : "", in->ops);
+        } else {
+            bool stack = false;
+            sb_printf(&b, "%s ", in->mnem);
+            ok = rewrite_ops(t, f, th, in, &sl, &b, &stack, d);
+            if (ok && stack && !strncmp(in->mnem, "lock ", 5)) {
+                /* A locked RMW of a private stack slot (gcc's fence, lock orq $0,(%rsp)):
+                 * the slot becomes a register, the lock's order an mfence. */
+                char *op = sb_take(&b);
+                rows[nr++] = xstrdup("mfence");
+                sb_add(&b, op + 5);
+                free(op);
+            }
+        }
+        char *row = sb_take(&b);
+        if (ok)
+            rows[nr++] = row;
+        else
+            free(row);
+    }
+    free(v);
+    if (!ok) {
+        strv_free(rows, nr);
+        return NULL;
+    }
+    *nrows = nr;
+    return rows;
+}
+
+static const char *int_type(const char *ctype)
+{
+    if (!ctype)
+        return "int32_t";
+    if (strstr(ctype, "long"))
+        return "int64_t";
+    if (strstr(ctype, "short"))
+        return "int16_t";
+    if (strstr(ctype, "char"))
+        return "int8_t";
+    return "int32_t";
+}
+
+static void print_obs(strbuf *b, const ir_test *t, const ir_obs *o)
+{
+    if (o->kind == IR_OBS_REG)
+        sb_printf(b, "P%d_%s", o->thread, o->reg);
+    else
+        sb_add(b, t->locs[o->loc].name);
+}
+
+/* The condition over the globals: 0:r0 -> P0_r0, [x] -> x. */
+static void print_cond(strbuf *b, const ir_test *t, const ir_cond *c)
+{
+    switch (c->kind) {
+    case IR_C_TRUE: sb_add(b, "true"); break;
+    case IR_C_FALSE: sb_add(b, "false"); break;
+    case IR_C_ATOM:
+        if (c->ne)
+            sb_add(b, "not (");
+        print_obs(b, t, &c->lhs);
+        sb_add(b, "=");
+        if (c->rhs_is_obs)
+            print_obs(b, t, &c->rhs_obs);
+        else
+            sb_printf(b, "%lld", (long long)c->rhs);
+        if (c->ne)
+            sb_add(b, ")");
+        break;
+    case IR_C_NOT: sb_add(b, "not ("); print_cond(b, t, c->l); sb_add(b, ")"); break;
+    default:
+        sb_add(b, "(");
+        print_cond(b, t, c->l);
+        sb_add(b, c->kind == IR_C_AND ? " /\\ " : c->kind == IR_C_OR ? " \\/ " : " => ");
+        print_cond(b, t, c->r);
+        sb_add(b, ")");
+    }
+}
+
+char *lift_test_text(const ir_test *t, const lift_func *funcs, diag *d)
+{
+    char **rows[64];
+    int nrows[64];
+    if (t->nthreads > 64) {
+        diag_fail(d, "cc-check: more than 64 threads");
+        return NULL;
+    }
+    int h = 0;
+    for (int n = 0; n < t->nthreads; n++) {
+        rows[n] = lift_thread(t, &funcs[n], n, &nrows[n], d);
+        if (!rows[n]) {
+            for (int k = 0; k < n; k++)
+                strv_free(rows[k], nrows[k]);
+            return NULL;
+        }
+        if (nrows[n] > h)
+            h = nrows[n];
+    }
+    strbuf b = {0};
+    sb_printf(&b, "X86_64 %s\n\"compiled from C\"\n{\n", t->name);
+    for (int i = 0; i < t->nlocs; i++)
+        sb_printf(&b, "  %s %s=%lld;\n", int_type(t->locs[i].ctype), t->locs[i].name, (long long)t->locs[i].init);
+    for (int n = 0; n < t->nthreads; n++)
+        for (int r = 0; r < t->threads[n].nfinal_regs; r++)
+            sb_printf(&b, "  int32_t P%d_%s=0;\n", n, t->threads[n].final_regs[r].name);
+    sb_add(&b, "}\n");
+    for (int n = 0; n < t->nthreads; n++)
+        sb_printf(&b, " P%d%s", n, n + 1 < t->nthreads ? " |" : " ;\n");
+    for (int i = 0; i < h; i++)
+        for (int n = 0; n < t->nthreads; n++)
+            sb_printf(&b, " %s%s", i < nrows[n] ? rows[n][i] : "", n + 1 < t->nthreads ? " |" : " ;\n");
+    sb_add(&b, t->quant == IR_Q_EXISTS ? "exists " : t->quant == IR_Q_FORALL ? "forall " : "~exists ");
+    sb_add(&b, "(");
+    print_cond(&b, t, t->cond);
+    sb_add(&b, ")\n");
+    for (int n = 0; n < t->nthreads; n++)
+        strv_free(rows[n], nrows[n]);
+    return sb_take(&b);
+}

@@ -1,0 +1,50 @@
+#ifndef LITMUSC_LIFT_LIFT_H
+#define LITMUSC_LIFT_LIFT_H
+/* Real-compiler testing: a C litmus test becomes a translation unit (each
+ * thread a function P<n>, each location a global, each register a global
+ * P<n>_<reg> the function stores to), a real compiler builds it, and the
+ * object's machine code is lifted back to an X86_64 litmus test. */
+#include <stddef.h>
+#include "frontend/ast.h"
+#include "ir/ir.h"
+#include "util/diag.h"
+
+/* tu.c: the translation unit's text for test FT (its C source) and T
+ * (its IR: locations and registers); NULL and D set when a name cannot
+ * be a C identifier. */
+char *lift_tu_text(const fe_test *ft, const ir_test *t, diag *d);
+
+/* compile.c: CC with CFLAGS (split at blanks) builds SRC into OBJ with
+ * `-c -fno-pic`; false and D set (exit 2, the compiler's message) if not. */
+bool lift_compile(const char *cc, const char *cflags, const char *src, const char *obj, diag *d);
+
+/* elf.c: one function's bytes and the relocations inside them. */
+typedef struct lift_reloc {
+    size_t offset;          /* from the function's start */
+    char *sym;              /* symbol the relocation names */
+    long addend;
+} lift_reloc;
+typedef struct lift_func {
+    char *name;
+    unsigned char *code;
+    size_t size;
+    lift_reloc *relocs;
+    int nrelocs;
+} lift_func;
+/* The function NAME of object OBJ; false and D set when absent. */
+bool lift_elf_func(const char *obj, const char *name, lift_func *out, diag *d);
+void lift_func_free(lift_func *f);
+
+/* lift.c: the X86_64 litmus test for FUNCS[i] = thread i of T; NULL and
+ * D set (exit 2 naming the instruction and thread) when one cannot lift. */
+char *lift_test_text(const ir_test *t, const lift_func *funcs, diag *d);
+
+/* compare.c: the states of the compiled test C (bset CB, observables the
+ * globals P<n>_<reg> and the locations) against the source S's (SB).
+ * Returns the number of compiled states the source forbids, their
+ * indices into CB->states in BAD (malloc'd); *SAME when the sets are equal. */
+struct bset;
+int lift_compare(const ir_test *s, const struct bset *sb, const ir_test *c, const struct bset *cb, int **bad,
+                 bool *same);
+
+#endif

@@ -1,0 +1,114 @@
+/* The lifter on objects compiled here from C: gcc -O2's seq_cst store is
+ * an xchg naming the global; gcc's seq_cst fence (lock orq $0,(%rsp))
+ * becomes mfence; clang -O0's stack slots become spare registers; a call
+ * is refused naming its callee and the thread. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "frontend/frontend.h"
+#include "ir/lower.h"
+#include "lift/lift.h"
+
+/* The lifted text of the C test SRC built by CC with FLAGS; NULL with D
+ * set when it does not lift. */
+static char *lift_c(const char *src, const char *cc, const char *flags, diag *d)
+{
+    memset(d, 0, sizeof *d);
+    fe_test *ft = fe_parse(src, strlen(src), "t.litmus", d);
+    assert_non_null(ft);
+    ir_test *t = ir_lower(ft, d);
+    assert_non_null(t);
+    char dir[] = "/tmp/test-lift-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char c[64], o[64];
+    snprintf(c, sizeof c, "%s/t.c", dir);
+    snprintf(o, sizeof o, "%s/t.o", dir);
+    char *tu = lift_tu_text(ft, t, d);
+    FILE *f = fopen(c, "w");
+    fputs(tu, f);
+    fclose(f);
+    char *text = NULL;
+    lift_func fn[4] = {0};
+    if (lift_compile(cc, flags, c, o, d)) {
+        bool ok = true;
+        for (int n = 0; n < t->nthreads && ok; n++) {
+            char name[16];
+            snprintf(name, sizeof name, "P%d", n);
+            ok = lift_elf_func(o, name, &fn[n], d);
+        }
+        if (ok)
+            text = lift_test_text(t, fn, d);
+    }
+    for (int n = 0; n < 4; n++)
+        lift_func_free(&fn[n]);
+    unlink(c), unlink(o), rmdir(dir);
+    free(tu);
+    ir_test_free(t);
+    fe_test_free(ft);
+    return text;
+}
+
+static const char *sb_sc = "C SB\n{}\n"
+                           "P0 (atomic_int* x, atomic_int* y) {\n"
+                           "  atomic_store(x, 1);\n  int r0 = atomic_load(y);\n}\n"
+                           "P1 (atomic_int* x, atomic_int* y) {\n"
+                           "  atomic_store_explicit(y, 1, memory_order_relaxed);\n"
+                           "  atomic_thread_fence(memory_order_seq_cst);\n"
+                           "  int r0 = atomic_load_explicit(x, memory_order_relaxed);\n}\n"
+                           "exists (0:r0=0 /\\ 1:r0=0)\n";
+
+static void gcc_o2_sc_store_and_fence(void **state)
+{
+    (void)state;
+    diag d;
+    char *s = lift_c(sb_sc, "gcc", "-O2", &d);
+    assert_non_null(s);
+    assert_non_null(strstr(s, "xchgl %eax, x(%rip)") ? strstr(s, "xchgl %eax, x(%rip)") : strstr(s, "xchgl x(%rip), %eax"));
+    assert_non_null(strstr(s, "mfence"));
+    assert_non_null(strstr(s, "movl %eax, P0_r0(%rip)"));
+    assert_non_null(strstr(s, "exists ((P0_r0=0 /\\ P1_r0=0))"));
+    assert_null(strstr(s, "lock or"));
+    free(s);
+}
+
+static void clang_o0_stack_slots_are_registers(void **state)
+{
+    (void)state;
+    diag d;
+    char *s = lift_c(sb_sc, "clang", "-O0", &d);
+    assert_non_null(s);
+    assert_null(strstr(s, "%rbp"));
+    assert_null(strstr(s, "push"));
+    assert_non_null(strstr(s, "%r8d"));
+    free(s);
+}
+
+static void call_refused_by_name(void **state)
+{
+    (void)state;
+    diag d;
+    char *s = lift_c(sb_sc, "gcc", "-O2 -fstack-protector-all", &d);
+    assert_null(s);
+    assert_true(d.set);
+    assert_int_equal(d.status, 2);
+    assert_non_null(strstr(d.msg, "P0: cannot lift 'call __stack_chk_fail' (a call)"));
+}
+
+int main(void)
+{
+    if (system("gcc --version >/dev/null 2>&1") || system("clang --version >/dev/null 2>&1")) {
+        puts("SKIP: needs gcc and clang");
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(gcc_o2_sc_store_and_fence),
+        cmocka_unit_test(clang_o0_stack_slots_are_registers),
+        cmocka_unit_test(call_refused_by_name),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
