@@ -16,6 +16,7 @@
 #include "campaign/internal.h"
 #include "harness/harness.h"
 #include "util/md5.h"
+#include "util/utf8.h"
 
 /* The schema, as the README documents it. */
 static const char schema_sql[] =
@@ -397,7 +398,20 @@ void campaign_html_escape(strbuf *out, const char *s)
         case '&': sb_add(out, "&amp;"); break;
         case '"': sb_add(out, "&quot;"); break;
         case '\'': sb_add(out, "&#39;"); break;
-        default: sb_addc(out, *s);
+        case '\n': case '\t': sb_addc(out, *s); break;
+        default: {
+            /* control bytes and bytes outside valid UTF-8 (from a path or
+             * a compiler's message) show as U+FFFD, never raw */
+            const unsigned char *p = (const unsigned char *)s;
+            size_t n = *p < 0x20 || *p == 0x7f ? 0 : utf8_seq_len(p);
+            if (n == 0) {
+                sb_add(out, "&#xfffd;");
+                break;
+            }
+            for (size_t i = 0; i < n; i++)
+                sb_addc(out, (char)p[i]);
+            s += n - 1;
+        }
         }
     }
 }
