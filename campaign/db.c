@@ -16,6 +16,7 @@
 #include "campaign/internal.h"
 #include "harness/harness.h"
 #include "util/md5.h"
+#include "util/utf8.h"
 
 /* The schema, as the README documents it. */
 static const char schema_sql[] =
@@ -230,6 +231,39 @@ static bool create_schema(campaign *c, diag *d)
     return false;
 }
 
+/* Whether PATH and its folder can both be written. */
+static bool writable(const char *path)
+{
+    if (access(path, W_OK) != 0)
+        return false;
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
+    bool ok = access(dir, W_OK) == 0;
+    free(dir);
+    return ok;
+}
+
+/* "file:PATH?immutable=1", PATH percent-encoded where a URI needs it. */
+static char *immutable_uri(const char *path)
+{
+    strbuf b = {0};
+    sb_add(&b, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p == '%' || *p == '?' || *p == '#' || *p <= ' ' || *p >= 0x7f)
+            sb_printf(&b, "%%%02X", *p);
+        else
+            sb_addc(&b, (char)*p);
+    }
+    sb_add(&b, "?immutable=1");
+    return b.s;
+}
+
 campaign *campaign_open(const char *path, bool create, diag *d)
 {
     struct stat sb;
@@ -244,8 +278,16 @@ campaign *campaign_open(const char *path, bool create, diag *d)
     }
     campaign *c = xcalloc(1, sizeof *c);
     c->path = xstrdup(path);
-    int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
-    if (sqlite3_open_v2(path, &c->db, flags, NULL) != SQLITE_OK) {
+    /* A database that cannot be written (its file or its folder, where WAL
+     * needs its -shm file) is opened read-only and immutable, so that a
+     * report still works; nobody can be writing to it then. */
+    bool readonly = exists && !create && !writable(path);
+    int flags = readonly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+                         : SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
+    char *uri = readonly ? immutable_uri(path) : NULL;
+    int orc = sqlite3_open_v2(uri ? uri : path, &c->db, flags, NULL);
+    free(uri);
+    if (orc != SQLITE_OK) {
         diag_fail(d, "%s: cannot open: %s", path, c->db ? sqlite3_errmsg(c->db) : "out of memory");
         campaign_close(c);
         return NULL;
@@ -262,6 +304,8 @@ campaign *campaign_open(const char *path, bool create, diag *d)
         campaign_close(c);
         return NULL;
     }
+    if (readonly)
+        return c;
     if ((empty && !create_schema(c, d)) || !set_wal(c, d) ||
         !cdb_exec(c, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", d)) {
         /* the file stays: another process may be opening it too */
@@ -354,7 +398,20 @@ void campaign_html_escape(strbuf *out, const char *s)
         case '&': sb_add(out, "&amp;"); break;
         case '"': sb_add(out, "&quot;"); break;
         case '\'': sb_add(out, "&#39;"); break;
-        default: sb_addc(out, *s);
+        case '\n': case '\t': sb_addc(out, *s); break;
+        default: {
+            /* control bytes and bytes outside valid UTF-8 (from a path or
+             * a compiler's message) show as U+FFFD, never raw */
+            const unsigned char *p = (const unsigned char *)s;
+            size_t n = *p < 0x20 || *p == 0x7f ? 0 : utf8_seq_len(p);
+            if (n == 0) {
+                sb_add(out, "&#xfffd;");
+                break;
+            }
+            for (size_t i = 0; i < n; i++)
+                sb_addc(out, (char)p[i]);
+            s += n - 1;
+        }
         }
     }
 }

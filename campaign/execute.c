@@ -440,8 +440,10 @@ static int64_t count_runs(campaign *c, const char *where)
     return n < 0 ? 0 : n;
 }
 
-/* Runs left running by a process of this host that is gone become pending. */
-static bool reclaim(campaign *c, const char *host, diag *d)
+/* Runs left running by a process of this host that is gone become pending.
+ * Gone: its byte of the workers' lock file is free (campaign/liveness.c);
+ * where that file cannot be read, the pid no longer exists. */
+static bool reclaim(campaign *c, const char *host, int lockfd, diag *d)
 {
     sqlite3_stmt *q = cdb_prepare(c, "SELECT DISTINCT w.id, w.pid FROM runs r JOIN workers w ON w.id = r.worker_id "
                                      "WHERE r.status = 'running' AND w.host = ?1", d);
@@ -451,9 +453,11 @@ static bool reclaim(campaign *c, const char *host, diag *d)
     int64_t gone[256];
     int ngone = 0;
     while (sqlite3_step(q) == SQLITE_ROW && ngone < 256) {
+        int64_t w = sqlite3_column_int64(q, 0);
         pid_t pid = (pid_t)sqlite3_column_int64(q, 1);
-        if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH)
-            gone[ngone++] = sqlite3_column_int64(q, 0);
+        int alive = cworker_alive(lockfd, w);
+        if (alive == 0 || (alive < 0 && pid > 0 && kill(pid, 0) != 0 && errno == ESRCH))
+            gone[ngone++] = w;
     }
     sqlite3_finalize(q);
     for (int i = 0; i < ngone; i++) {
@@ -477,8 +481,12 @@ bool campaign_execute(campaign *c, const campaign_exec_opts *o, campaign_exec_st
     char host[256] = "";
     gethostname(host, sizeof host - 1);
     int64_t machine = campaign_machine_id(c, d);
-    if (machine < 0 || !reclaim(c, host, d))
+    int lockfd = cworker_lock_open(c->path);
+    if (machine < 0 || !reclaim(c, host, lockfd, d)) {
+        if (lockfd >= 0)
+            close(lockfd);
         return false;
+    }
     char pid[32];
     snprintf(pid, sizeof pid, "%ld", (long)getpid());
     const char *wvals[] = {host, pid};
@@ -486,8 +494,15 @@ bool campaign_execute(campaign *c, const campaign_exec_opts *o, campaign_exec_st
     int64_t worker = cdb_upsert(c, ins, "SELECT max(id) FROM workers WHERE host = ?1 AND pid = ?2", wvals, 2, 2,
                                 d);
     free(ins);
-    if (worker < 0)
+    /* held until this function returns (or the process dies), before any
+     * run is claimed, so a claimed run's worker is never seen as gone */
+    if (worker < 0 || (lockfd >= 0 && !cworker_lock_hold(lockfd, worker))) {
+        if (worker >= 0)
+            diag_fail(d, "cannot lock %s-workers.lock: %s", c->path, strerror(errno));
+        if (lockfd >= 0)
+            close(lockfd);
         return false;
+    }
     cache k = {model_set_new(), NULL, 0, 0};
     double start = now_s();
     int total = (int)count_runs(c, NULL);
@@ -530,5 +545,7 @@ bool campaign_execute(campaign *c, const campaign_exec_opts *o, campaign_exec_st
         o->progress(o->ctx, &p);
     }
     cache_free(&k);
+    if (lockfd >= 0)
+        close(lockfd);
     return ok;
 }

@@ -10,6 +10,13 @@ struct campaign {
     char *path;
 };
 
+/* Worker liveness (campaign/liveness.c): the lock file beside DBPATH (an fd,
+ * -1 when it cannot be opened); a worker holds its byte while it runs;
+ * alive: 1 held, 0 free (the worker is gone), -1 unknown. */
+int cworker_lock_open(const char *dbpath);
+bool cworker_lock_hold(int fd, int64_t worker);
+int cworker_alive(int fd, int64_t worker);
+
 /* Run SQL (no rows); false + diag (status 3) naming the statement. */
 bool cdb_exec(campaign *c, const char *sql, diag *d);
 /* Prepare SQL; NULL + diag. */

@@ -72,7 +72,10 @@ bool campaign_report_json(campaign *c, strbuf *out, diag *d)
             json_kv_string(&j, "file", cdb_text(st, 2));
             json_kv_string(&j, "arch", cdb_text(st, 1));
             json_kv_string(&j, "hash", cdb_text(st, 3));
-            json_kv_string(&j, "error", !strcmp(status, "error") ? cdb_text(st, 10) : "not run yet");
+            /* a done run whose stored result is not an object was damaged: say so, never "not run" */
+            json_kv_string(&j, "error", !strcmp(status, "error")  ? cdb_text(st, 10)
+                                        : !strcmp(status, "done") ? "corrupt: the stored result does not parse"
+                                                                  : "not run yet");
             json_key(&j, "campaign");
             json_raw(&j, block.s);
             json_end_object(&j);
@@ -99,7 +102,13 @@ bool campaign_report_junit(campaign *c, const char *path, diag *d)
                 *p = '_';
         harness_result res;
         char *msg;
-        if (!strcmp(status, "done") && !strcmp(verdict, "forbidden")) {
+        const char *result = cdb_text(st, 11);
+        size_t rlen = strlen(result);
+        bool corrupt = !strcmp(status, "done") && !(rlen > 2 && result[0] == '{' && result[rlen - 1] == '}');
+        if (corrupt) {
+            res = HARNESS_ERROR;
+            msg = xstrdup("corrupt: the stored result does not parse");
+        } else if (!strcmp(status, "done") && !strcmp(verdict, "forbidden")) {
             res = HARNESS_FAIL;
             msg = xasprintf("%d forbidden state(s) observed", sqlite3_column_int(st, 14));
         } else if (!strcmp(status, "done") && !strcmp(verdict, "partial")) {

@@ -87,6 +87,9 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
             if (!valid_count(v))
                 return cli_usage_error(cmd_name, "-%s needs a count (digits, optional k/M/G), not '%s'",
                                        c == 's' ? "s" : "r", v);
+            /* 0 would run nothing (and -s 0 fails in the runner): refuse it here. */
+            if (strtoull(v, NULL, 10) == 0)
+                return cli_usage_error(cmd_name, "-%s must be positive, not '%s'", c == 's' ? "s" : "r", v);
             add_run_arg(o, c == 's' ? "-s" : "-r", v);
             *(c == 's' ? &o->size : &o->runs) = v;
             break;

@@ -11,14 +11,31 @@
 #include "util/mem.h"
 
 /* ---- name sets --------------------------------------------------------------- */
-typedef struct nameset { char **v; int n, cap; } nameset;
+/* Names in insertion order, with an open-addressing index (slots hold
+ * position + 1) so that a test with a million locations checks in linear
+ * time. */
+typedef struct nameset { char **v; int n, cap; int *slot; size_t nslot; } nameset;
+
+static size_t name_hash(const char *name)
+{
+    size_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return h;
+}
+
+/* The slot NAME is in, or the empty slot where it would go. */
+static size_t ns_find(const nameset *s, const char *name)
+{
+    size_t j = name_hash(name) & (s->nslot - 1);
+    while (s->slot[j] && strcmp(s->v[s->slot[j] - 1], name))
+        j = (j + 1) & (s->nslot - 1);
+    return j;
+}
 
 static bool ns_has(const nameset *s, const char *name)
 {
-    for (int i = 0; i < s->n; i++)
-        if (!strcmp(s->v[i], name))
-            return true;
-    return false;
+    return s->nslot && s->slot[ns_find(s, name)];
 }
 
 static void ns_add(nameset *s, const char *name)
@@ -30,9 +47,24 @@ static void ns_add(nameset *s, const char *name)
         s->v = xrealloc(s->v, (size_t)s->cap * sizeof *s->v);
     }
     s->v[s->n++] = (char *)name;    /* borrowed from the tree */
+    if (2 * (size_t)s->n > s->nslot) {
+        free(s->slot);
+        s->nslot = s->nslot ? 2 * s->nslot : 64;
+        while (2 * (size_t)s->n > s->nslot)
+            s->nslot *= 2;
+        s->slot = xcalloc(s->nslot, sizeof *s->slot);
+        for (int i = 0; i < s->n; i++)
+            s->slot[ns_find(s, s->v[i])] = i + 1;
+    } else {
+        s->slot[ns_find(s, name)] = s->n;
+    }
 }
 
-static void ns_free(nameset *s) { free(s->v); }
+static void ns_free(nameset *s)
+{
+    free(s->v);
+    free(s->slot);
+}
 
 static void regs_of_stmt(const fe_stmt *s, nameset *out)
 {

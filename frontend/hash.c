@@ -32,6 +32,27 @@ static int init_cmp(const void *x, const void *y)
     return loc_cmp(&a->loc, &b->loc);
 }
 
+/* Bottom-up merge sort of V[0..N): stable and O(n log n), where the
+ * insertion sort it replaces took minutes on tests with 100k locations. */
+static void stable_sort_init(const fe_init **v, int n)
+{
+    const fe_init **tmp = xcalloc((size_t)(n ? n : 1), sizeof *tmp);
+    for (int w = 1; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = init_cmp(&v[j], &v[i]) < 0 ? v[j++] : v[i++];
+            while (i < mid)
+                tmp[k++] = v[i++];
+            while (j < hi)
+                tmp[k++] = v[j++];
+        }
+        memcpy(v, tmp, (size_t)n * sizeof *v);
+    }
+    free(tmp);
+}
+
 static void dump_loc(strbuf *b, const fe_loc *l)
 {
     if (l->kind == FE_LOC_REG)
@@ -56,13 +77,8 @@ static void digest_init(const fe_test *t, unsigned char out[16])
     const fe_init **v = xcalloc((size_t)(n ? n : 1), sizeof *v);
     for (int i = 0; i < n; i++)
         v[i] = &t->init[i];
-    /* herd's List.sort is stable; so is this insertion sort */
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && init_cmp(&v[j - 1], &v[j]) > 0; j--) {
-            const fe_init *tmp = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = tmp;
-        }
+    /* herd's List.sort is stable; so is this merge sort */
+    stable_sort_init(v, n);
     strbuf b = {0};
     sb_add(&b, "");
     bool first = true;

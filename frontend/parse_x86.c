@@ -503,8 +503,10 @@ static bool parse_thread_row(xp *p)
             return lx_error(lx, "expected a thread name P%d", (int)n);
         int id = 0;
         for (size_t i = 1; i < lx->cur.len; i++) {
-            if (!isdigit((unsigned char)lx->cur.s[i]) || i > 4)
+            if (!isdigit((unsigned char)lx->cur.s[i]))
                 return lx_error(lx, "expected a thread name P%d", (int)n);
+            if (i > 4)
+                return lx_error(lx, "too many threads: at most 10000 (P0 to P9999)");
             id = id * 10 + (lx->cur.s[i] - '0');
         }
         for (size_t i = 0; i < n; i++)

@@ -144,12 +144,14 @@ char *fe_x86_instr_text(const fe_test *t, const fe_x86_instr *in)
     return sb_take(&b);
 }
 
-static const fe_x86_instr *cell_at(const fe_thread *th, int row)
+/* The instruction in ROW of TH, or NULL; *K is a cursor into th->code that
+ * only moves forward, so printing a whole program stays linear (code is
+ * kept in row order). */
+static const fe_x86_instr *cell_at(const fe_thread *th, int row, int *k)
 {
-    for (int i = 0; i < th->ncode; i++)
-        if (th->code[i].row == row)
-            return &th->code[i];
-    return NULL;
+    while (*k < th->ncode && th->code[*k].row < row)
+        (*k)++;
+    return *k < th->ncode && th->code[*k].row == row ? &th->code[*k] : NULL;
 }
 
 static void print_x86(strbuf *b, const fe_test *t)
@@ -159,9 +161,10 @@ static void print_x86(strbuf *b, const fe_test *t)
     size_t *width = xcalloc((size_t)(nt ? nt : 1), sizeof *width);
     for (int j = 0; j < nt; j++) {
         cells[j] = xstrdup(t->threads[j].name);
+        int k = 0;
         for (int r = 0; r < nr; r++) {
             strbuf c = {0};
-            const fe_x86_instr *in = cell_at(&t->threads[j], r);
+            const fe_x86_instr *in = cell_at(&t->threads[j], r, &k);
             if (in)
                 fe_print_x86_instr(&c, t, in, false);
             /* a cell holding only a label prints as "L:" */

@@ -274,30 +274,82 @@ static bool same_loc(const fe_loc *a, const fe_loc *b)
     return a->kind == b->kind && a->thread == b->thread && a->index == b->index && !strcmp(a->name, b->name);
 }
 
+/* FNV-1a over what same_loc compares. */
+static uint64_t loc_hash(const fe_loc *l)
+{
+    uint64_t h = 1469598103934665603u;
+    int parts[3] = {(int)l->kind, l->thread, l->index};
+    for (size_t i = 0; i < sizeof parts; i++)
+        h = (h ^ ((const unsigned char *)parts)[i]) * 1099511628211u;
+    for (const unsigned char *p = (const unsigned char *)l->name; *p; p++)
+        h = (h ^ *p) * 1099511628211u;
+    return h;
+}
+
+/* The init locations seen so far, by hash (open addressing, slots hold
+ * index + 1): the duplicate check stays linear in the number of items. */
+typedef struct init_set {
+    size_t *slot;
+    size_t cap, n;
+} init_set;
+
+/* Adds item N of T; false when an equal location is already there. */
+static bool init_set_add(init_set *h, const fe_test *t, size_t n)
+{
+    if (2 * (h->n + 1) > h->cap) {
+        size_t ncap = h->cap ? 2 * h->cap : 64;
+        size_t *ns = xcalloc(ncap, sizeof *ns);
+        for (size_t i = 0; i < h->cap; i++)
+            if (h->slot[i]) {
+                size_t j = loc_hash(&t->init[h->slot[i] - 1].loc) & (ncap - 1);
+                while (ns[j])
+                    j = (j + 1) & (ncap - 1);
+                ns[j] = h->slot[i];
+            }
+        free(h->slot);
+        h->slot = ns;
+        h->cap = ncap;
+    }
+    const fe_loc *l = &t->init[n].loc;
+    size_t j = loc_hash(l) & (h->cap - 1);
+    for (; h->slot[j]; j = (j + 1) & (h->cap - 1))
+        if (same_loc(&t->init[h->slot[j] - 1].loc, l))
+            return false;
+    h->slot[j] = n + 1;
+    h->n++;
+    return true;
+}
+
 bool fe_parse_init(fe_test *t, const section *s, const char *file, diag *d)
 {
     lexer lx;
     lx_init(&lx, s->p, s->end, s->line, s->col, LX_ML_COMMENTS, file, d);
     size_t cap = 0, n = 0;
+    init_set seen = {0};
+    bool ok = true;
     while (!lx.failed && lx.cur.kind != TK_EOF) {
         if (lx_accept(&lx, ";"))
             continue;
         fe_init it;
-        bool ok = parse_init_item(&lx, t, &it);
+        ok = parse_init_item(&lx, t, &it);
         VEC_PUSH(t->init, n, cap, it);
         t->ninit = (int)n;
         if (!ok)
-            return false;
-        for (size_t i = 0; i + 1 < n; i++)
-            if (same_loc(&t->init[i].loc, &it.loc))
-                return diag_error(d, file, it.loc.pos.line, it.loc.pos.col,
-                                  "location %s is initialised twice", it.loc.name);
+            break;
+        if (!init_set_add(&seen, t, n - 1)) {
+            ok = diag_error(d, file, it.loc.pos.line, it.loc.pos.col, "location %s is initialised twice",
+                            it.loc.name);
+            break;
+        }
         if (lx.cur.kind == TK_EOF)
             break;
-        if (!lx_expect(&lx, ";"))
-            return false;
+        if (!lx_expect(&lx, ";")) {
+            ok = false;
+            break;
+        }
     }
-    return !lx.failed;
+    free(seen.slot);
+    return ok && !lx.failed;
 }
 
 /* ---- condition ------------------------------------------------------------ */

@@ -143,9 +143,15 @@ static bool build_cons(enumr *e, int loc, co_cons *c)
     return true;
 }
 
+/* Coherence orders of one location, at most: k writes have k! orders, and
+ * 9 unordered writes (362880) would search without an end in sight. */
+#define ENUM_MAX_CO_ORDERS 100000
+
 static void gen_orders(const co_cons *c, loc_orders *o, int *cur, int depth,
                        uint64_t placed, int last)
 {
+    if (o->norders > ENUM_MAX_CO_ORDERS)
+        return;
     if (depth == c->k) {
         size_t n = (size_t)o->norders;
         size_t need = (n + 1) * (size_t)(c->k ? c->k : 1);
@@ -239,6 +245,13 @@ static bool rf_done(enumr *e)
             int cur[EXEC_MAX];
             /* IW is co-first: placed before the search starts. */
             gen_orders(&c, &ords[l], cur, 0, (uint64_t)1 << l, c.k);
+            if (ords[l].norders > ENUM_MAX_CO_ORDERS) {
+                diag_fail(e->d, "%s: location %s has more than %d coherence orders (the search limit)",
+                          e->t->name, e->t->locs[l].name, ENUM_MAX_CO_ORDERS);
+                for (int m = 0; m <= l; m++)
+                    free(ords[m].ord);
+                return enum_fail(e);
+            }
             if (ords[l].norders == 0)
                 ok = false;
         } else {

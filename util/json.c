@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "util/json.h"
+#include "util/utf8.h"
 
 void json_init(json *j, strbuf *out)
 {
@@ -58,8 +59,20 @@ void json_quote(strbuf *out, const char *s)
             sb_add(out, "\\t");
         else if (*p < 0x20 || *p == 0x7f)
             sb_printf(out, "\\u%04x", *p);
-        else
+        else if (*p < 0x80)
             sb_addc(out, (char)*p);
+        else {
+            /* a byte that is not part of valid UTF-8 (a path can hold
+             * anything) becomes U+FFFD: the output stays valid JSON */
+            size_t n = utf8_seq_len(p);
+            if (n == 0) {
+                sb_add(out, "\\ufffd");
+                continue;
+            }
+            for (size_t i = 0; i < n; i++)
+                sb_addc(out, (char)p[i]);
+            p += n - 1;
+        }
     }
     sb_addc(out, '"');
 }

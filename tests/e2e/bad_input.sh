@@ -77,6 +77,11 @@ printf '\000\000\000\000' > "$tmp/nul_only.litmus"
 check "$tmp/nul_only.litmus" "nul_only.litmus:1:1: error: unexpected byte 0x00"
 printf '\377\376X86 T\n' > "$tmp/bom.litmus"
 check "$tmp/bom.litmus" "bom.litmus:1:1: error: unexpected byte 0xff"
+# 10001 threads: the message names the limit (P10000 is well formed, too many).
+awk 'BEGIN { printf "X86 T\n{ }\n"; row = ""; for (i = 0; i < 10000; i++) row = row "P" i " | ";
+             print length(row) + 1 > "/dev/stderr"; print row "P10000 ;"; print "exists (0:EAX=0)" }' \
+    > "$tmp/threads.litmus" 2> "$tmp/threads.col"
+check "$tmp/threads.litmus" "threads.litmus:3:$(cat "$tmp/threads.col"): error: too many threads: at most 10000 (P0 to P9999), found 'P10000'"
 # random bytes, alone and after a valid header and init
 for i in 1 2 3 4 5; do
     head -c 4096 /dev/urandom > "$tmp/random$i.litmus"

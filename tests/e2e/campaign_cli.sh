@@ -173,5 +173,14 @@ s1=$?
 [ "$s1" -eq 0 ] && [ "$s2" -eq 0 ] || fail "two processes on one database: exit $s1 and $s2"
 check_db "$tmp/two.db" "$n_x86" || fail "two processes on one database"
 
+# a done run whose stored result was damaged is reported as corrupt, not as not run
+cp "$tmp/u.db" "$tmp/corrupt.db"
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"update runs set result='{broken' where status='done'\"); c.commit()" "$tmp/corrupt.db"
+"$L" campaign report --db "$tmp/corrupt.db" --json > "$tmp/corrupt.json" || fail "report --json of a damaged result: exit $?"
+grep -q '"error":"corrupt: the stored result does not parse"' "$tmp/corrupt.json" || fail "damaged result not reported as corrupt: $(head -c 300 "$tmp/corrupt.json")"
+grep -q 'not run yet' "$tmp/corrupt.json" && fail "damaged result reported as not run yet"
+"$L" campaign report --db "$tmp/corrupt.db" --junit "$tmp/corrupt.xml" || fail "report --junit of a damaged result"
+grep -q 'corrupt: the stored result does not parse' "$tmp/corrupt.xml" || fail "junit: damaged result not reported as corrupt"
+
 [ "$fails" -eq 0 ] || { echo "campaign_cli: $fails failure(s)"; exit 1; }
 echo "campaign_cli: kill -9 at $done1 of $n_x86 runs and resumed; shards merged; targets x compilers; reports; diff; bad databases refused"

@@ -118,5 +118,19 @@ check "no file exits 2" test $? -eq 2
 check "exit 2 when one of several fails" test $? -eq 2
 check "the good test still printed" grep -q '^Test SB Allowed' "$tmp/out"
 
+# 9 threads each writing x: 9! coherence orders, past the search limit:
+# exit 3 naming it, at once; 8 writes (8! orders) stay within it.
+w9=$(awk 'BEGIN { printf "X86 W9\n{ x=0; }\n"; r = ""; p = "";
+                 for (i = 0; i < 9; i++) { r = r (i ? " | " : " ") "P" i; p = p (i ? " | " : " ") "MOV [x],$" (i + 1) }
+                 print r " ;"; print p " ;"; print "exists (x=1)" }')
+printf '%s\n' "$w9" > "$tmp/w9.litmus"
+timeout 60 "$LITMUSC" model "$tmp/w9.litmus" > "$tmp/w9.out" 2> "$tmp/w9.err"
+check "9 writes to one location: exit 3 (got $?)" test $? -eq 3
+check "the limit is named" grep -q 'location x has more than 100000 coherence orders (the search limit)' "$tmp/w9.err"
+check "nothing on stdout past the limit" test ! -s "$tmp/w9.out"
+printf '%s\n' "$w9" | sed 's/ | P8//; s/ | MOV \[x\],\$9//' > "$tmp/w8.litmus"
+"$LITMUSC" model "$tmp/w8.litmus" > "$tmp/w8.out" 2> "$tmp/w8.err"
+check "8 writes to one location: within the limit" grep -q '^Test W9 ' "$tmp/w8.out"
+
 [ "$fails" -eq 0 ] && echo "model_cli: all checks passed"
 [ "$fails" -eq 0 ]

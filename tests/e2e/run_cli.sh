@@ -26,6 +26,8 @@ expect 2 "no test files" "$L" run
 expect 2 "unknown target 'arm'" "$L" run --target arm "$SB"
 expect 2 "needs a count" "$L" run -s 10x "$SB"
 expect 2 "needs a count" "$L" run -r -5 "$SB"
+expect 2 "-r must be positive" "$L" run -r 0 "$SB"
+expect 2 "-s must be positive" "$L" run -s 0 "$SB"
 expect 2 "unknown mode 'fast'" "$L" run --sync fast "$SB"
 expect 2 "unknown mode 'x'" "$L" run --layout x "$SB"
 expect 2 "unknown mode 'all'" "$L" run --affinity all "$SB"
