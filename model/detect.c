@@ -203,6 +203,8 @@ char *detect_why_not(const exec *x, const detect_exec *d, int det, int i, int j)
     case DET_EXACT:
         return xstrdup("not a race under RC11");
     case DET_HB: {
+        if (!((d->hb.row[i] >> j) & 1) && !((d->hb.row[j] >> i) & 1))
+            return xstrdup("both accesses are atomic: synchronisation, not data");
         int first = ((d->hb.row[i] >> j) & 1) ? i : j, second = first == i ? j : i, s, r;
         if (sw_between(x, d, first, second, &s, &r))
             return xasprintf("ordered by the %s at line %d synchronising with the %s at line %d",
