@@ -46,7 +46,7 @@ static void usage(FILE *f)
                "              threads in a lock-free test), lockset (Eraser's state machine),\n"
                "              or all.  Lines `Race NAME D SIDE <-> SIDE in execution K`,\n"
                "              `Races NAME D N`, then `Nested NAME exact N <= hb N <= ...` and\n"
-               "              for each pair a detector misses `Why NAME PAIR: missed by D...: WHY`\n"
+               "              per pair a detector misses `Why NAME PAIR: missed by D...: WHY`\n"
                "  --json      the results as one JSON object (schema litmusc/1, see the README),\n"
                "              with the number of executions where each pair races\n"
                "  -h, --help  this text\n\n"
