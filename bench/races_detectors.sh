@@ -30,6 +30,35 @@ for corpus in $corpora; do
     done
 done
 echo
+# in-process modelling time from --json ("seconds" per test: model alone,
+# and the model run with every detector on every consistent execution),
+# best per test over the rounds, summed
+r=1
+while [ "$r" -le "$rounds" ]; do
+    for corpus in $corpora; do
+        for dir in $(find "$corpus" -name '*.litmus' | sed 's|/[^/]*$||' | sort -u); do
+            key=$(echo "$dir" | md5sum | cut -c1-12)
+            # shellcheck disable=SC2046
+            "$LITMUSC" model --json $(ls "$dir"/*.litmus) > "$tmp/j.model.$r.$key" 2> /dev/null
+            # shellcheck disable=SC2046
+            "$LITMUSC" races --detector all --json $(ls "$dir"/*.litmus) > "$tmp/j.races.$r.$key" 2> /dev/null
+        done
+    done
+    r=$((r + 1))
+done
+python3 - "$tmp" <<'PY'
+import glob, json, sys
+best = {"model": {}, "races": {}}
+for f in glob.glob(sys.argv[1] + "/j.*"):
+    cmd = f.split("/")[-1].split(".")[1]
+    for res in json.load(open(f))["results"]:
+        k = res["file"]
+        s = res["model"]["seconds"]
+        best[cmd][k] = min(s, best[cmd].get(k, s))
+m, r = sum(best["model"].values()), sum(best["races"].values())
+print("in-process (JSON seconds, best per test, %d tests): model %.4f s, races --detector all %.4f s, ratio %.2f"
+      % (len(best["model"]), m, r, r / m if m else 0))
+PY
 # CPU time (user + sys) of each command over every folder, best round
 for cmd in model "races --detector all"; do
     best=""
@@ -49,4 +78,4 @@ for cmd in model "races --detector all"; do
     echo "$cmd: $best s CPU (best of $rounds)"
     echo "$best" >> "$tmp/best"
 done
-awk 'NR == 1 { m = $1 } NR == 2 { printf "ratio: races --detector all / model = %.2f\n", m > 0 ? $1 / m : 0 }' "$tmp/best"
+awk 'NR == 1 { m = $1 } NR == 2 { printf "ratio: races --detector all / model = %.2f\n", (m > 0 ? $1 / m : 0) }' "$tmp/best"
