@@ -88,7 +88,8 @@ detectors *detectors_run(const model *m, const ir_test *t, diag *d)
     }
     detectors *r = xcalloc(1, sizeof *r);
     r->b = b;
-    qsort(c.pairs, c.npairs, sizeof *c.pairs, cmp_pair);
+    if (c.npairs)   /* qsort wants a non-null array even when empty */
+        qsort(c.pairs, c.npairs, sizeof *c.pairs, cmp_pair);
     r->pairs = c.pairs;
     r->npairs = (int)c.npairs;
     r->executions = c.executions;
