@@ -11,7 +11,7 @@
  *   Race NAME hb P0:0 (f:5:3) W rlx y <-> P1:0 (f:9:12) R acq y in execution K
  *   Races NAME hb N
  *   Nested NAME exact 0 <= hb 1 <= hybrid 2 <= lockset 2
- *   Why NAME PAIR: missed by exact, hb: ordered by ... in execution K */
+ *   Why NAME PAIR: missed by exact, hb: ordered by ... (execution K) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

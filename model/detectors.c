@@ -55,7 +55,7 @@ static bool on_exec(void *ctx, const exec *x, const model_exec_info *info, diag 
                         p->first[k] = info->index;
                 } else if (k + 1 < DET_N && ((r >> (k + 1)) & 1) && !p->why[k]) {
                     char *why = detect_why_not(x, &de, k, i, j);
-                    p->why[k] = xasprintf("%s in execution %llu", why, (unsigned long long)info->index);
+                    p->why[k] = xasprintf("%s (execution %llu)", why, (unsigned long long)info->index);
                     free(why);
                 }
             }

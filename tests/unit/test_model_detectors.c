@@ -4,7 +4,7 @@
  * flag), plain message passing (all four report both locations), relaxed
  * message passing (the data races for every detector, the atomic flag only
  * for those that know no atomics), x86 (every access atomic), Eraser's
- * states on a hand-built execution, and detector names. */
+ * states on a hand-built execution, the nesting check, and detector names. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -181,6 +181,23 @@ static void test_eraser_states(void **state)
         assert_true(d.held[i] == 0);
 }
 
+/* The nesting check finds a pair a narrower detector reports and the next
+ * wider one does not, and the boundary is the widest detector missing it. */
+static void test_nesting_check(void **state)
+{
+    (void)state;
+    detectors_pair pairs[3] = {{.mask = DET_ALL}, {.mask = HY | LS}, {.mask = EX | HB | LS}};
+    detectors r = {.pairs = pairs, .npairs = 2};
+    int bad = -1, det = -1;
+    assert_true(detectors_nested(&r, &bad, &det));
+    assert_int_equal(detectors_boundary(&pairs[0]), -1);
+    assert_int_equal(detectors_boundary(&pairs[1]), DET_HB);
+    r.npairs = 3;
+    assert_false(detectors_nested(&r, &bad, &det));
+    assert_int_equal(bad, 2);
+    assert_int_equal(det, DET_HB);
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -197,7 +214,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mp_release_acquire), cmocka_unit_test(test_mp_plain),
         cmocka_unit_test(test_mp_relaxed),         cmocka_unit_test(test_x86),
-        cmocka_unit_test(test_eraser_states),      cmocka_unit_test(test_names),
+        cmocka_unit_test(test_eraser_states),      cmocka_unit_test(test_nesting_check),
+        cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
