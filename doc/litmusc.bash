@@ -18,6 +18,7 @@ _litmusc()
     --model|--print|--source-model|--target-model)
         COMPREPLY=($(compgen -W "sc x86tso rc11 jam21 jls04" -- "$cur") $(compgen -f -X '!*.cat' -- "$cur")); return ;;
     --sync) COMPREPLY=($(compgen -W "timebase loose user" -- "$cur")); return ;;
+    --detector) COMPREPLY=($(compgen -W "exact hb hybrid lockset all" -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "dot svg" -- "$cur")); return ;;
     --graph) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --affinity) COMPREPLY=($(compgen -W "none incr random" -- "$cur")); return ;;
@@ -32,7 +33,7 @@ _litmusc()
     parse) opts="--hash --check --help" ;;
     ir) opts="--read --cond --observables --help" ;;
     model) opts="--model --json --notes --no-prune --graph --format --show --help" ;;
-    races) opts="--model --json --help" ;;
+    races) opts="--model --detector --json --help" ;;
     models) opts="--print --help" ;;
     emit) opts="--target -o --model --scheme --package --plain --help" ;;
     run) opts="--target -s -r --sync --affinity --layout --chunk --period --delay --seed --cpus --time --timeout --until-covered --max-iterations --model --scheme --plain --cc --cache-dir --filter --json --xml --help" ;;

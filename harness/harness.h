@@ -23,6 +23,7 @@
 #include "ir/ir.h"
 #include "backends/native.h"
 #include "model/model.h"
+#include "model/detectors.h"
 #include "model/races.h"
 #include "util/diag.h"
 #include "util/json.h"
@@ -257,6 +258,10 @@ void harness_json_model(json *j, const ir_test *t, const char *file, const char 
  * (races --json). */
 void harness_json_races(json *j, const ir_test *t, const char *file, const char *model, const races *r,
                         double seconds);
+/* One result: the test, its behaviour set under MODEL and what the
+ * detectors in the mask SELECTED report (races --detector --json). */
+void harness_json_detectors(json *j, const ir_test *t, const char *file, const char *model, const detectors *r,
+                            unsigned selected, double seconds);
 /* One result: the test, its behaviour set, and the run (run --json). */
 void harness_json_coverage(json *j, const bset *b, const harness_hist *h, const harness_verdict *v);
 void harness_json_run(json *j, const ir_test *t, const char *file, const bset *b, const harness_hist *h,

@@ -161,6 +161,69 @@ void harness_json_races(json *j, const ir_test *t, const char *file, const char 
     json_end_object(j);
 }
 
+/* Every detector's pairs (those it reports, with the first execution and
+ * the count), whether they nest, and why each pair some selected detector
+ * misses is missed. */
+void harness_json_detectors(json *j, const ir_test *t, const char *file, const char *model, const detectors *r,
+                            unsigned selected, double seconds)
+{
+    json_object(j);
+    test_fields(j, t, file, r->b);
+    model_fields(j, t, model, r->b, seconds < 0 ? 0 : seconds);
+    json_key(j, "detectors");
+    json_object(j);
+    int bad_pair, bad_det;
+    json_kv_bool(j, "nested", detectors_nested(r, &bad_pair, &bad_det));
+    json_key(j, "pairs");
+    json_object(j);
+    for (int d = 0; d < DET_N; d++) {
+        if (!((selected >> d) & 1))
+            continue;
+        json_key(j, detect_names[d]);
+        json_array(j);
+        for (int k = 0; k < r->npairs; k++) {
+            const detectors_pair *p = &r->pairs[k];
+            if (!((p->mask >> d) & 1))
+                continue;
+            json_object(j);
+            pair_fields(j, t, &(races_pair){.a = p->a, .b = p->b, .benign = p->benign});
+            json_kv_uint(j, "execution", p->first[d]);
+            json_kv_uint(j, "executions", p->executions[d]);
+            json_end_object(j);
+        }
+        json_end_array(j);
+    }
+    json_end_object(j);
+    json_key(j, "why");
+    json_array(j);
+    for (int k = 0; k < r->npairs; k++) {
+        const detectors_pair *p = &r->pairs[k];
+        int edge = detectors_boundary(p);
+        if (edge < 0 || !(selected & ~p->mask))
+            continue;
+        json_object(j);
+        pair_fields(j, t, &(races_pair){.a = p->a, .b = p->b, .benign = p->benign});
+        json_key(j, "reported_by");
+        json_array(j);
+        for (int d = 0; d < DET_N; d++)
+            if ((p->mask >> d) & 1)
+                json_string(j, detect_names[d]);
+        json_end_array(j);
+        json_key(j, "missed_by");
+        json_array(j);
+        for (int d = 0; d < DET_N; d++)
+            if (!((p->mask >> d) & 1))
+                json_string(j, detect_names[d]);
+        json_end_array(j);
+        json_kv_string(j, "detector", detect_names[edge]);
+        json_kv_string(j, "why", p->why[edge]);
+        json_end_object(j);
+    }
+    json_end_array(j);
+    json_end_object(j);
+    json_end_object(j);
+}
+
 /* The racing pairs the observed states imply, with the iterations and the
  * states that imply each (only for a test whose model has races). */
 static void races_seen_fields(json *j, const ir_test *t, const harness_verdict *v)

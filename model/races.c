@@ -112,7 +112,7 @@ static void grow_states(collect *c)
             c->sslot[state_slot(c, c->states[k].vals)] = (int)k;
 }
 
-static races_access access_of(const exec_event *e)
+races_access races_access_of(const exec_event *e)
 {
     return (races_access){e->thread, e->poi, e->instr, (e->kind & EV_R) != 0, (e->kind & EV_W) != 0, e->mode,
                           e->loc};
@@ -121,7 +121,8 @@ static races_access access_of(const exec_event *e)
 /* The index of the pair of events (A, B) of X, added when new. */
 static int pair_id(collect *c, const exec *x, race_pair rp, uint64_t index)
 {
-    races_pair p = {access_of(&x->ev[rp.a]), access_of(&x->ev[rp.b]), index, 0, c->t->arch == IR_ARCH_JAVA};
+    races_pair p = {races_access_of(&x->ev[rp.a]), races_access_of(&x->ev[rp.b]), index, 0,
+                    c->t->arch == IR_ARCH_JAVA};
     size_t i = pair_slot(c, &p);
     if (c->pslot[i] >= 0)
         return c->pslot[i];
@@ -201,7 +202,7 @@ static bool on_exec(void *ctx, const exec *x, const model_exec_info *info, diag 
     return true;
 }
 
-static int cmp_access(const races_access *x, const races_access *y)
+int races_access_cmp(const races_access *x, const races_access *y)
 {
     if (x->thread != y->thread)
         return x->thread < y->thread ? -1 : 1;
@@ -219,8 +220,8 @@ static const races_pair *sort_base;
 static int cmp_pair_ix(const void *a, const void *b)
 {
     const races_pair *x = &sort_base[*(const int *)a], *y = &sort_base[*(const int *)b];
-    int r = cmp_access(&x->a, &y->a);
-    return r ? r : cmp_access(&x->b, &y->b);
+    int r = races_access_cmp(&x->a, &y->a);
+    return r ? r : races_access_cmp(&x->b, &y->b);
 }
 
 static void collect_free(collect *c)

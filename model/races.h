@@ -46,6 +46,12 @@ typedef struct races {
 races *races_run(const model *m, const ir_test *t, diag *d);
 void races_free(races *r);
 
+/* The access an event of an execution is (exec.h's struct exec_event). */
+struct exec_event;
+races_access races_access_of(const struct exec_event *e);
+/* Program order of thread, place, then source position: how pairs are listed. */
+int races_access_cmp(const races_access *x, const races_access *y);
+
 /* Appended to a Java race's line: its race has a meaning. */
 #define RACES_BENIGN " (benign: Java defines plain races)"
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every --json output follows the one schema, harness/litmusc.schema.json:
 # model (X86, C with a race, Java, a symbolic test, a user's model, jls04), races
-# (C with and without races, Java, X86), run on each target (x86, c11 with
+# (C with and without races, Java, X86; --detector all and one), run on each target (x86, c11 with
 # a race its states imply, java), a run stopped at its time limit, and an
 # empty result list.  Validated with python's jsonschema (Debian's
 # python3-jsonschema, which `make deps` installs).
@@ -43,6 +43,9 @@ printf '"mine"\ninclude "x86tso.cat"\nflag ~empty rf as seen-rf\n' > "$tmp/flags
 "$L" races --json $(ls "$own"/c11/na2/*.litmus | head -4) "$addr" > "$tmp/races.json"
 "$L" races --json $(ls "$own"/java/plain/*.litmus | head -2) "$corpus_sb" > "$tmp/out$((n=n+1)).json"
 grep -q '"races":\[{"a":{' "$tmp/races.json" || { echo "FAIL: races --json lists no racing pair"; exit 1; }
+"$L" races --json --detector all $(ls "$own"/c11/na2/*.litmus | head -4) "$addr" "$corpus_sb" > "$tmp/out$((n=n+1)).json"
+grep -q '"why":\[{"a":{' "$tmp/out$n.json" || { echo "FAIL: races --detector all --json explains no pair"; exit 1; }
+"$L" races --json --detector hybrid $(ls "$own"/java/plain/*.litmus | head -2) > "$tmp/out$((n=n+1)).json"
 "$L" run --json -s 500 -r 1 "$corpus_sb" "$own/x86/rmw/$(ls "$own"/x86/rmw | grep -m1 litmus)" > "$tmp/out$((n=n+1)).json"
 racy=$(ls "$own"/c11/na2/MP+ponarel+poconna.litmus)
 "$L" run --json --target c11 -s 500 -r 1 "$addr" "$corpus_mp" "$racy" > "$tmp/out$((n=n+1)).json"

@@ -1,0 +1,222 @@
+/* The four race detectors on one candidate execution (detect.h).  Every
+ * detector judges the same conflicting pairs of events; they differ in what
+ * may order a pair or excuse it, which is what makes their reports nest:
+ * exact adds "not both atomic" to hb, hb orders by more than the hybrid's
+ * limited relation, and the hybrid adds an ordering condition to the
+ * lockset check. */
+#include <string.h>
+#include "model/detect.h"
+#include "model/hb.h"
+#include "util/mem.h"
+
+const char *const detect_names[DET_N] = {"exact", "hb", "hybrid", "lockset"};
+
+unsigned detect_parse(const char *name)
+{
+    if (!strcmp(name, "all"))
+        return DET_ALL;
+    for (int d = 0; d < DET_N; d++)
+        if (!strcmp(name, detect_names[d]))
+            return 1u << d;
+    return 0;
+}
+
+static bool is_access(const exec_event *e)
+{
+    return !(e->kind & EV_IW) && (e->kind & (EV_R | EV_W));
+}
+
+static int nthreads(const exec *x)
+{
+    int n = 0;
+    for (int i = 0; i < x->n; i++)
+        if (x->ev[i].thread + 1 > n)
+            n = x->ev[i].thread + 1;
+    return n;
+}
+
+void detect_locksets(const exec *x, detect_locks held[EXEC_MAX])
+{
+    /* Events are laid out thread by thread in program order, so one walk
+     * per thread sees its lock and unlock events in the order they run.  A
+     * lock event will add its lock to CUR and an unlock remove it; until the
+     * IR has them, nothing changes CUR. */
+    for (int t = 0, nth = nthreads(x); t < nth; t++) {
+        detect_locks cur = 0;
+        for (int i = 0; i < x->n; i++)
+            if (x->ev[i].thread == t)
+                held[i] = cur;
+    }
+    for (int i = 0; i < x->n; i++)
+        if (x->ev[i].thread < 0)
+            held[i] = 0;
+}
+
+/* Eraser's states of one location (the survey's Figure: virgin until the
+ * first access, exclusive to the thread that made it, shared once another
+ * thread reads, shared-modified once it is written while shared). */
+enum { VIRGIN, EXCLUSIVE, SHARED, SHARED_MOD };
+
+/* The locations Eraser warns about when the threads run one after another,
+ * FIRST first and then the others in order.  The candidate set C(v) is
+ * refined from the access that leaves exclusive on (the owner's accesses
+ * never enter it), and a warning is an access that leaves v shared-modified
+ * with C(v) empty.  An RMW counts as a write. */
+static exec_set eraser_schedule(const exec *x, const detect_locks *held, int first, int nth)
+{
+    int state[EXEC_MAX] = {0}, owner[EXEC_MAX] = {0};
+    detect_locks c[EXEC_MAX] = {0};
+    exec_set warned = 0;
+    for (int k = 0; k < nth; k++) {
+        int t = k == 0 ? first : k <= first ? k - 1 : k;
+        for (int i = 0; i < x->n; i++) {
+            const exec_event *e = &x->ev[i];
+            if (e->thread != t || !is_access(e))
+                continue;
+            int v = e->loc;
+            bool w = (e->kind & EV_W) != 0;
+            switch (state[v]) {
+            case VIRGIN:
+                state[v] = EXCLUSIVE;
+                owner[v] = t;
+                continue;
+            case EXCLUSIVE:
+                if (owner[v] == t)
+                    continue;
+                state[v] = w ? SHARED_MOD : SHARED;
+                c[v] = held[i];
+                break;
+            case SHARED:
+                c[v] &= held[i];
+                if (w)
+                    state[v] = SHARED_MOD;
+                break;
+            default:
+                c[v] &= held[i];
+            }
+            if (state[v] == SHARED_MOD && !c[v])
+                warned |= (exec_set)1 << v;
+        }
+    }
+    return warned;
+}
+
+/* Eraser's verdict depends on the schedule (the survey: "more schedule-
+ * dependent than they would like"); the union over the schedules where
+ * each thread runs first is the set of locations some such schedule warns
+ * about.  Without locks it is every location with a conflicting pair: the
+ * schedule that starts with the other thread's access makes the write leave
+ * v shared-modified. */
+static exec_set eraser(const exec *x, const detect_locks *held)
+{
+    exec_set warned = 0;
+    int nth = nthreads(x);
+    for (int t = 0; t < nth; t++)
+        warned |= eraser_schedule(x, held, t, nth);
+    return warned;
+}
+
+static bool atomic_in(const exec *x, const exec_event *e)
+{
+    /* every x86 access is atomic (model/races.h) */
+    bool x86 = x->test && (x->test->arch == IR_ARCH_X86 || x->test->arch == IR_ARCH_X86_64);
+    return x86 || hb_atomic(e);
+}
+
+bool detect_exec_run(const exec *x, detect_exec *d)
+{
+    hb_sync(x, &d->sw);
+    if (!hb_clocks(x, &d->sw, &d->hb))
+        hb_closure(x, &d->sw, &d->hb);
+    detect_locksets(x, d->held);
+    exec_set warned = eraser(x, d->held);
+    /* exact is today's `races`, hb.c's own race list, computed apart from
+     * the hb detector so that the nesting check compares two computations */
+    static _Thread_local race_pair exact[EXEC_MAX * (EXEC_MAX - 1) / 2];
+    bool x86 = x->test && (x->test->arch == IR_ARCH_X86 || x->test->arch == IR_ARCH_X86_64);
+    int nexact = x86 ? 0 : hb_races(x, &d->hb, exact, EXEC_MAX * (EXEC_MAX - 1) / 2);
+    for (int i = 0; i < x->n; i++) {
+        const exec_event *a = &x->ev[i];
+        for (int j = i + 1; j < x->n; j++) {
+            const exec_event *b = &x->ev[j];
+            d->rep[i][j] = 0;
+            d->conflict[i][j] = is_access(a) && is_access(b) && a->thread != b->thread && a->loc == b->loc &&
+                                ((a->kind | b->kind) & EV_W);
+            if (!d->conflict[i][j])
+                continue;
+            bool hb_ordered = ((d->hb.row[i] >> j) & 1) || ((d->hb.row[j] >> i) & 1);
+            /* the limited relation: thread start/join and messages; a litmus
+             * test has none of them, so it is po, which never orders two
+             * threads' events */
+            bool limited = ((x->po.row[i] >> j) & 1) || ((x->po.row[j] >> i) & 1);
+            unsigned r = 0;
+            /* atomics are synchronisation, not data, to a happens-before
+             * detector (as ThreadSanitizer treats them): a pair of them
+             * never races */
+            if (!hb_ordered && !(atomic_in(x, a) && atomic_in(x, b)))
+                r |= 1u << DET_HB;
+            if (!limited && !(d->held[i] & d->held[j]))
+                r |= 1u << DET_HYBRID;
+            if ((warned >> a->loc) & 1)
+                r |= 1u << DET_LOCKSET;
+            d->rep[i][j] = (unsigned char)r;
+        }
+    }
+    for (int k = 0; k < nexact; k++) {
+        int i = exact[k].a < exact[k].b ? exact[k].a : exact[k].b, j = exact[k].a ^ exact[k].b ^ i;
+        d->rep[i][j] |= 1u << DET_EXACT;
+    }
+    return true;
+}
+
+static int line_of(const exec_event *e)
+{
+    return e->instr ? e->instr->line : 0;
+}
+
+/* The first sw edge on an hb path from FIRST to SECOND: what orders them. */
+static bool sw_between(const exec *x, const detect_exec *d, int first, int second, int *s, int *r)
+{
+    for (int i = 0; i < x->n; i++) {
+        if (i != first && !((d->hb.row[first] >> i) & 1))
+            continue;
+        for (int j = 0; j < x->n; j++)
+            if (((d->sw.row[i] >> j) & 1) && (j == second || ((d->hb.row[j] >> second) & 1))) {
+                *s = i;
+                *r = j;
+                return true;
+            }
+    }
+    return false;
+}
+
+static const char *what(const exec_event *e, bool release)
+{
+    if (e->kind & EV_F)
+        return release ? "release fence" : "acquire fence";
+    return release ? "release" : "acquire";
+}
+
+char *detect_why_not(const exec *x, const detect_exec *d, int det, int i, int j)
+{
+    switch (det) {
+    case DET_EXACT:
+        return xstrdup("not a race under RC11");
+    case DET_HB: {
+        if (!((d->hb.row[i] >> j) & 1) && !((d->hb.row[j] >> i) & 1))
+            return xstrdup("both accesses are atomic: synchronisation, not data");
+        int first = ((d->hb.row[i] >> j) & 1) ? i : j, second = first == i ? j : i, s, r;
+        if (sw_between(x, d, first, second, &s, &r))
+            return xasprintf("ordered by the %s at line %d synchronising with the %s at line %d",
+                             what(&x->ev[s], true), line_of(&x->ev[s]), what(&x->ev[r], false),
+                             line_of(&x->ev[r]));
+        return xstrdup("ordered by happens-before");
+    }
+    case DET_HYBRID:
+        if (d->held[i] & d->held[j])
+            return xstrdup("a lock is held at both accesses");
+        return xstrdup("ordered by thread start or join");
+    default:
+        return xstrdup("no location state reaches shared-modified with an empty lockset");
+    }
+}
