@@ -13,6 +13,9 @@
  * (its IR: locations and registers); NULL and D set when a name cannot
  * be a C identifier. */
 char *lift_tu_text(const fe_test *ft, const ir_test *t, diag *d);
+/* tu_hoist.c: BODY with each register declared in an inner block declared
+ * at its top instead (`int r1 = 0;`), the inner declaration an assignment. */
+char *lift_tu_hoist(const char *body, const ir_thread *th);
 
 /* compile.c: CC with CFLAGS (split at blanks) builds SRC into OBJ with
  * `-c -fno-pic`; false and D set (exit 2, the compiler's message) if not. */

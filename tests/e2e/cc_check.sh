@@ -33,6 +33,11 @@ for t in $samples; do
     done
   done
 done
+# a register declared in an if's block compiles (declared at the function's top)
+"$L" cc-check --cc gcc --cc clang --cflags -O2 --out "$tmp" "$root/tests/corpus/c11/plaindep/MP+po+ctrl.litmus" \
+    >"$tmp/out" 2>"$tmp/err"
+[ -s "$tmp/MP+po+ctrl.gcc.-O2.litmus" ] && [ -s "$tmp/MP+po+ctrl.clang.-O2.litmus" ] &&
+  ! grep -q "failed to compile" "$tmp/err" || { echo "FAIL: inner-block register"; cat "$tmp/err"; fail=1; }
 # seq_cst stores: xchg or mfence survive; the broken compiler drops them
 for cc in gcc clang; do
   grep -q "xchg\|mfence" "$tmp/SB+poscscs.$cc.-O2.litmus" || { echo "FAIL: $cc SB+poscscs lost its sc store"; fail=1; }

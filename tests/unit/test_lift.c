@@ -99,6 +99,36 @@ static void call_refused_by_name(void **state)
     assert_non_null(strstr(d.msg, "P0: cannot lift 'call __stack_chk_fail' (a call)"));
 }
 
+/* A register declared in an if's block: declared at the function's top
+ * (0, herd's value when the branch is not taken), assigned in the block;
+ * one declared at function scope is left as written; the TU compiles. */
+static void inner_block_register_hoisted(void **state)
+{
+    (void)state;
+    const char *src = "C MP+ctrl\n{}\n"
+                      "P0 (volatile int* y, volatile int* x) {\n  *x = 1;\n  *y = 1;\n}\n"
+                      "P1 (volatile int* y, volatile int* x) {\n  int r0 = *y;\n"
+                      "  if (r0 == 1) {\n    int r1 = *x;\n  }\n}\n"
+                      "exists (1:r0=1 /\\ 1:r1=0)\n";
+    diag d = {0};
+    fe_test *ft = fe_parse(src, strlen(src), "t.litmus", &d);
+    assert_non_null(ft);
+    ir_test *t = ir_lower(ft, &d);
+    assert_non_null(t);
+    char *body = lift_tu_hoist(ft->threads[1].body_text, &t->threads[1]);
+    assert_non_null(strstr(body, "  int r1 = 0;\n"));
+    assert_non_null(strstr(body, "{\n    r1 = *x;"));
+    assert_non_null(strstr(body, "int r0 = *y;"));
+    assert_null(strstr(body, "int r0 = 0;"));
+    free(body);
+    ir_test_free(t);
+    fe_test_free(ft);
+    char *s = lift_c(src, "gcc", "-O2", &d);
+    assert_non_null(s);
+    assert_non_null(strstr(s, "P1_r1"));
+    free(s);
+}
+
 int main(void)
 {
     if (system("gcc --version >/dev/null 2>&1") || system("clang --version >/dev/null 2>&1")) {
@@ -109,6 +139,7 @@ int main(void)
         cmocka_unit_test(gcc_o2_sc_store_and_fence),
         cmocka_unit_test(clang_o0_stack_slots_are_registers),
         cmocka_unit_test(call_refused_by_name),
+        cmocka_unit_test(inner_block_register_hoisted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
