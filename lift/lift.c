@@ -8,6 +8,7 @@
  * cannot lift and are refused by name. */
 #include <stdlib.h>
 #include <string.h>
+#include "lift/addr.h"
 #include "lift/disasm.h"
 #include "lift/lift.h"
 #include "util/mem.h"
@@ -88,7 +89,7 @@ static bool slot_reg(slots *sl, long off, int th, int *reg, diag *d)
  * OFF(%rbp)/OFF(%rsp) -> a spare register.  *STACK is set when an operand
  * was a stack slot.  False and D set if an operand cannot lift. */
 static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift_insn *in, slots *sl,
-                        strbuf *out, bool *stack, diag *d)
+                        const lift_addrs *addrs, strbuf *out, bool *stack, diag *d)
 {
     char buf[sizeof in->ops];
     snprintf(buf, sizeof buf, "%s", in->ops);
@@ -102,6 +103,14 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
                 e++;
             mem_reloc = *e != '(';
         }
+    /* An index register, (,%rax,4) or x(,%rax,4): x plus a value, which
+     * only an address dependency makes; the dialect has no such operand. */
+    const char *lp = strchr(in->ops, '('), *rp = lp ? strchr(lp, ')') : NULL;
+    if (lp && rp && memchr(lp, ',', (size_t)(rp - lp)))
+        return diag_error(d, t->file, 0, 0,
+                          "cc-check: P%d: cannot lift '%s %s' (an indexed address%s%s: an address dependency, which "
+                          "the X86_64 dialect has no operand for)",
+                          th, in->mnem, in->ops, r ? " into " : "", r ? r->sym : "");
     bool first = true;
     for (char *tok = buf, *next; tok; tok = next) {
         next = strstr(tok, ", ");
@@ -135,6 +144,15 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
         } else if (strchr(tok, ':')) {
             return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (a segment operand)", th,
                               in->mnem, in->ops);
+        } else if (strchr(tok, '(') && !strchr(tok, ',') && lift_reg_family(strchr(tok, '(') + 1, &(int){0}) >= 0 &&
+                   addrs->reg[lift_reg_family(strchr(tok, '(') + 1, &(int){0})]) {
+            /* (%rax) with %rax holding location x's address */
+            const char *sym = addrs->reg[lift_reg_family(strchr(tok, '(') + 1, &(int){0})];
+            long off = strtol(tok, NULL, 0);
+            if (off != 0)
+                return diag_error(d, t->file, 0, 0, "cc-check: P%d: '%s %s' addresses %s%+ld, inside a location",
+                                  th, in->mnem, in->ops, sym, off);
+            sb_printf(out, "%s(%%rip)", sym);
         } else if (strchr(tok, '(')) {
             return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (memory through a pointer)", th,
                               in->mnem, in->ops);
@@ -176,6 +194,8 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
         return NULL;
     }
     slots sl = {0};
+    lift_addrs addrs = {0};
+    lift_addrs_slots(&addrs, t, f, v, n);
     for (int i = 0; i < n; i++)
         for (int r = 0; r < SLOTS; r++) {
             char reg[24];
@@ -197,6 +217,10 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
             free(v);
             return NULL;
         }
+    if (!lift_addrs_arith(t, f, th, v, n, d)) {
+        free(v);
+        return NULL;
+    }
     int last = n - 1;
     while (last >= 0 && (dropped(&v[last]) || v[last].kind == LK_RET))
         last--;
@@ -208,9 +232,18 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
         for (int j = 0; j < n; j++)
             if (v[j].kind == LK_JUMP && v[j].target == in->addr) {
                 rows[nr++] = xasprintf("L%llx:", (unsigned long long)in->addr);
+                lift_addrs_label(&addrs);
                 break;
             }
         if (dropped(in))
+            continue;
+        lift_addrs before = addrs;
+        bool drop = false;
+        if (in->kind == LK_PLAIN && !lift_addrs_step(&addrs, t, f, th, in, &drop, d)) {
+            ok = false;
+            break;
+        }
+        if (drop)
             continue;
         strbuf b = {0};
         if (in->kind == LK_CALL) {
@@ -232,7 +265,7 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
         } else {
             bool stack = false;
             sb_printf(&b, "%s ", in->mnem);
-            ok = rewrite_ops(t, f, th, in, &sl, &b, &stack, d);
+            ok = rewrite_ops(t, f, th, in, &sl, &before, &b, &stack, d);
             if (ok && stack && !strncmp(in->mnem, "lock ", 5)) {
                 /* A locked RMW of a private stack slot (gcc's fence, lock orq $0,(%rsp)):
                  * the slot becomes a register, the lock's order an mfence. */
