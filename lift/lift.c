@@ -286,6 +286,10 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
         strv_free(rows, nr);
         return NULL;
     }
+    if (!lift_layout(&rows, &nr, th, t->file, d)) {
+        strv_free(rows, nr);
+        return NULL;
+    }
     *nrows = nr;
     return rows;
 }

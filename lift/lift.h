@@ -42,6 +42,11 @@ void lift_func_free(lift_func *f);
  * D set (exit 2 naming the instruction and thread) when one cannot lift. */
 char *lift_test_text(const ir_test *t, const lift_func *funcs, diag *d);
 
+/* layout.c: ROWS (a thread's lifted rows, *NR of them, malloc'd) with
+ * each `jmp` back to a branch's join replaced by a copy of the join's
+ * block; false and D set (exit 2) for a real loop. */
+bool lift_layout(char ***rows, int *nr, int th, const char *file, diag *d);
+
 /* compare.c: the states of the compiled test C (bset CB, observables the
  * globals P<n>_<reg> and the locations) against the source S's (SB).
  * Returns the number of compiled states the source forbids, their

@@ -42,6 +42,9 @@ for o in -O0 -O2; do
   [ $rc = 2 ] && grep -q "P1: cannot lift .* (.*an address dependency" "$tmp/err" ||
     { echo "FAIL: gcc $o address dependency not refused by name (rc $rc)"; cat "$tmp/err"; fail=1; }
 done
+# gcc -O1 puts the if's block after the ret, jumping back to the join: lifts
+"$L" cc-check --cc gcc --cflags -O1 --out "$tmp" "$c11/MP+porlxrel+ctrlrlxrlx.litmus" >/dev/null 2>"$tmp/err"
+[ -s "$tmp/MP+porlxrel+ctrlrlxrlx.gcc.-O1.litmus" ] || { echo "FAIL: gcc -O1 join not lifted"; cat "$tmp/err"; fail=1; }
 # seq_cst stores: xchg or mfence survive; the broken compiler drops them
 for cc in gcc clang; do
   grep -q "xchg\|mfence" "$tmp/SB+poscscs.$cc.-O2.litmus" || { echo "FAIL: $cc SB+poscscs lost its sc store"; fail=1; }

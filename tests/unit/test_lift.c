@@ -175,6 +175,39 @@ static void address_dependency_refused_by_name(void **state)
     }
 }
 
+static char **rows_of(const char *const *v, int n)
+{
+    char **r = calloc((size_t)n, sizeof *r);
+    for (int i = 0; i < n; i++)
+        r[i] = strdup(v[i]);
+    return r;
+}
+
+/* gcc -O1's layout of `if (r0 == 1) r1 = *x;`: the then-block after the
+ * ret, jumping back to the join, becomes the join's copy; a conditional
+ * jump back (a retry loop) is refused, exit 2. */
+static void jump_back_to_join_copied_loop_refused(void **state)
+{
+    (void)state;
+    const char *const join[] = {"movl y(%rip), %eax", "cmpl $1, %eax", "je L1d", "L10:",
+                                "movl %edx, P1_r1(%rip)", "ret", "L1d:", "movl x(%rip), %edx", "jmp L10"};
+    char **r = rows_of(join, 9);
+    int n = 9;
+    diag d = {0};
+    assert_true(lift_layout(&r, &n, 1, "t.litmus", &d));
+    assert_int_equal(n, 10);
+    assert_string_equal(r[7], "movl x(%rip), %edx");
+    assert_string_equal(r[8], "movl %edx, P1_r1(%rip)");
+    assert_string_equal(r[9], "ret");
+    strv_free(r, n);
+    const char *const loop[] = {"L5:", "movl x(%rip), %eax", "lock cmpxchgl %edx, x(%rip)", "jne L5"};
+    r = rows_of(loop, 4);
+    n = 4;
+    assert_false(lift_layout(&r, &n, 0, "t.litmus", &d));
+    assert_int_equal(d.status, 2);
+    strv_free(r, n);
+}
+
 int main(void)
 {
     if (system("gcc --version >/dev/null 2>&1") || system("clang --version >/dev/null 2>&1")) {
@@ -188,6 +221,7 @@ int main(void)
         cmocka_unit_test(inner_block_register_hoisted),
         cmocka_unit_test(gcc_o0_pointer_slots_lift),
         cmocka_unit_test(address_dependency_refused_by_name),
+        cmocka_unit_test(jump_back_to_join_copied_loop_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
