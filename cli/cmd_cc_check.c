@@ -1,4 +1,4 @@
-/* litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] FILE...
+/* litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses] FILE...
  *
  * Each C test, built by each compiler with each flag set, is lifted from
  * the object's machine code back to an X86_64 litmus test (lift/), whose
@@ -21,7 +21,8 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] FILE...\n\n"
+    fprintf(f, "usage: litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses]\n"
+               "                        FILE...\n\n"
                "Compile each C test with a real compiler (each thread a function P<n>, each\n"
                "location a global, each register a global P<n>_<reg>), lift each thread's\n"
                "machine code back to an X86_64 litmus test (Capstone, libelf), and compare\n"
@@ -36,6 +37,9 @@ static void usage(FILE *f)
                "                 always given (globals as x(%%rip) with plain relocations)\n"
                "  --model M      the source's model (default rc11)\n"
                "  --out DIR      write each lifted test as DIR/NAME.CC.FLAGS.litmus\n"
+               "  --accesses     after each verdict, each C access (by line) with what it\n"
+               "                 compiled to, paired by order of memory accesses per\n"
+               "                 thread, beside litmusc's c11-x86-mfence scheme for it\n"
                "  -h, --help     this text\n\n"
                "exit status: 0 no bug, 1 a compilation bug, 2 bad input or code that cannot\n"
                "lift (named: a call, an indirect jump, an instruction outside the dialect),\n"
@@ -59,7 +63,7 @@ static char *tag(const char *s)
 
 /* One configuration of one test: the exit status. */
 static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model *tso, const char *cc,
-                     const char *cflags, const char *out_dir, diag *d)
+                     const char *cflags, const char *out_dir, bool accesses, diag *d)
 {
     char dir[] = "/tmp/litmusc-cc-XXXXXX";
     if (!mkdtemp(dir))
@@ -118,6 +122,13 @@ static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model 
             printf(" %s=%lld;", ct->locs[cb->obs[k].loc].name, (long long)cb->states[bad[i]].vals[k]);
         printf("\n");
     }
+    if (accesses) {
+        char *rep = lift_access_report(t, text, "c11-x86-mfence", d);
+        if (!rep)
+            goto done;
+        fputs(rep, stdout);
+        free(rep);
+    }
     if (nbad) {
         printf("  compiled code:\n%s", text);
         st = 1;
@@ -143,10 +154,12 @@ done:
 int cmd_cc_check(int argc, char **argv)
 {
     const char *model_arg = "rc11", *out_dir = NULL;
+    bool accesses = false;
     const char *ccs[32], *flags[32];
     int ncc = 0, nflags = 0;
     const cli_opt opts[] = {CLI_ID("--cc", O_CC, true), CLI_ID("--cflags", O_CFLAGS, true),
-                            CLI_STR("--model", &model_arg), CLI_STR("--out", &out_dir), {0}};
+                            CLI_STR("--model", &model_arg), CLI_STR("--out", &out_dir),
+                            CLI_FLAG("--accesses", &accesses), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc cc-check", argc, argv, usage);
     const char *v;
@@ -182,7 +195,7 @@ int cmd_cc_check(int argc, char **argv)
         for (int c = 0; c < ncc && sb; c++)
             for (int g = 0; g < nflags; g++) {
                 diag dd = {0};
-                int st = check_one(ft, t, sb, tso, ccs[c], flags[g], out_dir, &dd);
+                int st = check_one(ft, t, sb, tso, ccs[c], flags[g], out_dir, accesses, &dd);
                 if (dd.set) {
                     char msg[DIAG_MSG_MAX];
                     diag_format(&dd, msg, sizeof msg);

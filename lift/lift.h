@@ -47,6 +47,11 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, diag *d);
  * block; false and D set (exit 2) for a real loop. */
 bool lift_layout(char ***rows, int *nr, int th, const char *file, diag *d);
 
+/* accesses.c: for each C access of T (load, store, RMW, fence with its
+ * order), the rows of the lifted TEXT it compiled to, paired by order per
+ * thread, beside what scheme SCHEME gives it: one line each. */
+char *lift_access_report(const ir_test *t, const char *text, const char *scheme, diag *d);
+
 /* compare.c: the states of the compiled test C (bset CB, observables the
  * globals P<n>_<reg> and the locations) against the source S's (SB).
  * Returns the number of compiled states the source forbids, their

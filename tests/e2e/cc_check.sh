@@ -45,6 +45,14 @@ done
 # gcc -O1 puts the if's block after the ret, jumping back to the join: lifts
 "$L" cc-check --cc gcc --cflags -O1 --out "$tmp" "$c11/MP+porlxrel+ctrlrlxrlx.litmus" >/dev/null 2>"$tmp/err"
 [ -s "$tmp/MP+porlxrel+ctrlrlxrlx.gcc.-O1.litmus" ] || { echo "FAIL: gcc -O1 join not lifted"; cat "$tmp/err"; fail=1; }
+# --accesses: each C access, what it compiled to, litmusc's scheme beside it
+"$L" cc-check --accesses --cc gcc --cflags -O2 "$c11/SB+poscscs.litmus" >"$tmp/out" 2>"$tmp/err"
+grep -q "^  P0 line 11: atomic_store_explicit(x, 1, memory_order_seq_cst); -> xchgl .*x(%rip).*  \[c11-x86-mfence: MOV; MFENCE\]$" "$tmp/out" &&
+  grep -q "^  P1 line 17: int r0 = atomic_load_explicit(x, memory_order_seq_cst); -> movl x(%rip), %eax  \[c11-x86-mfence: MOV\]$" "$tmp/out" ||
+  { echo "FAIL: --accesses"; cat "$tmp/out" "$tmp/err"; fail=1; }
+"$L" cc-check --accesses --cc gcc --cflags -O2 "$c11/SB+fencescrlxrlxs.litmus" >"$tmp/out" 2>"$tmp/err"
+grep -q "^  P1 line 18: atomic_thread_fence(memory_order_seq_cst); -> mfence  \[c11-x86-mfence: MFENCE\]$" "$tmp/out" ||
+  { echo "FAIL: --accesses fence"; cat "$tmp/out" "$tmp/err"; fail=1; }
 # seq_cst stores: xchg or mfence survive; the broken compiler drops them
 for cc in gcc clang; do
   grep -q "xchg\|mfence" "$tmp/SB+poscscs.$cc.-O2.litmus" || { echo "FAIL: $cc SB+poscscs lost its sc store"; fail=1; }
