@@ -163,6 +163,22 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
     return true;
 }
 
+/* herd's X86_64 cmpxchg takes memory first (`lock cmpxchgl x(%rip),%ecx`);
+ * GNU's order, register first, is a parse error there. */
+static char *cmpxchg_herd_order(char *row)
+{
+    char *ops = strstr(row, "cmpxchg");
+    ops = ops ? strchr(ops, ' ') : NULL;
+    char *comma = ops ? strstr(ops, ", ") : NULL;
+    if (!comma || strstr(comma + 2, ", "))
+        return row;
+    *comma = 0;
+    *ops = 0;
+    char *swapped = xasprintf("%s %s, %s", row, comma + 2, ops + 1);
+    free(row);
+    return swapped;
+}
+
 static bool dropped(const lift_insn *in)
 {
     return !strcmp(in->mnem, "endbr64") || !strncmp(in->mnem, "nop", 3) || !strcmp(in->mnem, "leave") ||
@@ -185,7 +201,8 @@ static bool in_dialect(const char *m)
 }
 
 /* The rows of thread TH, each a string. */
-static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nrows, diag *d)
+static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unroll, bool *unrolled, int *nrows,
+                          diag *d)
 {
     int n = 0;
     lift_insn *v = lift_disasm(f->code, f->size, &n);
@@ -276,6 +293,8 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
             }
         }
         char *row = sb_take(&b);
+        if (ok && strstr(in->mnem, "cmpxchg"))
+            row = cmpxchg_herd_order(row);
         if (ok)
             rows[nr++] = row;
         else
@@ -286,7 +305,7 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
         strv_free(rows, nr);
         return NULL;
     }
-    if (!lift_layout(&rows, &nr, th, t->file, d)) {
+    if (!lift_layout(&rows, &nr, th, unroll, unrolled, t->file, d)) {
         strv_free(rows, nr);
         return NULL;
     }
@@ -343,8 +362,14 @@ static void print_cond(strbuf *b, const ir_test *t, const ir_cond *c)
     }
 }
 
-char *lift_test_text(const ir_test *t, const lift_func *funcs, diag *d)
+char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, diag *d)
 {
+    bool unrolled = false;
+    if (ir_find_loc(t, LIFT_UNROLL_LOC) >= 0) {
+        diag_error(d, t->file, 0, 0, "cc-check: location '%s' is the name the lifted test keeps for its unrolling bound",
+                   LIFT_UNROLL_LOC);
+        return NULL;
+    }
     char **rows[64];
     int nrows[64];
     if (t->nthreads > 64) {
@@ -353,7 +378,7 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, diag *d)
     }
     int h = 0;
     for (int n = 0; n < t->nthreads; n++) {
-        rows[n] = lift_thread(t, &funcs[n], n, &nrows[n], d);
+        rows[n] = lift_thread(t, &funcs[n], n, unroll, &unrolled, &nrows[n], d);
         if (!rows[n]) {
             for (int k = 0; k < n; k++)
                 strv_free(rows[k], nrows[k]);
@@ -369,12 +394,16 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, diag *d)
     for (int n = 0; n < t->nthreads; n++)
         for (int r = 0; r < t->threads[n].nfinal_regs; r++)
             sb_printf(&b, "  int32_t P%d_%s=0;\n", n, t->threads[n].final_regs[r].name);
+    if (unrolled)
+        sb_add(&b, "  int32_t " LIFT_UNROLL_LOC "=0;\n");
     sb_add(&b, "}\n");
     for (int n = 0; n < t->nthreads; n++)
         sb_printf(&b, " P%d%s", n, n + 1 < t->nthreads ? " |" : " ;\n");
     for (int i = 0; i < h; i++)
         for (int n = 0; n < t->nthreads; n++)
             sb_printf(&b, " %s%s", i < nrows[n] ? rows[n][i] : "", n + 1 < t->nthreads ? " |" : " ;\n");
+ if (unrolled)
+        sb_add(&b, "locations [" LIFT_UNROLL_LOC ";]\n");
     sb_add(&b, t->quant == IR_Q_EXISTS ? "exists " : t->quant == IR_Q_FORALL ? "forall " : "~exists ");
     sb_add(&b, "(");
     print_cond(&b, t, t->cond);

@@ -42,7 +42,7 @@ static char *lift_c(const char *src, const char *cc, const char *flags, diag *d)
             ok = lift_elf_func(o, name, &fn[n], d);
         }
         if (ok)
-            text = lift_test_text(t, fn, d);
+            text = lift_test_text(t, fn, 2, d);
     }
     for (int n = 0; n < 4; n++)
         lift_func_free(&fn[n]);
@@ -185,7 +185,8 @@ static char **rows_of(const char *const *v, int n)
 
 /* gcc -O1's layout of `if (r0 == 1) r1 = *x;`: the then-block after the
  * ret, jumping back to the join, becomes the join's copy; a conditional
- * jump back (a retry loop) is refused, exit 2. */
+ * jump back (a retry loop) is refused with --unroll 0, and unrolled twice
+ * with 2, the last copy's jump back a store to cc_unroll. */
 static void jump_back_to_join_copied_loop_refused(void **state)
 {
     (void)state;
@@ -194,7 +195,9 @@ static void jump_back_to_join_copied_loop_refused(void **state)
     char **r = rows_of(join, 9);
     int n = 9;
     diag d = {0};
-    assert_true(lift_layout(&r, &n, 1, "t.litmus", &d));
+    bool unrolled = false;
+    assert_true(lift_layout(&r, &n, 1, 2, &unrolled, "t.litmus", &d));
+    assert_false(unrolled);
     assert_int_equal(n, 10);
     assert_string_equal(r[7], "movl x(%rip), %edx");
     assert_string_equal(r[8], "movl %edx, P1_r1(%rip)");
@@ -203,8 +206,21 @@ static void jump_back_to_join_copied_loop_refused(void **state)
     const char *const loop[] = {"L5:", "movl x(%rip), %eax", "lock cmpxchgl %edx, x(%rip)", "jne L5"};
     r = rows_of(loop, 4);
     n = 4;
-    assert_false(lift_layout(&r, &n, 0, "t.litmus", &d));
+    assert_false(lift_layout(&r, &n, 0, 0, &unrolled, "t.litmus", &d));
     assert_int_equal(d.status, 2);
+    strv_free(r, n);
+    r = rows_of(loop, 4);
+    n = 4;
+    d = (diag){0};
+    assert_true(lift_layout(&r, &n, 0, 2, &unrolled, "t.litmus", &d));
+    assert_true(unrolled);
+    /* two copies, each a jcc forward and a jmp out, then the cut and the exit */
+    const char *const want[] = {"L5:", "movl x(%rip), %eax", "lock cmpxchgl %edx, x(%rip)", "jne L5u1k1", "jmp Lexit1",
+                                "L5u1k1:", "movl x(%rip), %eax", "lock cmpxchgl %edx, x(%rip)", "jne Lcut1",
+                                "jmp Lexit1", "Lcut1:", "movl $1, cc_unroll(%rip)", "ret", "Lexit1:"};
+    assert_int_equal(n, 14);
+    for (int i = 0; i < 14; i++)
+        assert_string_equal(r[i], want[i]);
     strv_free(r, n);
 }
 
