@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lift/addr.h"
+#include "util/mem.h"
 
 int lift_reg_family(const char *tok, int *width)
 {
@@ -138,19 +139,46 @@ const char *lift_addrs_slot(const lift_addrs *a, const char *tok)
     return NULL;
 }
 
-void lift_addrs_label(lift_addrs *a)
+void lift_addrs_label(lift_addrs *a, const bool *in)
 {
     for (int r = 0; r < ADDR_REGS; r++) {
-        a->poison[r] = a->poison[r] || a->ever[r];
+        a->poison[r] = a->poison[r] || a->reg[r] || in[r];
         a->reg[r] = NULL;
     }
+}
+
+bool (*lift_addrs_flow(const lift_addrs *a0, const ir_test *t, const lift_func *f, int th, const lift_insn *v,
+                       int n))[ADDR_REGS]
+{
+    bool(*in)[ADDR_REGS] = xcalloc((size_t)(n ? n : 1), sizeof *in);
+    for (int pass = 0, changed = 1; changed && pass < 16; pass++) {
+        changed = 0;
+        lift_addrs a = *a0;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++)
+                if (v[j].kind == LK_JUMP && v[j].target == v[i].addr) {
+                    lift_addrs_label(&a, in[i]);
+                    break;
+                }
+            if (v[i].kind == LK_JUMP)
+                for (int k = 0; k < n; k++)
+                    if (v[k].addr == v[i].target)
+                        for (int r = 0; r < ADDR_REGS; r++)
+                            if ((a.reg[r] || a.poison[r]) && !in[k][r])
+                                in[k][r] = true, changed = 1;
+            bool drop;
+            diag scratch = {0};
+            if (v[i].kind == LK_PLAIN)
+                (void)lift_addrs_step(&a, t, f, th, &v[i], &drop, &scratch);
+        }
+    }
+    return in;
 }
 
 static void set_reg(lift_addrs *a, int r, const char *sym)
 {
     a->reg[r] = sym;
     a->poison[r] = false;
-    a->ever[r] = true;
 }
 
 bool lift_addrs_step(lift_addrs *a, const ir_test *t, const lift_func *f, int th, const lift_insn *in, bool *drop,

@@ -14,7 +14,6 @@ enum { ADDR_REGS = 16, ADDR_SLOTS = 16 };
 typedef struct lift_addrs {
     const char *reg[ADDR_REGS];     /* the location register i holds, or NULL */
     bool poison[ADDR_REGS];         /* may hold an address on some path in */
-    bool ever[ADDR_REGS];           /* held one somewhere in the function */
     long slot_off[ADDR_SLOTS];      /* %rbp-relative slots holding one address */
     const char *slot_sym[ADDR_SLOTS];
     int nslots;
@@ -27,8 +26,14 @@ int lift_reg_family(const char *tok, int *width);
 void lift_addrs_slots(lift_addrs *a, const ir_test *t, const lift_func *f, const lift_insn *v, int n);
 /* Is the %rbp-relative operand TOK such a slot? */
 const char *lift_addrs_slot(const lift_addrs *a, const char *tok);
-/* A label: registers that held an address anywhere may hold one here. */
-void lift_addrs_label(lift_addrs *a);
+/* A label that jumps bring IN[r] to: registers known before it (falling
+ * through) or brought by a jump may hold an address, and are not known. */
+void lift_addrs_label(lift_addrs *a, const bool *in);
+/* For each instruction of V[0..N) that is a jump target, the registers a
+ * jump to it may bring an address in (a fixpoint over the back edges, from
+ * A0 at the entry); malloc'd, N rows. */
+bool (*lift_addrs_flow(const lift_addrs *a0, const ir_test *t, const lift_func *f, int th, const lift_insn *v,
+                       int n))[ADDR_REGS];
 /* Account for IN (the state before it in A): *DROP when it only moves
  * an address; false and D set when it uses one as a value. */
 bool lift_addrs_step(lift_addrs *a, const ir_test *t, const lift_func *f, int th, const lift_insn *in, bool *drop,

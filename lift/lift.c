@@ -213,6 +213,7 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
     slots sl = {0};
     lift_addrs addrs = {0};
     lift_addrs_slots(&addrs, t, f, v, n);
+    bool(*label_in)[ADDR_REGS] = lift_addrs_flow(&addrs, t, f, th, v, n);
     for (int i = 0; i < n; i++)
         for (int r = 0; r < SLOTS; r++) {
             char reg[24];
@@ -249,7 +250,7 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
         for (int j = 0; j < n; j++)
             if (v[j].kind == LK_JUMP && v[j].target == in->addr) {
                 rows[nr++] = xasprintf("L%llx:", (unsigned long long)in->addr);
-                lift_addrs_label(&addrs);
+                lift_addrs_label(&addrs, label_in[i]);
                 break;
             }
         if (dropped(in))
@@ -301,6 +302,7 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
             free(row);
     }
     free(v);
+    free(label_in);
     if (!ok) {
         strv_free(rows, nr);
         return NULL;
