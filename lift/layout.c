@@ -71,6 +71,8 @@ static char **unroll_loop(char **rows, int nr, int to, int back, int unroll, int
             out[n++] = xasprintf("%.*s Lcut%d", (int)mlen, jcc, id);
         out[n++] = xasprintf("jmp Lexit%d", id);
     }
+    for (int i = to + 1; i < back; i++)
+        free(rows[i]);                          /* the first copy took duplicates */
     out[n++] = xasprintf("Lcut%d:", id);
     out[n++] = xstrdup("movl $1, cc_unroll(%rip)");
     out[n++] = xstrdup("ret");

@@ -213,7 +213,6 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
     slots sl = {0};
     lift_addrs addrs = {0};
     lift_addrs_slots(&addrs, t, f, v, n);
-    bool(*label_in)[ADDR_REGS] = lift_addrs_flow(&addrs, t, f, th, v, n);
     for (int i = 0; i < n; i++)
         for (int r = 0; r < SLOTS; r++) {
             char reg[24];
@@ -239,6 +238,7 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
         free(v);
         return NULL;
     }
+    bool(*label_in)[ADDR_REGS] = lift_addrs_flow(&addrs, t, f, th, v, n);
     int last = n - 1;
     while (last >= 0 && (dropped(&v[last]) || v[last].kind == LK_RET))
         last--;
