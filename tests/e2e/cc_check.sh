@@ -82,6 +82,9 @@ for cc in gcc clang; do
       { echo "FAIL: $cc $o --unroll 1 not exit 3 (rc $rc)"; cat "$tmp/err"; fail=1; }
   done
 done
+"$L" cc-check --unroll x "$tmp/FO.litmus" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q "unroll takes a count" "$tmp/err" || { echo "FAIL: --unroll x (rc $rc)"; fail=1; }
 # seq_cst stores: xchg or mfence survive; the broken compiler drops them
 for cc in gcc clang; do
   grep -q "xchg\|mfence" "$tmp/SB+poscscs.$cc.-O2.litmus" || { echo "FAIL: $cc SB+poscscs lost its sc store"; fail=1; }
