@@ -21,5 +21,7 @@ done
 lifted=$(grep -c ': \(same\|stronger\|bug\)' "$tmp/out")
 echo "configurations $total, lifted $lifted ($(( total ? 100 * lifted / total : 0 ))%), $(( end - start )) s"
 echo "refusals by reason:"
-grep 'error:' "$tmp/err" | sed -e 's/.*error: //' -e "s/P[0-9]*: //" -e "s/'[^']*'/'...'/" \
+# litmusc's own diagnostics only, one a refused configuration: the
+# compiler's messages (its own `error:` lines) go to the same stream
+grep 'error: cc-check: ' "$tmp/err" | sed -e 's/.*error: //' -e "s/P[0-9]*: //" -e "s/'[^']*'/'...'/" \
     -e 's/^cc-check: \(.*\) failed to compile.*/compile failure/' | sort | uniq -c | sort -rn | head -20

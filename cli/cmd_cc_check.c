@@ -1,4 +1,4 @@
-/* litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] FILE...
+/* litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses] [--unroll N] FILE...
  *
  * Each C test, built by each compiler with each flag set, is lifted from
  * the object's machine code back to an X86_64 litmus test (lift/), whose
@@ -21,7 +21,8 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] FILE...\n\n"
+    fprintf(f, "usage: litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses]\n"
+               "                        [--unroll N] FILE...\n\n"
                "Compile each C test with a real compiler (each thread a function P<n>, each\n"
                "location a global, each register a global P<n>_<reg>), lift each thread's\n"
                "machine code back to an X86_64 litmus test (Capstone, libelf), and compare\n"
@@ -36,6 +37,11 @@ static void usage(FILE *f)
                "                 always given (globals as x(%%rip) with plain relocations)\n"
                "  --model M      the source's model (default rc11)\n"
                "  --out DIR      write each lifted test as DIR/NAME.CC.FLAGS.litmus\n"
+               "  --accesses     after each verdict, each C access (by line) with what it\n"
+               "                 compiled to, paired by order of memory accesses per\n"
+               "                 thread, beside litmusc's c11-x86-mfence scheme for it\n"
+               "  --unroll N     unroll each loop (a lock cmpxchg retry loop) N times (default\n"
+               "                 2); a run that needs more is exit 3 naming the bound\n"
                "  -h, --help     this text\n\n"
                "exit status: 0 no bug, 1 a compilation bug, 2 bad input or code that cannot\n"
                "lift (named: a call, an indirect jump, an instruction outside the dialect),\n"
@@ -59,7 +65,7 @@ static char *tag(const char *s)
 
 /* One configuration of one test: the exit status. */
 static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model *tso, const char *cc,
-                     const char *cflags, const char *out_dir, diag *d)
+                     const char *cflags, const char *out_dir, bool accesses, int unroll, diag *d)
 {
     char dir[] = "/tmp/litmusc-cc-XXXXXX";
     if (!mkdtemp(dir))
@@ -79,7 +85,7 @@ static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model 
         if (!lift_elf_func(obj, fn, &funcs[n], d))
             goto done;
     }
-    if (!(text = lift_test_text(t, funcs, d)))
+    if (!(text = lift_test_text(t, funcs, unroll, d)))
         goto done;
     if (out_dir) {
         char *a = tag(cc), *b = tag(cflags);
@@ -106,6 +112,16 @@ static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model 
     }
     if (!(cb = model_run(tso, ct, d)))
         goto done;
+    /* A run that needed more loop iterations than unrolled stored 1 to cc_unroll. */
+    for (int k = 0; k < cb->nobs; k++)
+        if (cb->obs[k].kind == IR_OBS_MEM && !strcmp(ct->locs[cb->obs[k].loc].name, LIFT_UNROLL_LOC))
+            for (int i = 0; i < cb->nstates; i++)
+                if (cb->states[i].vals[k]) {
+                    diag_fail(d, "cc-check: %s %s %s: a loop needs more than %d iterations on some run "
+                                 "(--unroll %d is not enough)",
+                              t->name, cc, cflags, unroll, unroll);
+                    goto done;
+                }
     int *bad = NULL;
     bool same = false;
     int nbad = lift_compare(t, sb, ct, cb, &bad, &same);
@@ -117,6 +133,13 @@ static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model 
         for (int k = 0; k < cb->nobs; k++)
             printf(" %s=%lld;", ct->locs[cb->obs[k].loc].name, (long long)cb->states[bad[i]].vals[k]);
         printf("\n");
+    }
+    if (accesses) {
+        char *rep = lift_access_report(t, text, "c11-x86-mfence", d);
+        if (!rep)
+            goto done;
+        fputs(rep, stdout);
+        free(rep);
     }
     if (nbad) {
         printf("  compiled code:\n%s", text);
@@ -143,10 +166,13 @@ done:
 int cmd_cc_check(int argc, char **argv)
 {
     const char *model_arg = "rc11", *out_dir = NULL;
+    bool accesses = false;
+    const char *unroll_arg = "2";
     const char *ccs[32], *flags[32];
     int ncc = 0, nflags = 0;
     const cli_opt opts[] = {CLI_ID("--cc", O_CC, true), CLI_ID("--cflags", O_CFLAGS, true),
-                            CLI_STR("--model", &model_arg), CLI_STR("--out", &out_dir), {0}};
+                            CLI_STR("--model", &model_arg), CLI_STR("--out", &out_dir),
+                            CLI_FLAG("--accesses", &accesses), CLI_STR("--unroll", &unroll_arg), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc cc-check", argc, argv, usage);
     const char *v;
@@ -159,6 +185,13 @@ int cmd_cc_check(int argc, char **argv)
     }
     if (id != CLI_END)
         return cli_stop(&it, id);
+    char *end;
+    long unroll = strtol(unroll_arg, &end, 10);
+    if (*end || end == unroll_arg || unroll < 0 || unroll > 16) {
+        fprintf(stderr, "litmusc cc-check: --unroll takes a count from 0 to 16, not '%s'\n", unroll_arg);
+        free(it.files);
+        return EXIT_USAGE;
+    }
     if (it.nfiles == 0) {
         usage(stderr);
         free(it.files);
@@ -182,7 +215,7 @@ int cmd_cc_check(int argc, char **argv)
         for (int c = 0; c < ncc && sb; c++)
             for (int g = 0; g < nflags; g++) {
                 diag dd = {0};
-                int st = check_one(ft, t, sb, tso, ccs[c], flags[g], out_dir, &dd);
+                int st = check_one(ft, t, sb, tso, ccs[c], flags[g], out_dir, accesses, unroll, &dd);
                 if (dd.set) {
                     char msg[DIAG_MSG_MAX];
                     diag_format(&dd, msg, sizeof msg);

@@ -8,6 +8,7 @@
  * cannot lift and are refused by name. */
 #include <stdlib.h>
 #include <string.h>
+#include "lift/addr.h"
 #include "lift/disasm.h"
 #include "lift/lift.h"
 #include "util/mem.h"
@@ -88,7 +89,7 @@ static bool slot_reg(slots *sl, long off, int th, int *reg, diag *d)
  * OFF(%rbp)/OFF(%rsp) -> a spare register.  *STACK is set when an operand
  * was a stack slot.  False and D set if an operand cannot lift. */
 static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift_insn *in, slots *sl,
-                        strbuf *out, bool *stack, diag *d)
+                        const lift_addrs *addrs, strbuf *out, bool *stack, diag *d)
 {
     char buf[sizeof in->ops];
     snprintf(buf, sizeof buf, "%s", in->ops);
@@ -102,6 +103,14 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
                 e++;
             mem_reloc = *e != '(';
         }
+    /* An index register, (,%rax,4) or x(,%rax,4): x plus a value, which
+     * only an address dependency makes; the dialect has no such operand. */
+    const char *lp = strchr(in->ops, '('), *rp = lp ? strchr(lp, ')') : NULL;
+    if (lp && rp && memchr(lp, ',', (size_t)(rp - lp)))
+        return diag_error(d, t->file, 0, 0,
+                          "cc-check: P%d: cannot lift '%s %s' (an indexed address%s%s: an address dependency, which "
+                          "the X86_64 dialect has no operand for)",
+                          th, in->mnem, in->ops, r ? " into " : "", r ? r->sym : "");
     bool first = true;
     for (char *tok = buf, *next; tok; tok = next) {
         next = strstr(tok, ", ");
@@ -135,6 +144,15 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
         } else if (strchr(tok, ':')) {
             return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (a segment operand)", th,
                               in->mnem, in->ops);
+        } else if (strchr(tok, '(') && !strchr(tok, ',') && lift_reg_family(strchr(tok, '(') + 1, &(int){0}) >= 0 &&
+                   addrs->reg[lift_reg_family(strchr(tok, '(') + 1, &(int){0})]) {
+            /* (%rax) with %rax holding location x's address */
+            const char *sym = addrs->reg[lift_reg_family(strchr(tok, '(') + 1, &(int){0})];
+            long off = strtol(tok, NULL, 0);
+            if (off != 0)
+                return diag_error(d, t->file, 0, 0, "cc-check: P%d: '%s %s' addresses %s%+ld, inside a location",
+                                  th, in->mnem, in->ops, sym, off);
+            sb_printf(out, "%s(%%rip)", sym);
         } else if (strchr(tok, '(')) {
             return diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s %s' (memory through a pointer)", th,
                               in->mnem, in->ops);
@@ -143,6 +161,22 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
         }
     }
     return true;
+}
+
+/* herd's X86_64 cmpxchg takes memory first (`lock cmpxchgl x(%rip),%ecx`);
+ * GNU's order, register first, is a parse error there. */
+static char *cmpxchg_herd_order(char *row)
+{
+    char *ops = strstr(row, "cmpxchg");
+    ops = ops ? strchr(ops, ' ') : NULL;
+    char *comma = ops ? strstr(ops, ", ") : NULL;
+    if (!comma || strstr(comma + 2, ", "))
+        return row;
+    *comma = 0;
+    *ops = 0;
+    char *swapped = xasprintf("%s %s, %s", row, comma + 2, ops + 1);
+    free(row);
+    return swapped;
 }
 
 static bool dropped(const lift_insn *in)
@@ -167,7 +201,8 @@ static bool in_dialect(const char *m)
 }
 
 /* The rows of thread TH, each a string. */
-static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nrows, diag *d)
+static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unroll, bool *unrolled, int *nrows,
+                          diag *d)
 {
     int n = 0;
     lift_insn *v = lift_disasm(f->code, f->size, &n);
@@ -176,6 +211,8 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
         return NULL;
     }
     slots sl = {0};
+    lift_addrs addrs = {0};
+    lift_addrs_slots(&addrs, t, f, v, n);
     for (int i = 0; i < n; i++)
         for (int r = 0; r < SLOTS; r++) {
             char reg[24];
@@ -197,6 +234,11 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
             free(v);
             return NULL;
         }
+    if (!lift_addrs_arith(t, f, th, v, n, d)) {
+        free(v);
+        return NULL;
+    }
+    bool(*label_in)[ADDR_REGS] = lift_addrs_flow(&addrs, t, f, th, v, n);
     int last = n - 1;
     while (last >= 0 && (dropped(&v[last]) || v[last].kind == LK_RET))
         last--;
@@ -208,9 +250,18 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
         for (int j = 0; j < n; j++)
             if (v[j].kind == LK_JUMP && v[j].target == in->addr) {
                 rows[nr++] = xasprintf("L%llx:", (unsigned long long)in->addr);
+                lift_addrs_label(&addrs, label_in[i]);
                 break;
             }
         if (dropped(in))
+            continue;
+        lift_addrs before = addrs;
+        bool drop = false;
+        if (in->kind == LK_PLAIN && !lift_addrs_step(&addrs, t, f, th, in, &drop, d)) {
+            ok = false;
+            break;
+        }
+        if (drop)
             continue;
         strbuf b = {0};
         if (in->kind == LK_CALL) {
@@ -232,7 +283,7 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
         } else {
             bool stack = false;
             sb_printf(&b, "%s ", in->mnem);
-            ok = rewrite_ops(t, f, th, in, &sl, &b, &stack, d);
+            ok = rewrite_ops(t, f, th, in, &sl, &before, &b, &stack, d);
             if (ok && stack && !strncmp(in->mnem, "lock ", 5)) {
                 /* A locked RMW of a private stack slot (gcc's fence, lock orq $0,(%rsp)):
                  * the slot becomes a register, the lock's order an mfence. */
@@ -243,13 +294,20 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int *nro
             }
         }
         char *row = sb_take(&b);
+        if (ok && strstr(in->mnem, "cmpxchg"))
+            row = cmpxchg_herd_order(row);
         if (ok)
             rows[nr++] = row;
         else
             free(row);
     }
     free(v);
+    free(label_in);
     if (!ok) {
+        strv_free(rows, nr);
+        return NULL;
+    }
+    if (!lift_layout(&rows, &nr, th, unroll, unrolled, t->file, d)) {
         strv_free(rows, nr);
         return NULL;
     }
@@ -306,8 +364,14 @@ static void print_cond(strbuf *b, const ir_test *t, const ir_cond *c)
     }
 }
 
-char *lift_test_text(const ir_test *t, const lift_func *funcs, diag *d)
+char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, diag *d)
 {
+    bool unrolled = false;
+    if (ir_find_loc(t, LIFT_UNROLL_LOC) >= 0) {
+        diag_error(d, t->file, 0, 0, "cc-check: location '%s' is the name the lifted test keeps for its unrolling bound",
+                   LIFT_UNROLL_LOC);
+        return NULL;
+    }
     char **rows[64];
     int nrows[64];
     if (t->nthreads > 64) {
@@ -316,7 +380,7 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, diag *d)
     }
     int h = 0;
     for (int n = 0; n < t->nthreads; n++) {
-        rows[n] = lift_thread(t, &funcs[n], n, &nrows[n], d);
+        rows[n] = lift_thread(t, &funcs[n], n, unroll, &unrolled, &nrows[n], d);
         if (!rows[n]) {
             for (int k = 0; k < n; k++)
                 strv_free(rows[k], nrows[k]);
@@ -332,12 +396,16 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, diag *d)
     for (int n = 0; n < t->nthreads; n++)
         for (int r = 0; r < t->threads[n].nfinal_regs; r++)
             sb_printf(&b, "  int32_t P%d_%s=0;\n", n, t->threads[n].final_regs[r].name);
+    if (unrolled)
+        sb_add(&b, "  int32_t " LIFT_UNROLL_LOC "=0;\n");
     sb_add(&b, "}\n");
     for (int n = 0; n < t->nthreads; n++)
         sb_printf(&b, " P%d%s", n, n + 1 < t->nthreads ? " |" : " ;\n");
     for (int i = 0; i < h; i++)
         for (int n = 0; n < t->nthreads; n++)
             sb_printf(&b, " %s%s", i < nrows[n] ? rows[n][i] : "", n + 1 < t->nthreads ? " |" : " ;\n");
+ if (unrolled)
+        sb_add(&b, "locations [" LIFT_UNROLL_LOC ";]\n");
     sb_add(&b, t->quant == IR_Q_EXISTS ? "exists " : t->quant == IR_Q_FORALL ? "forall " : "~exists ");
     sb_add(&b, "(");
     print_cond(&b, t, t->cond);

@@ -13,6 +13,9 @@
  * (its IR: locations and registers); NULL and D set when a name cannot
  * be a C identifier. */
 char *lift_tu_text(const fe_test *ft, const ir_test *t, diag *d);
+/* tu_hoist.c: BODY with each register declared in an inner block declared
+ * at its top instead (`int r1 = 0;`), the inner declaration an assignment. */
+char *lift_tu_hoist(const char *body, const ir_thread *th);
 
 /* compile.c: CC with CFLAGS (split at blanks) builds SRC into OBJ with
  * `-c -fno-pic`; false and D set (exit 2, the compiler's message) if not. */
@@ -37,7 +40,22 @@ void lift_func_free(lift_func *f);
 
 /* lift.c: the X86_64 litmus test for FUNCS[i] = thread i of T; NULL and
  * D set (exit 2 naming the instruction and thread) when one cannot lift. */
-char *lift_test_text(const ir_test *t, const lift_func *funcs, diag *d);
+char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, diag *d);
+/* The location a lifted test stores 1 to when a run needs more than the
+ * unrolling bound; declared and listed in `locations` only then. */
+#define LIFT_UNROLL_LOC "cc_unroll"
+
+/* layout.c: ROWS (a thread's lifted rows, *NR of them, malloc'd) with
+ * each `jmp` back to a branch's join replaced by a copy of the join's
+ * block, and each loop (a conditional jump back) unrolled UNROLL times,
+ * *UNROLLED set, a run past the bound storing 1 to cc_unroll; false and D
+ * set (exit 2) for a loop nested or too long. */
+bool lift_layout(char ***rows, int *nr, int th, int unroll, bool *unrolled, const char *file, diag *d);
+
+/* accesses.c: for each C access of T (load, store, RMW, fence with its
+ * order), the rows of the lifted TEXT it compiled to, paired by order per
+ * thread, beside what scheme SCHEME gives it: one line each. */
+char *lift_access_report(const ir_test *t, const char *text, const char *scheme, diag *d);
 
 /* compare.c: the states of the compiled test C (bset CB, observables the
  * globals P<n>_<reg> and the locations) against the source S's (SB).

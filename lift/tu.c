@@ -4,6 +4,7 @@
  * its own expansion), and each register is stored to a global P<n>_<reg>
  * at the thread's end so the compiler cannot drop the load. */
 #include <ctype.h>
+#include <stdlib.h>
 #include "lift/lift.h"
 #include "util/mem.h"
 
@@ -44,7 +45,9 @@ char *lift_tu_text(const fe_test *ft, const ir_test *t, diag *d)
         const fe_thread *th = &ft->threads[n];
         for (int p = 0; p < th->nparams; p++)
             sb_printf(&b, "#define %s (&%s)\n", th->params[p].name, th->params[p].name);
-        sb_printf(&b, "void P%d(void)\n{\n%s\n", n, th->body_text ? th->body_text : "");
+        char *body = lift_tu_hoist(th->body_text ? th->body_text : "", &t->threads[n]);
+        sb_printf(&b, "void P%d(void)\n{\n%s\n", n, body);
+        free(body);
         for (int r = 0; r < t->threads[n].nfinal_regs; r++)
             sb_printf(&b, "  P%d_%s = %s;\n", n, t->threads[n].final_regs[r].name,
                       t->threads[n].final_regs[r].name);

@@ -141,6 +141,9 @@ const char *x86_scheme_name(const x86_scheme *s);
 /* The source arch the scheme is written for (IR_ARCH_C, IR_ARCH_JAVA or
  * IR_ARCH_X86). */
 ir_arch x86_scheme_arch(const x86_scheme *s);
+/* What S compiles the access, RMW or fence IN to, as the scheme file
+ * spells it ("MOV; MFENCE", "(nothing)"), into BUF; false when no rule. */
+bool x86_scheme_describe(const x86_scheme *s, const ir_instr *in, char *buf, size_t n);
 /* Names of the shipped schemes, NULL-terminated, static. */
 const char *const *x86_scheme_builtins(void);
 
