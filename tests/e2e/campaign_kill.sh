@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: long
 # Fault injection: `campaign run` is killed with SIGKILL (its whole process
 # group, as a terminal's ^\ or an OOM kill of a job would) at ten moments
 # drawn from a fixed seed, during builds and during runs; each time one
@@ -27,7 +28,7 @@ for m in $moments; do
     # a fresh cache each round, so that early moments fall in builds
     if [ $((round % 2)) = 1 ]; then
         # odd rounds: the campaign's whole process group
-        LITMUSC_CACHE="$d/cache" setsid "$L" campaign run --db "$d/c.db" -s 20000 -r 20 $tests >"$d/out1" 2>&1 &
+        LITMUSC_CACHE="$d/cache" setsid "$L" campaign run --db "$d/c.db" -s 10000 -r 5 $tests >"$d/out1" 2>&1 &
         leader=$!
         sleep "$(awk -v m="$m" 'BEGIN { printf "%.1f", m / 10 }')"
         kill -KILL "-$leader" || fail "round $round: could not kill process group $leader"
@@ -36,14 +37,14 @@ for m in $moments; do
         # it (as a container's PID 1 that reaps late): it stays a zombie,
         # its pid still answers kill(pid, 0), so only what the kernel
         # released at its death can tell that it is gone
-        LITMUSC_CACHE="$d/cache" sh -c '"$0" campaign run --db "$1" -s 20000 -r 20 $2 >"$3" 2>&1 & echo $! >"$4"; exec sleep 120' \
+        LITMUSC_CACHE="$d/cache" sh -c '"$0" campaign run --db "$1" -s 10000 -r 5 $2 >"$3" 2>&1 & echo $! >"$4"; exec sleep 120' \
             "$L" "$d/c.db" "$tests" "$d/out1" "$d/pid" &
         leader=$!
         sleep "$(awk -v m="$m" 'BEGIN { printf "%.1f", m / 10 }')"
         kill -KILL "$(cat "$d/pid")" || fail "round $round: could not kill the campaign"
     fi
     # resume at once
-    LITMUSC_CACHE="$d/cache" "$L" campaign run --db "$d/c.db" -s 20000 -r 20 $tests >"$d/out2" 2>&1 ||
+    LITMUSC_CACHE="$d/cache" "$L" campaign run --db "$d/c.db" -s 10000 -r 5 $tests >"$d/out2" 2>&1 ||
         fail "round $round (kill at ${m}/10 s): resume exit $?: $(tail -2 "$d/out2")"
     kill -KILL "$leader" 2>/dev/null
     wait "$leader" 2>/dev/null
