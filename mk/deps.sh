@@ -25,6 +25,8 @@ optional=""
 command -v parallel >/dev/null 2>&1 || optional="$optional parallel"
 command -v chromium >/dev/null 2>&1 || optional="$optional chromium"
 command -v dot >/dev/null 2>&1 || optional="$optional graphviz"
+# the second real compiler cc-check's tests compile with (gcc is the first)
+command -v clang >/dev/null 2>&1 || optional="$optional clang"
 
 [ -z "$missing$optional" ] && exit 0
 can_install=true
