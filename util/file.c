@@ -67,6 +67,19 @@ static bool write_fd(int fd, const char *data, size_t len)
     return true;
 }
 
+/* Write DATA to FD and close it; on failure errno is the first reason
+ * (the write's, else the close's: NFS reports a failed write at close). */
+static bool write_close(int fd, const char *data, size_t len, int *why)
+{
+    bool ok = write_fd(fd, data, len);
+    *why = errno;
+    if (close(fd) != 0 && ok) {
+        ok = false;
+        *why = errno;
+    }
+    return ok;
+}
+
 /* Something that is no regular file (/dev/null, a FIFO, a terminal) is
  * written to in place: a rename would put a regular file in its stead.
  * FLAGS adds O_CREAT for a dangling link's target. */
@@ -75,12 +88,8 @@ static bool write_through(const char *path, const char *data, size_t len, int fl
     int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | flags, 0666);
     if (fd < 0)
         return false;
-    bool ok = write_fd(fd, data, len);
-    int why = errno;
-    if (close(fd) != 0 && ok) {
-        ok = false;
-        why = errno;
-    }
+    int why;
+    bool ok = write_close(fd, data, len, &why);
     if (!ok)
         errno = why ? why : EIO;
     return ok;
@@ -100,12 +109,8 @@ static bool write_replace(const char *path, const char *data, size_t len)
         errno = why;
         return false;
     }
-    bool ok = write_fd(fd, data, len);
-    int why = errno;
-    if (close(fd) != 0 && ok) {
-        ok = false;
-        why = errno;
-    }
+    int why;
+    bool ok = write_close(fd, data, len, &why);
     if (ok && rename(tmp, path) != 0) {
         ok = false;
         why = errno;
