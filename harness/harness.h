@@ -437,7 +437,7 @@ void harness_run_result_free(harness_run_result *r);
 /* ---- the standalone Java runner (harness/java_run.c) ------------------------------ */
 typedef struct harness_java_opts {
     const char *size, *runs, *time;     /* the runner's -s, -r, --time; NULL: its defaults */
-    double timeout_s;                   /* per test; the JVM gets this times the tests */
+    double timeout_s;                   /* per test (the runner's --timeout); <= 0: none */
     const char *cache_dir;              /* NULL: harness_cache_dir(NULL) */
     const char *javac_version;          /* harness_java_version(): part of the cache key */
 } harness_java_opts;

@@ -3,9 +3,10 @@
  * javac call and cached by content hash, and all tests run one after the
  * other in one JVM (JVM start-up would otherwise dominate).  Each test's
  * histogram is handed back with the run's facts; printing is the caller's.
- * The JVM may take TIMEOUT seconds per test; at the limit it is stopped
- * (SIGTERM: the test in progress still prints its partial histogram, then
- * SIGKILL). */
+ * Each test may take TIMEOUT seconds: at the limit the runner prints the
+ * test's partial histogram and ends its JVM, and a fresh JVM runs the rest
+ * (no Java thread can be stopped safely).  SIGINT/SIGTERM reach the JVM as
+ * before: the test in progress prints its partial histogram. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,9 +218,16 @@ static const char *block_start(const char *s, const char *end)
     return NULL;
 }
 
-/* Run every ready test in one JVM and hand each its histogram. */
-static bool run_all(jtest *ts, int n, const char *libdir, const harness_java_opts *o, harness_java_result cb,
-                    void *ctx, diag *d)
+/* The exit status of a runner whose test ran past its --timeout
+ * (LitmusMain.TIMED_OUT). */
+#define JAVA_TIMED_OUT 124
+
+/* One JVM for the ready tests from FROM on: each that printed a block is
+ * handed its histogram; *NEXT is the first test the JVM did not reach.
+ * *AGAIN: that JVM stopped at a test's own time limit, so a fresh one
+ * should run the rest. */
+static bool run_session(jtest *ts, int n, int from, const char *libdir, const harness_java_opts *o,
+                        harness_java_result cb, void *ctx, int *next, bool *again, diag *d)
 {
     strbuf cp = {0};
     sb_add(&cp, libdir);
@@ -228,13 +236,16 @@ static bool run_all(jtest *ts, int n, const char *libdir, const harness_java_opt
     argv[a++] = "java";
     argv[a++] = "-XX:-UsePerfData";
     argv[a++] = JAVARUN_MAIN;
-    const char *flags[][2] = {{"-s", o->size}, {"-r", o->runs}, {"--time", o->time}};
-    for (int i = 0; i < 3; i++)
+    char timeout[32];
+    snprintf(timeout, sizeof timeout, "%g", o->timeout_s);
+    const char *flags[][2] = {{"-s", o->size}, {"-r", o->runs}, {"--time", o->time},
+                              {"--timeout", o->timeout_s > 0 ? timeout : NULL}};
+    for (int i = 0; i < 4; i++)
         if (flags[i][1]) {
             argv[a++] = (char *)flags[i][0];
             argv[a++] = (char *)flags[i][1];
         }
-    for (int i = 0; i < n; i++)
+    for (int i = from; i < n; i++)
         if (ts[i].t && ts[i].have) {
             sb_printf(&cp, ":%s", ts[i].classes);
             argv[a++] = xasprintf("%s.%s", ts[i].pkg, ts[i].cls);
@@ -242,12 +253,17 @@ static bool run_all(jtest *ts, int n, const char *libdir, const harness_java_opt
         }
     int first_owned = a - ready;
     bool ok = true;
+    *next = n;
+    *again = false;
     if (!ready)
         goto out;
     /* the class path by environment: no quoting, no length limit worries */
     setenv("CLASSPATH", cp.s, 1);
     harness_child c = {0};
-    if (!harness_child_run(argv, o->timeout_s * ready, 5, &c, d)) {
+    /* each test keeps its own limit inside the JVM; this one only stops a
+     * JVM that hangs outside any test (start-up, class loading) */
+    double backstop = o->timeout_s > 0 ? o->timeout_s * ready + 30 : 0;
+    if (!harness_child_run(argv, backstop, 5, &c, d)) {
         ok = false;
         goto out;
     }
@@ -258,35 +274,46 @@ static bool run_all(jtest *ts, int n, const char *libdir, const harness_java_opt
     ri.compiler = compiler;
     char how[200];
     harness_child_describe(&c, how, sizeof how);
-    char *status = c.timed_out ? xasprintf("timed out after %.0f s", o->timeout_s * ready)
+    bool test_limit = !c.timed_out && !c.interrupted && c.exit_status == JAVA_TIMED_OUT;
+    char *status = c.timed_out ? xasprintf("timed out after %.0f s", backstop)
                    : c.interrupted ? xstrdup("interrupted")
                                    : NULL;
+    char *limit_status = xasprintf("timed out after %g s", o->timeout_s);
     const char *end = c.out + c.outlen, *p = block_start(c.out, end);
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < n; i++) {
         if (!ts[i].t || !ts[i].have)
             continue;
         diag td = {0};
         if (!p) {
+            if (test_limit) {
+                /* the test before this one stopped the JVM at its limit */
+                *next = i;
+                *again = true;
+                break;
+            }
             /* the JVM ended before this test printed anything */
             diag_fail(&td, "%s: the Java runner %s before this test ran%s%s", ts[i].t->file,
                       status ? status : how, c.err && *c.err ? ": " : "", c.err ? c.err : "");
             cb(ctx, i, NULL, &ri, &td);
             continue;
         }
-        const char *next = block_start(p + 1, end);
-        const char *stop = next ? next : end;
+        const char *blk_next = block_start(p + 1, end);
+        const char *stop = blk_next ? blk_next : end;
         int nobs;
         free(ir_observables(ts[i].t, &nobs));
         harness_hist *h = harness_parse_histogram(p, (size_t)(stop - p), nobs, ts[i].t->file, &td);
-        ri.status = h && h->interrupted ? status : NULL;
-        ri.timed_out = h && h->interrupted && c.timed_out;
+        /* the last block of a JVM that stopped at a test's limit is that test's */
+        bool this_limit = test_limit && !blk_next;
+        ri.status = h && h->interrupted ? (this_limit ? limit_status : status) : NULL;
+        ri.timed_out = h && h->interrupted && (c.timed_out || this_limit);
         cb(ctx, i, h, &ri, &td);
         harness_hist_free(h);
-        p = next;
+        p = blk_next;
     }
-    if (!c.timed_out && !c.interrupted && c.exit_status != 0)
+    if (!c.timed_out && !c.interrupted && c.exit_status != 0 && !test_limit)
         ok = diag_fail(d, "the Java runner %s%s%s", how, c.err && *c.err ? ": " : "", c.err ? c.err : "");
     free(status);
+    free(limit_status);
     free(compiler);
     harness_child_free(&c);
 out:
@@ -295,6 +322,18 @@ out:
         free(argv[i]);
     free(argv);
     sb_free(&cp);
+    return ok;
+}
+
+/* Run every ready test and hand each its histogram: one JVM for all of
+ * them, and a fresh one after a test that ran past its time limit. */
+static bool run_all(jtest *ts, int n, const char *libdir, const harness_java_opts *o, harness_java_result cb,
+                    void *ctx, diag *d)
+{
+    int from = 0;
+    bool again = true, ok = true;
+    while (ok && again && from < n && !harness_interrupted())
+        ok = run_session(ts, n, from, libdir, o, cb, ctx, &from, &again, d);
     return ok;
 }
 

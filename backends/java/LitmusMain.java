@@ -21,9 +21,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * batches, unless there are more actors than CPUs), then each thread
  * counts and resets its own slice of the instances.  On SIGINT/SIGTERM the
  * partial histogram of the test in progress is printed with interrupted 1;
- * counts always add up to the iterations printed.
+ * counts always add up to the iterations printed.  A test still running
+ * after --timeout seconds gets the same partial block, and then the JVM
+ * exits with status 124: its actors may be stuck and no Java thread can be
+ * stopped safely, so the caller starts a fresh JVM for the tests after it.
  *
- * Usage: LitmusMain [-s N] [-r N] [--stride N] [--time SECONDS] CLASS...
+ * Usage: LitmusMain [-s N] [-r N] [--stride N] [--time SECONDS] [--timeout SECONDS] CLASS...
  */
 public final class LitmusMain {
     private static final Object PRINT_LOCK = new Object();
@@ -139,7 +142,10 @@ public final class LitmusMain {
         }
     }
 
-    private static void runTest(Session s) throws InterruptedException {
+    /** Exit status after a test ran past --timeout (as timeout(1) uses). */
+    static final int TIMED_OUT = 124;
+
+    private static void runTest(Session s, double timeout) throws InterruptedException {
         s.tc.allocate(s.size);
         Thread[] threads = new Thread[s.actors];
         for (int w = 0; w < s.actors; w++) {
@@ -149,11 +155,47 @@ public final class LitmusMain {
         }
         for (Thread t : threads)
             t.start();
-        for (Thread t : threads)
-            t.join();
+        long limit = timeout > 0 ? System.nanoTime() + (long) (timeout * 1e9) : Long.MAX_VALUE;
+        for (Thread t : threads) {
+            while (t.isAlive()) {
+                long left = limit - System.nanoTime();
+                if (left <= 0) {
+                    timedOut(s, timeout);
+                    return;
+                }
+                t.join(Math.max(1, Math.min(left / 1000000, 1000)));
+            }
+        }
         synchronized (PRINT_LOCK) {
             if (!shuttingDown)
                 s.print(false);
+        }
+    }
+
+    /** The partial block of S, then the end of this JVM (the shutdown hook
+     *  prints nothing more: the block is printed once). */
+    private static void timedOut(Session s, double timeout) {
+        synchronized (PRINT_LOCK) {
+            s.stop = true;
+            s.print(true);
+            OUT.flush();
+            System.err.println("litmusc java runner: " + s.tc.name() + " ran past the " + timeout + " s time limit");
+            System.err.flush();
+            Runtime.getRuntime().halt(TIMED_OUT);
+        }
+    }
+
+    private static double secondsArg(String[] args, int i) {
+        if (i >= args.length)
+            usage("missing value after " + args[i - 1]);
+        try {
+            double v = Double.parseDouble(args[i]);
+            if (!(v >= 0))
+                usage("value out of range: " + args[i]);
+            return v;
+        } catch (NumberFormatException e) {
+            usage("not a number: " + args[i]);
+            return 0;
         }
     }
 
@@ -182,28 +224,21 @@ public final class LitmusMain {
 
     private static void usage(String why) {
         System.err.println("litmusc java runner: " + why);
-        System.err.println("usage: LitmusMain [-s N] [-r N] [--stride N] [--time SECONDS] CLASS...");
+        System.err.println("usage: LitmusMain [-s N] [-r N] [--stride N] [--time SECONDS] [--timeout SECONDS] CLASS...");
         System.exit(2);
     }
 
     public static void main(String[] args) throws Exception {
         int size = 10000, runs = 10, stride = 256;
-        double seconds = 0;
+        double seconds = 0, timeout = 0;
         List<String> classes = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
             case "-s": size = intArg(args, ++i); break;
             case "-r": runs = intArg(args, ++i); break;
             case "--stride": stride = intArg(args, ++i); break;
-            case "--time":
-                if (++i >= args.length)
-                    usage("missing value after --time");
-                try {
-                    seconds = Double.parseDouble(args[i]);
-                } catch (NumberFormatException e) {
-                    usage("not a number: " + args[i]);
-                }
-                break;
+            case "--time": seconds = secondsArg(args, ++i); break;
+            case "--timeout": timeout = secondsArg(args, ++i); break;
             default:
                 if (args[i].startsWith("-"))
                     usage("unknown option " + args[i]);
@@ -234,7 +269,7 @@ public final class LitmusMain {
             }
             Session s = new Session(tc, size, runs, stride, seconds);
             current = s;
-            runTest(s);
+            runTest(s, timeout);
         }
         synchronized (PRINT_LOCK) {
             current = null;

@@ -71,6 +71,29 @@ st=$?
 grep -q '^Observation SB-opaque ' "$tmp/log3" || bad "no partial result after the time limit"
 grep -qi 'timed out' "$tmp/log3" "$tmp/err3" || bad "the time limit is not reported"
 
+# the time limit is per test: each of two long tests gets its own 3 s,
+# the second runs in a fresh JVM, and both report partial histograms
+cp "$tmp/SB-opaque.litmus" "$tmp/SB-opaque2.litmus"
+sed -i 's/^Java SB-opaque/Java SB-opaque2/' "$tmp/SB-opaque2.litmus"
+t0=$(date +%s)
+"$L" run --target java --json -s 100000 -r 1000000 --timeout 3 "$tmp/SB-opaque.litmus" \
+    "$tmp/SB-opaque2.litmus" > "$tmp/log5" 2> "$tmp/err5"
+st=$? t1=$(date +%s)
+[ "$st" -eq 3 ] || bad "two tests stopped at their time limits must exit 3, not $st"
+python3 - "$tmp/log5" <<'PY' || bad "per-test time limit: $(cat "$tmp/err5" | head -3)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+runs = doc["results"]
+assert [r["test"] for r in runs] == ["SB-opaque", "SB-opaque2"], [r["test"] for r in runs]
+for r in runs:
+    run = r.get("run") or {}
+    assert run.get("status") == "timed-out", "%s: status %r" % (r["test"], run.get("status"))
+    assert run["iterations"] > 0, "%s: no iterations" % r["test"]
+    assert sum(h["count"] for h in run["histogram"]) == run["iterations"], "%s: counts" % r["test"]
+    assert run["seconds"] < 3.5, "%s: ran %.1f s past a 3 s limit" % (r["test"], run["seconds"])
+PY
+[ $((t1 - t0)) -lt 60 ] || bad "two 3 s limits took $((t1 - t0)) s"
+
 # more actors than CPUs: four threads still run (and say they shared CPUs)
 cat > "$tmp/IRIW.litmus" <<'LIT'
 Java IRIW
