@@ -147,6 +147,17 @@ static bool build_cons(enumr *e, int loc, co_cons *c)
  * 9 unordered writes (362880) would search without an end in sight. */
 #define ENUM_MAX_CO_ORDERS 100000
 
+/* Candidate executions (rf and co choices together) one test may search:
+ * at about a microsecond each, this bounds a search to seconds, where W
+ * writes on each of several locations (W!^locations) would not end. */
+#define ENUM_MAX_CANDIDATES 10000000u
+
+static bool search_limit(enumr *e)
+{
+    diag_fail(e->d, "%s: more than %u candidate executions (the search limit)", e->t->name, ENUM_MAX_CANDIDATES);
+    return enum_fail(e);
+}
+
 static void gen_orders(const co_cons *c, loc_orders *o, int *cur, int depth,
                        uint64_t placed, int last)
 {
@@ -233,8 +244,11 @@ static bool rf_done(enumr *e)
     if (!e->symbolic)
         enum_fill_values(e);
     memset(&e->x.co, 0, sizeof e->x.co);
-    if (!e->gen_co)
+    if (!e->gen_co) {
+        if (++e->ncand > ENUM_MAX_CANDIDATES)
+            return search_limit(e);
         return fw_loc(e, 0);
+    }
     loc_orders ords[e->nlocs];
     bool ok = true;
     for (int l = 0; l < e->nlocs; l++) {
@@ -259,6 +273,13 @@ static bool rf_done(enumr *e)
         }
     }
     bool r = true;
+    /* co_loc visits every combination of the locations' orders */
+    uint64_t combos = 1;
+    for (int l = 0; ok && l < e->nlocs && combos <= ENUM_MAX_CANDIDATES; l++)
+        combos *= (uint64_t)ords[l].norders;
+    if (ok && e->ncand + combos > ENUM_MAX_CANDIDATES)
+        ok = r = search_limit(e);
+    e->ncand += ok ? combos : 0;
     if (ok)
         r = co_loc(e, ords, 0);
     for (int l = 0; l < e->nlocs; l++)

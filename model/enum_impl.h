@@ -46,6 +46,7 @@ typedef struct enumr {
     uint64_t flags;             /* named flags raised by consistent candidates */
     const enum_observer *observer;  /* NULL, or told of every consistent candidate */
     uint64_t nexec;             /* consistent candidates told so far */
+    uint64_t ncand;             /* candidates (rf, co) searched so far: the search limit */
 } enumr;
 
 /* enum.c: mark the run failed (the diag says why); returns false. */
