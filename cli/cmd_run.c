@@ -38,6 +38,10 @@ static void usage(FILE *f)
             "  --until-covered        native runners: go on past -r runs until every state\n"
             "                         the model allows has been seen (c11 target on x86:\n"
             "                         every one the test's x86 compilation can show)\n"
+            "  --race-fuzz            native runners: RaceFuzzer; the hybrid race detector's\n"
+            "                         pairs are targets, the run aims at the states that\n"
+            "                         prove both accesses ran unordered, and each target is\n"
+            "                         confirmed only when one was seen (implies --until-covered)\n"
             "  --max-iterations N     --until-covered: stop after N iterations (default " "10M" ")\n"
             "  --time SEC             time budget: each runner stops by itself after SEC\n"
             "                         seconds and reports what it saw (a normal end)\n"
@@ -107,9 +111,20 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
      * does: coverage counts those states too, and --until-covered aims at
      * them (a state only the source model allows would keep it running to
      * the bound). */
-    harness_aim aim;
-    if (!harness_aim_init(&aim, cx->models, m, t, b, &no.gen, cx->o->until_covered, &d)) {
+    /* --race-fuzz: the hybrid detector's pairs are the targets, and the
+     * run aims only at the states that would confirm them */
+    detectors *dt = NULL;
+    harness_fuzz fz = {0};
+    if (cx->o->race_fuzz && (!(dt = detectors_run(m, t, &d)) || !harness_fuzz_plan(&fz, m, t, dt, &d))) {
         run_printer_error(&cx->out, t->name, &d);
+        detectors_free(dt);
+        return;
+    }
+    harness_aim aim;
+    if (!harness_aim_init_only(&aim, cx->models, m, t, b, &no.gen, cx->o->until_covered, dt ? fz.aim : NULL, &d)) {
+        run_printer_error(&cx->out, t->name, &d);
+        harness_fuzz_free(&fz);
+        detectors_free(dt);
         return;
     }
     no.until_covered = aim.states;
@@ -122,6 +137,8 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
             cx->n.stop = true;
         harness_run_result_free(&r);
         harness_aim_free(&aim);
+        harness_fuzz_free(&fz);
+        detectors_free(dt);
         return;
     }
     harness_verdict v;
@@ -129,9 +146,13 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
         run_printer_error(&cx->out, t->name, &d);
         harness_run_result_free(&r);
         harness_aim_free(&aim);
+        harness_fuzz_free(&fz);
+        detectors_free(dt);
         return;
     }
     harness_races_seen(&v, rc, r.hist);
+    if (dt)
+        harness_fuzz_seen(&v, &fz, r.hist);
     v.reachable = aim.reachable;
     harness_runinfo ri = cx->machine;
     ri.target = target;
@@ -157,6 +178,8 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     harness_verdict_free(&v);
     harness_run_result_free(&r);
     harness_aim_free(&aim);
+    harness_fuzz_free(&fz);
+    detectors_free(dt);
 }
 
 static void run_file(run_ctx *cx, const char *path)

@@ -47,7 +47,7 @@ static const char *cmd_name = "litmusc run";
 enum {
     OPT_TARGET = 256, OPT_SYNC, OPT_AFFINITY, OPT_LAYOUT, OPT_MODEL, OPT_CC, OPT_TIMEOUT,
     OPT_JSON, OPT_FILTER, OPT_XML, OPT_CACHE, OPT_SEED, OPT_CPUS, OPT_TIME, OPT_SCHEME, OPT_PLAIN,
-    OPT_CHUNK, OPT_PERIOD, OPT_DELAY, OPT_UNTIL_COVERED, OPT_MAX_ITER
+    OPT_CHUNK, OPT_PERIOD, OPT_DELAY, OPT_UNTIL_COVERED, OPT_MAX_ITER, OPT_RACE_FUZZ
 };
 
 /* --until-covered without --max-iterations stops at this many. */
@@ -68,6 +68,7 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
         {"chunk", required_argument, 0, OPT_CHUNK}, {"period", required_argument, 0, OPT_PERIOD},
         {"delay", required_argument, 0, OPT_DELAY},
         {"until-covered", no_argument, 0, OPT_UNTIL_COVERED},
+        {"race-fuzz", no_argument, 0, OPT_RACE_FUZZ},
         {"max-iterations", required_argument, 0, OPT_MAX_ITER},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     static const char *const targets[] = {"c11", "x86", "java", NULL};
@@ -115,6 +116,11 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
         case OPT_UNTIL_COVERED:
             o->until_covered = true;
             note_native_only(o, "--until-covered");
+            break;
+        case OPT_RACE_FUZZ:
+            /* a run until the states that confirm the targets are seen */
+            o->race_fuzz = o->until_covered = true;
+            note_native_only(o, "--race-fuzz");
             break;
         case OPT_MAX_ITER:
             if (!valid_count(v) || strtoull(v, NULL, 10) == 0)
@@ -229,7 +235,9 @@ char *run_opts_canonical(const run_opts *o, bool with_timeout)
     strbuf b = {0};
     for (size_t i = 0; i < npairs; i++)
         sb_printf(&b, "%s%s %s", i ? " " : "", pairs[2 * i], pairs[2 * i + 1]);
-    if (o->until_covered)
+    if (o->race_fuzz)
+        sb_printf(&b, "%s--race-fuzz on", b.len ? " " : "");
+    else if (o->until_covered)
         sb_printf(&b, "%s--until-covered on", b.len ? " " : "");   /* flag and value, as the rest */
     if (with_timeout)
         sb_printf(&b, "%s--timeout %g", b.len ? " " : "", o->timeout_s);

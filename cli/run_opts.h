@@ -21,6 +21,7 @@ typedef struct run_opts {
     bool plain_relaxed;
     bool json;
     bool until_covered;     /* run until every allowed state is seen (--max-iterations bounds it) */
+    bool race_fuzz;         /* --race-fuzz: aim at the states that confirm the hybrid detector's pairs */
     double timeout_s;
     char **run_args;        /* passed to every native runner, NULL-terminated */
     size_t nrun_args, run_args_cap;

@@ -91,5 +91,7 @@ void harness_verdict_free(harness_verdict *v)
     free(v->state);
     free(v->race_count);
     free(v->race_states);
+    free(v->fuzz_count);
+    free(v->fuzz_states);
     memset(v, 0, sizeof *v);
 }

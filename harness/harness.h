@@ -100,6 +100,11 @@ typedef struct harness_verdict {
     const races *races;
     uint64_t *race_count;
     int *race_states;
+    /* Set by harness_fuzz_seen for run --race-fuzz, else NULL: per target
+     * of FUZZ, the iterations and observed states that confirm it. */
+    const struct harness_fuzz *fuzz;
+    uint64_t *fuzz_count;
+    int *fuzz_states;
     /* Set by the caller when known, else NULL (borrowed): the states of the
      * behaviour set this machine can show (harness_x86_reachable); the
      * coverage then also counts those. */
@@ -117,6 +122,30 @@ void harness_verdict_free(harness_verdict *v);
  * histogram.  Nothing is attached when R has no pair.  V keeps R (borrowed)
  * until harness_verdict_free. */
 void harness_races_seen(harness_verdict *v, const races *r, const harness_hist *h);
+
+/* RaceFuzzer (harness/race_fuzz.c): the hybrid detector's pairs as targets
+ * of a directed run, each confirmed only by an observed state in which
+ * every consistent execution runs its two accesses unordered by
+ * happens-before. */
+typedef struct harness_fuzz {
+    const detectors *dt;    /* borrowed; its b is the behaviour set */
+    int *target;            /* indices into dt->pairs: the hybrid's pairs */
+    int ntargets;
+    bool *proves;           /* [target * nstates + state]: the state proves the target */
+    int *nproving;          /* per target: states that prove it */
+    bool *aim;              /* per state of dt->b: proves some target (what the run aims at) */
+} harness_fuzz;
+/* Plan F for T from DT (detectors_run(M, T)); false + diag as model_run. */
+bool harness_fuzz_plan(harness_fuzz *f, const model *m, const ir_test *t, const detectors *dt, diag *d);
+void harness_fuzz_free(harness_fuzz *f);
+/* Attach F to V and count, per target, the observed states of H that
+ * confirm it (V compared against F->dt->b). */
+void harness_fuzz_seen(harness_verdict *v, const harness_fuzz *f, const harness_hist *h);
+/* Why target K is not confirmed (NULL when it is): no state proves it,
+ * only states the machine cannot show do, or none was observed. */
+const char *harness_fuzz_why(const harness_fuzz *f, const harness_verdict *v, int k);
+/* Target K as a races pair, for races_format_pair and the JSON fields. */
+races_pair harness_fuzz_pair(const harness_fuzz *f, int k);
 
 /* Coverage of the behaviour set (harness/coverage.c): per state of B in
  * herd's order, the iterations done when the run first showed it. */
@@ -209,12 +238,17 @@ bset *harness_x86_whole_locked(const model *m, const ir_test *t, const bset *b, 
  * whose one state any run shows) and their schedules. */
 typedef struct harness_aim {
     bset *reachable;
+    bset *aimed;            /* with ONLY: the states aimed at (owned) */
     const bset *states;     /* harness_native_opts.until_covered */
     char *schedules;        /* harness_native_opts.schedules */
 } harness_aim;
 /* MODELS: where x86tso comes from (loaded once per set). */
 bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const ir_test *t, const bset *b,
                       const native_opts *gen, bool until_covered, diag *d);
+/* The same aimed only at the states K of B with ONLY[K] (NULL: all); none
+ * of them within the machine's reach: no aim, a plain run. */
+bool harness_aim_init_only(harness_aim *a, model_set *models, const model *m, const ir_test *t, const bset *b,
+                           const native_opts *gen, bool until_covered, const bool *only, diag *d);
 void harness_aim_free(harness_aim *a);
 /* "Coverage NAME 14/16 first=1000,1000,-,..." and the JSON "coverage" block. */
 void harness_format_coverage(strbuf *out, const ir_test *t, const bset *b, const harness_hist *h,

@@ -219,6 +219,12 @@ static char *compiled_schedules(const ir_test *t, const bset *aim, const model *
 bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const ir_test *t, const bset *b,
                       const native_opts *gen, bool until_covered, diag *d)
 {
+    return harness_aim_init_only(a, models, m, t, b, gen, until_covered, NULL, d);
+}
+
+bool harness_aim_init_only(harness_aim *a, model_set *models, const model *m, const ir_test *t, const bset *b,
+                           const native_opts *gen, bool until_covered, const bool *only, diag *d)
+{
     native_target target = gen->target;
     memset(a, 0, sizeof *a);
     bool x86_source = t->arch == IR_ARCH_X86 || t->arch == IR_ARCH_X86_64;
@@ -250,6 +256,20 @@ bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const i
     (void)x86_source;
 #endif
     const bset *aim = a->reachable && a->reachable->nstates ? a->reachable : b;
+    if (only) {
+        /* aimed at B's states ONLY marks (run --race-fuzz), those the
+         * machine can show */
+        bool *keep = xcalloc((size_t)aim->nstates + 1, sizeof *keep);
+        for (int k = 0; k < aim->nstates; k++) {
+            int s = bset_find(b, aim->states[k].vals);
+            keep[k] = s >= 0 && only[s];
+        }
+        a->aimed = states_kept(aim, keep);
+        free(keep);
+        aim = a->aimed;
+        if (!aim->nstates)
+            until_covered = false;      /* nothing to aim at: a plain run */
+    }
     /* A test with no observables has one state, which any run shows. */
     if (!until_covered || !aim->nobs) {
         x86_compiled_free(&cx);
@@ -287,6 +307,7 @@ bool harness_aim_init(harness_aim *a, model_set *models, const model *m, const i
 void harness_aim_free(harness_aim *a)
 {
     bset_free(a->reachable);
+    bset_free(a->aimed);
     free(a->schedules);
     memset(a, 0, sizeof *a);
 }

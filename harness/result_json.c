@@ -244,6 +244,30 @@ static void races_seen_fields(json *j, const ir_test *t, const harness_verdict *
     json_end_array(j);
 }
 
+/* run --race-fuzz: every target, confirmed with its count, or not with why. */
+static void race_fuzz_fields(json *j, const ir_test *t, const harness_verdict *v)
+{
+    const harness_fuzz *f = v->fuzz;
+    if (!f)
+        return;
+    json_key(j, "race_fuzz");
+    json_array(j);
+    for (int k = 0; k < f->ntargets; k++) {
+        races_pair p = harness_fuzz_pair(f, k);
+        const char *why = harness_fuzz_why(f, v, k);
+        json_object(j);
+        pair_fields(j, t, &p);
+        json_kv_bool(j, "confirmed", why == NULL);
+        json_kv_uint(j, "count", v->fuzz_count[k]);
+        json_kv_int(j, "states", v->fuzz_states[k]);
+        json_kv_int(j, "proving_states", f->nproving[k]);
+        if (why)
+            json_kv_string(j, "why", why);
+        json_end_object(j);
+    }
+    json_end_array(j);
+}
+
 const char *harness_run_status(const harness_hist *h, const harness_runinfo *ri)
 {
     if (!h->interrupted && !ri->status)
@@ -301,6 +325,7 @@ void harness_json_run(json *j, const ir_test *t, const char *file, const bset *b
     json_kv_uint(j, "forbidden_count", v->forbidden_count);
     harness_json_coverage(j, b, h, v);
     races_seen_fields(j, t, v);
+    race_fuzz_fields(j, t, v);
     json_key(j, "config");
     json_object(j);
     for (int i = 0; i < h->nconfig; i++) {

@@ -88,6 +88,30 @@ static void format_races_seen(strbuf *out, const ir_test *t, const harness_verdi
         sb_printf(out, "RaceSeen %s none: no observed state implies a race\n", t->name);
 }
 
+/* run --race-fuzz: a summary line, then each target confirmed (with its
+ * count) or not (with why). */
+static void format_race_fuzz(strbuf *out, const ir_test *t, const harness_verdict *v)
+{
+    const harness_fuzz *f = v->fuzz;
+    if (!f)
+        return;
+    int confirmed = 0;
+    for (int k = 0; k < f->ntargets; k++)
+        confirmed += v->fuzz_count[k] != 0;
+    sb_printf(out, "RaceFuzz %s targets %d confirmed %d (the hybrid detector's pairs)\n", t->name, f->ntargets,
+              confirmed);
+    for (int k = 0; k < f->ntargets; k++) {
+        races_pair p = harness_fuzz_pair(f, k);
+        const char *why = harness_fuzz_why(f, v, k);
+        sb_printf(out, "RaceFuzz %s %s ", t->name, why ? "unconfirmed" : "confirmed");
+        races_format_pair(out, t, t->file, &p);
+        if (why)
+            sb_printf(out, ": %s\n", why);
+        else
+            sb_printf(out, " count %" PRIu64 " states %d\n", v->fuzz_count[k], v->fuzz_states[k]);
+    }
+}
+
 void harness_format_verdict(strbuf *out, const ir_test *t, const bset *b,
                             const harness_hist *h, const harness_verdict *v,
                             const harness_runinfo *ri)
@@ -117,6 +141,7 @@ void harness_format_verdict(strbuf *out, const ir_test *t, const bset *b,
     }
     harness_format_coverage(out, t, b, h, v);
     format_races_seen(out, t, v);
+    format_race_fuzz(out, t, v);
     format_config(out, t, h, ri);
     if (ri->status)
         sb_printf(out, "Status %s %s\n", t->name, ri->status);
