@@ -66,11 +66,13 @@ static void collect(const char *const *paths, int npaths, file_list *out)
 
 
 /* Can TARGET run a test of ARCH?  x86 compiles C and Java through a
- * scheme, c11 takes every test, java only C and Java. */
+ * scheme, c11 takes every test, java only C and Java, cc-check only C. */
 static bool target_runs(const char *target, ir_arch arch)
 {
     if (!strcmp(target, "java"))
         return arch == IR_ARCH_C || arch == IR_ARCH_JAVA;
+    if (!strcmp(target, CAMPAIGN_CC_TARGET))
+        return arch == IR_ARCH_C;   /* a C compiler builds it */
     return true;
 }
 

@@ -74,6 +74,8 @@ typedef struct camp_opts {
     const char *db, *targets, *shard, *jobs, *shards, *sshlogin, *out, *partition, *html, *junit;
     const char *ccs[16];
     int nccs;
+    const char *cflags[16];     /* cc-check's flag sets */
+    int ncflags;
     bool quiet, json;
 } camp_opts;
 
@@ -82,7 +84,7 @@ static int take_options(camp_opts *co, int *argc, char **argv, const char *need_
 {
     static const struct { const char *name; int slot; } valued[] = {
         {"--db", 0}, {"--targets", 1}, {"--shard", 2}, {"--jobs", 3}, {"--shards", 4}, {"--sshlogin", 5},
-        {"-o", 6}, {"--partition", 7}, {"--html", 8}, {"--junit", 9}, {"--cc", 10},
+        {"-o", 6}, {"--partition", 7}, {"--html", 8}, {"--junit", 9}, {"--cc", 10}, {"--cflags", 11},
     };
     const char **slots[] = {&co->db, &co->targets, &co->shard, &co->jobs, &co->shards, &co->sshlogin,
                             &co->out, &co->partition, &co->html, &co->junit};
@@ -130,6 +132,10 @@ static int take_options(camp_opts *co, int *argc, char **argv, const char *need_
             if (co->nccs == 16)
                 return cli_usage_error("litmusc campaign", "at most 16 --cc");
             co->ccs[co->nccs++] = val;
+        } else if (hit == 11) {
+            if (co->ncflags == 16)
+                return cli_usage_error("litmusc campaign", "at most 16 --cflags");
+            co->cflags[co->ncflags++] = val;
         } else
             *slots[hit] = val;
     }
@@ -151,32 +157,52 @@ static bool positive(const char *s, int *out)
     return true;
 }
 
-/* --targets as configurations: target x compiler. */
+/* --targets as configurations: target x compiler, and for cc-check
+ * compiler x flag set. */
 static int configs_of(const camp_opts *co, const run_opts *ro, campaign_config *cfg, int *n, char *options)
 {
+    enum { MAX_CONFIGS = 512 };
     const char *ccs[16];
     int nccs = co->nccs;
     for (int i = 0; i < nccs; i++)
         ccs[i] = co->ccs[i];
     if (!nccs)
         ccs[nccs++] = ro->cc;
+    const char *flags[16];
+    int nflags = co->ncflags;
+    for (int i = 0; i < nflags; i++)
+        flags[i] = co->cflags[i];
+    if (!nflags)
+        flags[nflags++] = "-O2";    /* as cc-check */
     char targets[128];
     snprintf(targets, sizeof targets, "%s", co->targets ? co->targets : ro->target ? ro->target : "auto");
+    static const char *const known[] = {"x86", "c11", "java", "auto", "cc-check"};
     *n = 0;
+    bool cc_check = false;
     char *save = NULL;
     for (char *t = strtok_r(targets, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (strcmp(t, "x86") && strcmp(t, "c11") && strcmp(t, "java") && strcmp(t, "auto"))
-            return cli_usage_error("litmusc campaign", "--targets: unknown target '%s' (x86, c11, java)", t);
-        int each = strcmp(t, "java") ? nccs : 1;
-        for (int k = 0; k < each; k++) {
-            if (*n == 64)
-                return cli_usage_error("litmusc campaign", "too many targets and compilers");
-            static char names[64][8];
-            snprintf(names[*n], sizeof names[*n], "%s", t);
-            cfg[*n] = (campaign_config){names[*n], strcmp(t, "java") ? ccs[k] : "javac", ro->model, options};
-            ++*n;
-        }
+        const char *name = NULL;
+        for (size_t k = 0; k < sizeof known / sizeof *known && !name; k++)
+            if (!strcmp(t, known[k]))
+                name = known[k];
+        if (!name)
+            return cli_usage_error("litmusc campaign", "--targets: unknown target '%s' (x86, c11, java, cc-check)",
+                                   t);
+        bool cc = !strcmp(name, "cc-check");
+        cc_check |= cc;
+        int each = strcmp(name, "java") ? nccs : 1;
+        for (int k = 0; k < each; k++)
+            for (int f = 0; f < (cc ? nflags : 1); f++) {
+                if (*n == MAX_CONFIGS)
+                    return cli_usage_error("litmusc campaign", "too many targets, compilers and flag sets");
+                /* cc-check's options are its flags; the run options are the harnesses' */
+                cfg[*n] = (campaign_config){name, strcmp(name, "java") ? ccs[k] : "javac", ro->model,
+                                            cc ? flags[f] : options};
+                ++*n;
+            }
     }
+    if (co->ncflags && !cc_check)
+        return cli_usage_error("litmusc campaign", "--cflags is for --targets cc-check");
     return *n ? -1 : cli_usage_error("litmusc campaign", "--targets names no target");
 }
 
@@ -246,7 +272,7 @@ static int cmd_run_campaign(const camp_opts *co, int argc, char **argv)
         goto out;
     }
     options = run_opts_canonical(&o, true);
-    campaign_config cfg[64];
+    campaign_config cfg[512];
     int ncfg;
     if ((st = configs_of(co, &o, cfg, &ncfg, options)) >= 0)
         goto out;
@@ -337,11 +363,21 @@ static int cmd_report(const camp_opts *co, int argc, char **argv)
             fputs(out.s, stdout);
         sb_free(&out);
     }
-    if (ok && !co->json)
-        printf("campaign %s: %d tests, %d runs: %d finished, %d failed, %d not run; %d with a forbidden state, "
+    if (ok && !co->json) {
+        /* a finished run whose stored result is damaged is neither finished nor waiting to run */
+        char corrupt[48] = "";
+        if (s.corrupt)
+            snprintf(corrupt, sizeof corrupt, " %d corrupt (the stored result does not parse),", s.corrupt);
+        printf("campaign %s: %d tests, %d runs: %d finished, %d failed,%s %d not run; %d with a forbidden state, "
                "%d partial; %lld of %lld allowed states seen\n",
-               co->db, s.tests, s.runs, s.done, s.errors, s.pending, s.forbidden_runs, s.partial_runs,
+               co->db, s.tests, s.runs, s.done, s.errors, corrupt, s.pending, s.forbidden_runs, s.partial_runs,
                (long long)s.seen_allowed, (long long)s.allowed);
+        strbuf cc = {0};
+        ok = campaign_cc_text(c, &cc, &d);
+        if (ok && cc.s)
+            fputs(cc.s, stdout);
+        sb_free(&cc);
+    }
     int st = !ok ? report_diag(&d) : s.forbidden_runs ? EXIT_FOUND : EXIT_OK;
     campaign_close(c);
     return st;
@@ -378,7 +414,7 @@ static int cmd_diff(int argc, char **argv)
  * share (targets, compilers), then the run options and files. */
 static char **shard_args(const camp_opts *co, int argc, char **argv)
 {
-    char **v = xcalloc((size_t)argc + 2 * (size_t)co->nccs + 4, sizeof *v);
+    char **v = xcalloc((size_t)argc + 2 * (size_t)(co->nccs + co->ncflags) + 4, sizeof *v);
     int k = 0;
     if (co->targets) {
         v[k++] = "--targets";
@@ -387,6 +423,10 @@ static char **shard_args(const camp_opts *co, int argc, char **argv)
     for (int i = 0; i < co->nccs; i++) {
         v[k++] = "--cc";
         v[k++] = (char *)co->ccs[i];
+    }
+    for (int i = 0; i < co->ncflags; i++) {
+        v[k++] = "--cflags";
+        v[k++] = (char *)co->cflags[i];
     }
     for (int i = 1; i < argc; i++)
         v[k++] = argv[i];
