@@ -4,8 +4,7 @@
  * done with verdict same, stronger, bug or refused (the reason in
  * `message`), forbidden_states the number of states the source forbids,
  * and `result` a litmusc/1 result whose "cc_check" object keeps what the
- * reports count (compiled, lifted, the reason's kind, the bug states, the
- * lifted test).  What stops the pipeline for want of this machine (a
+ * reports count (compiled, lifted, the bug states, the lifted test).  What stops the pipeline for want of this machine (a
  * temporary folder) is an error, retried by the next resume; what the
  * compiler or the lifter refuses is a verdict. */
 #include <stdlib.h>
@@ -120,11 +119,6 @@ static char *result_json(const ccrun_job *j, const ir_test *t, const bset *sb, c
     }
     json_end_array(&w);
     json_kv_string(&w, "reason", reason);
-    strbuf kind = {0};
-    if (reason)
-        ccrun_reason_kind(reason, &kind);
-    json_kv_string(&w, "reason_kind", reason ? (kind.s ? kind.s : "") : NULL);
-    sb_free(&kind);
     json_kv_string(&w, "lifted_test", r->text);
     json_end_object(&w);
     json_end_object(&w);

@@ -70,6 +70,10 @@ bool ccrun_one(campaign *c, const ccrun_job *j, int64_t machine, struct model_se
  * clause with quoted parts elided. */
 void ccrun_reason_kind(const char *msg, strbuf *out);
 
+/* The cc-check table as an HTML section (campaign/report_cc.c), nothing
+ * when the campaign has no cc-check run. */
+bool ccreport_html(campaign *c, strbuf *out, diag *d);
+
 /* SQL: whether run R (an alias) is finished but its stored result does not
  * parse as a JSON object (a damaged database): neither done nor pending. */
 #define CDB_CORRUPT(r) \

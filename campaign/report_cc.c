@@ -1,9 +1,10 @@
 /* The cc-check table of a campaign: per compiler, flag set and source
  * model, how many tests compiled, lifted, came out the same, stronger, a
  * bug or refused (refusals counted by kind, each bug with its test and
- * state).  It reads the runs' columns and the "cc_check" object of their
- * stored results (SQLite's JSON functions), so it needs nothing the
- * schema did not have; a result that does not parse counts as corrupt. */
+ * state).  It reads the runs' columns (the reason is the message) and the
+ * "cc_check" object of their stored results (SQLite's JSON functions), so
+ * it needs nothing the schema did not have; a result that does not parse
+ * counts as corrupt. */
 #include <stdlib.h>
 #include <string.h>
 #include "campaign/internal.h"
@@ -12,7 +13,7 @@ static const char table_sql[] =
     "SELECT g.compiler, g.options, g.model, r.status, coalesce(r.verdict, ''), " CDB_CORRUPT("r") ","
     "  CASE WHEN r.status = 'done' AND json_valid(r.result) THEN json_extract(r.result, '$.cc_check.compiled') END,"
     "  CASE WHEN r.status = 'done' AND json_valid(r.result) THEN json_extract(r.result, '$.cc_check.lifted') END,"
-    "  CASE WHEN r.status = 'done' AND json_valid(r.result) THEN json_extract(r.result, '$.cc_check.reason_kind') END,"
+    "  coalesce(r.message, ''),"
     "  t.name, r.result"
     " FROM runs r JOIN tests t ON t.id = r.test_id JOIN configs g ON g.id = r.config_id"
     " WHERE g.target = '" CAMPAIGN_CC_TARGET "'"
@@ -95,8 +96,11 @@ bool campaign_cc_table(campaign *c, campaign_cc_row **rows, int *n, diag *d)
             add_bugs(each, cdb_text(st, 9), cdb_text(st, 10), row);
         } else {
             row->refused++;
-            count(&row->reasons, &row->nreasons, sqlite3_column_type(st, 8) == SQLITE_NULL ? "unknown"
-                                                                                           : cdb_text(st, 8));
+            /* the kind is worked out here, so every database counts alike */
+            strbuf kind = {0};
+            ccrun_reason_kind(cdb_text(st, 8), &kind);
+            count(&row->reasons, &row->nreasons, kind.len ? kind.s : "unknown");
+            sb_free(&kind);
         }
     }
     sqlite3_finalize(st);
@@ -152,6 +156,59 @@ bool campaign_cc_text(campaign *c, strbuf *out, diag *d)
         for (int k = 0; k < r->nbugs; k++)
             sb_printf(out, "  bug %s\n", r->bugs[k].what);
     }
+    campaign_cc_table_free(rows, n);
+    return true;
+}
+
+/* One cell of counts (a refusal's kind or a bug), each on a line. */
+static void counts_html(strbuf *out, const campaign_cc_count *v, int n, bool with_count)
+{
+    sb_add(out, "<td>");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            sb_add(out, "<br>");
+        if (with_count)
+            sb_printf(out, "%d &times; ", v[i].count);
+        campaign_html_escape(out, v[i].what);
+    }
+    sb_add(out, "</td>");
+}
+
+bool ccreport_html(campaign *c, strbuf *out, diag *d)
+{
+    campaign_cc_row *rows;
+    int n;
+    if (!campaign_cc_table(c, &rows, &n, d))
+        return false;
+    if (n)
+        sb_add(out, "<section id=\"cc-check\"><h2>Compilers (cc-check)</h2><table id=\"cc\"><thead><tr>"
+                    "<th>compiler</th><th>flags</th><th>model</th><th class=\"num\">tests</th>"
+                    "<th class=\"num\">compiled</th><th class=\"num\">lifted</th><th class=\"num\">same</th>"
+                    "<th class=\"num\">stronger</th><th class=\"num\">bug</th><th class=\"num\">refused</th>"
+                    "<th class=\"num\">no verdict</th><th>refused, by reason</th><th>bugs: test: state</th>"
+                    "</tr></thead><tbody>\n");
+    for (int i = 0; i < n; i++) {
+        const campaign_cc_row *r = &rows[i];
+        sb_printf(out, "<tr class=\"%s\">", r->bug ? "bug" : r->refused ? "refused" : "ok");
+        const char *texts[] = {r->compiler, *r->cflags ? r->cflags : "(none)", r->model};
+        for (int k = 0; k < 3; k++) {
+            sb_add(out, "<td>");
+            campaign_html_escape(out, texts[k]);
+            sb_add(out, "</td>");
+        }
+        /* no verdict: not run yet, failed or corrupt */
+        const int nums[] = {r->tests, r->compiled, r->lifted, r->same, r->stronger, r->bug, r->refused,
+                            r->pending + r->errors + r->corrupt};
+        static const char *const ids[] = {"tests", "compiled", "lifted", "same", "stronger", "bug", "refused",
+                                          "none"};
+        for (int k = 0; k < 8; k++)
+            sb_printf(out, "<td class=\"num cc-%s\">%d</td>", ids[k], nums[k]);
+        counts_html(out, r->reasons, r->nreasons, true);
+        counts_html(out, r->bugs, r->nbugs, false);
+        sb_add(out, "</tr>\n");
+    }
+    if (n)
+        sb_add(out, "</tbody></table></section>\n");
     campaign_cc_table_free(rows, n);
     return true;
 }
