@@ -1,6 +1,7 @@
 /* litmusc campaign: many runs into one SQLite database (campaign/).
  *
- *   campaign run --db FILE [--targets LIST] [--cc CC]... [--shard I/N] [--quiet] [run options] FILE|DIR...
+ *   campaign run --db FILE [--targets LIST] [--cc CC]... [--cflags FLAGS]... [--shard I/N] [--quiet]
+ *                [run options] FILE|DIR...
  *   campaign merge OUT.db IN.db...
  *   campaign report --db FILE [--html FILE] [--junit FILE] [--json]
  *   campaign diff A.db B.db
@@ -23,8 +24,9 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: litmusc campaign run --db FILE [--targets x86,c11,java] [--cc CC]... [--filter REGEX]\n"
-            "                            [--shard I/N] [--quiet] [run options] FILE|DIR...\n"
+            "usage: litmusc campaign run --db FILE [--targets x86,c11,java,cc-check] [--cc CC]...\n"
+            "                            [--cflags FLAGS]... [--filter REGEX] [--shard I/N] [--quiet]\n"
+            "                            [run options] FILE|DIR...\n"
             "       litmusc campaign merge OUT.db IN.db...\n"
             "       litmusc campaign report --db FILE [--html FILE] [--junit FILE] [--json]\n"
             "       litmusc campaign diff A.db B.db\n"
@@ -38,8 +40,14 @@ static void usage(FILE *f)
             "is not finished.  A folder stands for every .litmus file below it.\n"
             "\n"
             "  --db FILE        the campaign database (created by run when missing)\n"
-            "  --targets LIST   x86, c11, java (default: x86 for X86 tests, c11 otherwise)\n"
-            "  --cc CC          a C compiler with its options ('gcc -O2'); give it again for more\n"
+            "  --targets LIST   x86, c11, java (default: x86 for X86 tests, c11 otherwise), and\n"
+            "                   cc-check: each C test compiled by each --cc with each --cflags,\n"
+            "                   lifted back and compared with its model, as `litmusc cc-check`\n"
+            "  --cc CC          a C compiler with its options ('gcc -O2'); give it again for more;\n"
+            "                   for cc-check the compiler alone (a name or a path)\n"
+            "  --cflags FLAGS   one flag set for cc-check (repeatable; default -O2): the runs are\n"
+            "                   compiler x flag set; the report counts per pair the tests\n"
+            "                   compiled, lifted, same, stronger, bug, refused (by reason)\n"
             "  --shard I/N      only the runs whose key falls in shard I of N\n"
             "  --quiet          no progress line (there is none when stderr is not a terminal)\n"
             "  run options      as for `litmusc run`: -s N -r N --sync M --affinity M --layout M\n"
@@ -53,11 +61,13 @@ static void usage(FILE *f)
             "  -o SCRIPT        where slurm writes its job script (default: stdout); `sh SCRIPT`\n"
             "                   submits the array job and the merge that waits for it\n"
             "\n"
-            "exit status: 0 done, nothing forbidden seen; 1 a run saw a forbidden state (run,\n"
-            "parallel, report) or the campaigns differ (diff); 2 bad input or usage, a file that is\n"
-            "not a campaign database; 3 environment failure (a run could not be built or run,\n"
-            "interrupted; finished runs are kept)\n"
-            "example: litmusc campaign run --db c.db --targets x86,c11 --cc gcc --cc clang -s 10k tests/corpus/x86\n");
+            "exit status: 0 done, nothing forbidden seen; 1 a run saw a forbidden state or\n"
+            "cc-check found a compilation bug (run, parallel, report), or the campaigns differ\n"
+            "(diff); 2 bad input or usage, a file that is not a campaign database; 3 environment\n"
+            "failure (a run could not be built or run, interrupted; finished runs are kept)\n"
+            "example: litmusc campaign run --db c.db --targets x86,c11 --cc gcc --cc clang -s 10k tests/corpus/x86\n"
+            "         litmusc campaign run --db cc.db --targets cc-check --cc gcc --cc clang --cflags -O0 \\\n"
+            "           --cflags -O2 tests/corpus/c11 && litmusc campaign report --db cc.db --html cc.html\n");
 }
 
 static int report_diag(const diag *d)
