@@ -53,7 +53,8 @@ static void collect(const char *const *paths, int npaths, file_list *out)
             walk_list = &sub;
             nftw(paths[i], walk_one, 16, FTW_PHYS);
             walk_list = NULL;
-            qsort(sub.v, sub.n, sizeof *sub.v, cmp_str);
+            if (sub.n)  /* an empty folder: no array */
+                qsort(sub.v, sub.n, sizeof *sub.v, cmp_str);
             for (size_t k = 0; k < sub.n; k++)
                 VEC_PUSH(out->v, out->n, out->cap, sub.v[k]);
             free(sub.v);

@@ -303,7 +303,8 @@ static bool load_sides(campaign *c, sides *out, diag *d)
     sqlite3_finalize(st);
     sqlite3_finalize(ss);
     for (size_t i = 0; i < out->n; i++)
-        qsort(out->v[i].states, (size_t)out->v[i].nstates, sizeof *out->v[i].states, cmp_str);
+        if (out->v[i].nstates)  /* a cc-check run has no histogram: no array to sort */
+            qsort(out->v[i].states, (size_t)out->v[i].nstates, sizeof *out->v[i].states, cmp_str);
     return true;
 }
 

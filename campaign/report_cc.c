@@ -107,7 +107,8 @@ bool campaign_cc_table(campaign *c, campaign_cc_row **rows, int *n, diag *d)
     sqlite3_finalize(each);
     *n = (int)len;
     for (size_t i = 0; i < len; i++)
-        qsort((*rows)[i].reasons, (size_t)(*rows)[i].nreasons, sizeof *(*rows)[i].reasons, by_count);
+        if ((*rows)[i].nreasons)
+            qsort((*rows)[i].reasons, (size_t)(*rows)[i].nreasons, sizeof *(*rows)[i].reasons, by_count);
     if (rc != SQLITE_DONE) {
         campaign_cc_table_free(*rows, *n);
         *rows = NULL;

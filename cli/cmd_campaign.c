@@ -200,6 +200,11 @@ static int configs_of(const camp_opts *co, const run_opts *ro, campaign_config *
                                    t);
         bool cc = !strcmp(name, "cc-check");
         cc_check |= cc;
+        /* cc-check runs the compiler itself, unsplit: 'gcc -O2' is no compiler */
+        for (int k = 0; cc && k < nccs; k++)
+            if (strchr(ccs[k], ' ') && access(ccs[k], X_OK) != 0)
+                return cli_usage_error("litmusc campaign", "--cc '%s': cc-check takes the compiler alone, "
+                                       "its flags in --cflags", ccs[k]);
         int each = strcmp(name, "java") ? nccs : 1;
         for (int k = 0; k < each; k++)
             for (int f = 0; f < (cc ? nflags : 1); f++) {

@@ -9,7 +9,8 @@
 # broken compiler shows as a bug on SB+poscscs with its state and on no
 # other test; a refusal counts by reason and is a skipped JUnit testcase;
 # a campaign killed with SIGKILL resumes to the same table; shards merge
-# to it; a damaged stored result counts as corrupt.
+# to it; diff names the bug between two compilers' campaigns; a damaged
+# stored result counts as corrupt.
 set -u
 L=${LITMUSC:?LITMUSC must name the program under test}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -156,6 +157,15 @@ done
 [ "$(grep -v '^campaign ' "$tmp/m.txt")" = "$(grep -v '^campaign ' "$tmp/r.txt")" ] ||
     fail "merged shards: $(diff "$tmp/r.txt" "$tmp/m.txt")"
 
+# diff: a real compiler's campaign against the broken one's, the same flags
+two="$c11/SB+poscscs.litmus $c11/LB+porlxrlxs.litmus"
+"$L" campaign run --db "$tmp/g.db" --quiet --targets cc-check --cc "$real" $two 2>/dev/null
+"$L" campaign run --db "$tmp/b.db" --quiet --targets cc-check --cc "$broken" $two 2>/dev/null
+"$L" campaign diff "$tmp/g.db" "$tmp/b.db" >"$tmp/diff"
+rc=$?
+[ $rc = 1 ] && grep -qx "SB+poscscs on cc-check (rc11, -O2): verdict same -> bug" "$tmp/diff" &&
+    [ "$(grep -c verdict "$tmp/diff")" = 1 ] || fail "diff of a real and a broken compiler: exit $rc: $(cat "$tmp/diff")"
+
 # a damaged stored result: corrupt in its row and in the summary, not a verdict
 cp "$tmp/c.db" "$tmp/d.db"
 sqlite3 "$tmp/d.db" "update runs set result = '{broken' where id = (select min(id) from runs)" 2>/dev/null ||
@@ -163,11 +173,15 @@ sqlite3 "$tmp/d.db" "update runs set result = '{broken' where id = (select min(i
 "$L" campaign report --db "$tmp/d.db" >"$tmp/d.txt"
 grep -q "1 corrupt (the stored result does not parse)" "$tmp/d.txt" || fail "summary: the damaged run: $(head -1 "$tmp/d.txt")"
 grep -q "; 0 not run, 0 failed, 1 corrupt$" "$tmp/d.txt" || fail "cc table: the damaged run: $(cat "$tmp/d.txt")"
-# a bad --cflags use is refused
+# --cflags without cc-check, and a --cc with its flags for cc-check, are usage errors
 "$L" campaign run --db "$tmp/x.db" --cflags -O2 $tests >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc = 2 ] && grep -q "cflags is for --targets cc-check" "$tmp/err" || fail "--cflags without cc-check: exit $rc"
 [ ! -e "$tmp/x.db" ] || fail "--cflags without cc-check left a database"
+"$L" campaign run --db "$tmp/x.db" --targets cc-check --cc "$real -O2" $tests >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q "cc-check takes the compiler alone, its flags in --cflags" "$tmp/err" ||
+    fail "--cc with flags for cc-check: exit $rc: $(cat "$tmp/err")"
 
 [ "$fails" -eq 0 ] || { echo "campaign_cc: $fails failure(s)"; exit 1; }
 echo "campaign_cc:$ccs and a broken compiler x $levels on $ntests tests: report (text, json, junit, html) = cc-check; kill, resume, merge"
