@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "frontend/frontend.h"
