@@ -157,6 +157,12 @@ done
 [ "$(grep -v '^campaign ' "$tmp/m.txt")" = "$(grep -v '^campaign ' "$tmp/r.txt")" ] ||
     fail "merged shards: $(diff "$tmp/r.txt" "$tmp/m.txt")"
 
+# the shards of parallel and slurm get the flag sets too
+"$L" campaign slurm --db "$tmp/j.db" --shards 2 --targets cc-check --cc "$real" --cflags "-O1 -fno-inline" \
+    $tests >"$tmp/job.sh" 2>/dev/null
+grep -q -- "--targets cc-check --cc $real --cflags '-O1 -fno-inline' " "$tmp/job.sh" ||
+    fail "slurm: the shards' command lacks the flag set: $(grep -- --shard "$tmp/job.sh")"
+
 # diff: a real compiler's campaign against the broken one's, the same flags
 two="$c11/SB+poscscs.litmus $c11/LB+porlxrlxs.litmus"
 "$L" campaign run --db "$tmp/g.db" --quiet --targets cc-check --cc "$real" $two 2>/dev/null
