@@ -8,7 +8,8 @@
 # match what `litmusc cc-check` says for the same configurations; the
 # broken compiler shows as a bug on SB+poscscs with its state and on no
 # other test; a refusal counts by reason and is a skipped JUnit testcase;
-# a campaign killed with SIGKILL resumes to the same table; shards merge
+# a campaign killed with SIGKILL resumes to the same table, one
+# interrupted (SIGINT) in a compile gives the run back; shards merge
 # to it; diff names the bug between two compilers' campaigns; a damaged
 # stored result counts as corrupt.
 set -u
@@ -147,6 +148,23 @@ if command -v setsid >/dev/null 2>&1; then
 else
     echo "SKIP: no setsid: kill and resume not exercised"
 fi
+
+# SIGINT to the campaign alone, in a compile: the compiler finishes
+# undisturbed (its files stay), the run goes back to pending, exit 3
+"$L" campaign run --db "$tmp/i.db" --quiet --targets cc-check --cc "$slow" $tests 2>"$tmp/int.err" &
+pid=$!
+sleep 0.6
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 3 ] || fail "SIGINT: exit $rc, not 3"
+sleep 1     # a compiler left behind would say so by now
+! grep -q "No such file" "$tmp/int.err" || fail "SIGINT: the compiler's files were removed under it: $(cat "$tmp/int.err")"
+[ "$(sqlite3 "$tmp/i.db" "select count(*) from runs where status in ('running', 'error')" 2>/dev/null || echo 0)" = 0 ] ||
+    fail "SIGINT: a run left running or failed"
+"$L" campaign run --db "$tmp/i.db" --quiet --targets cc-check --cc "$slow" $tests 2>/dev/null
+"$L" campaign report --db "$tmp/i.db" | grep -q "runs: $ntests finished, 0 failed, 0 not run" ||
+    fail "SIGINT: not every run finished after a resume"
 
 # two shards merged: the same table
 for s in 1 2; do
