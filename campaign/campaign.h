@@ -30,6 +30,11 @@ const char *campaign_path(const campaign *c);
 
 /* ---- planning ---------------------------------------------------------- */
 
+/* The target of cc-check runs: a C test built by a real compiler, lifted
+ * back and compared with its model (lift/check.c), one run per compiler
+ * and flag set. */
+#define CAMPAIGN_CC_TARGET "cc-check"
+
 /* One configuration a test runs under. */
 typedef struct campaign_config {
     const char *target;     /* "x86", "c11", "java" or "cc-check" */

@@ -47,9 +47,8 @@ int64_t campaign_machine_id(campaign *c, diag *d);
 /* Escape S for HTML text and attributes. */
 void campaign_html_escape(strbuf *out, const char *s);
 
-/* cc-check runs (campaign/cc_run.c): configuration target "cc-check",
- * compiler the compiler's command, options the flag set. */
-#define CAMPAIGN_CC_TARGET "cc-check"
+/* cc-check runs (campaign/cc_run.c): configuration target
+ * CAMPAIGN_CC_TARGET, compiler the compiler's command, options the flag set. */
 typedef struct ccrun_job {
     int64_t id;
     const char *name, *path, *source;

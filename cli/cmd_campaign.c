@@ -186,7 +186,7 @@ static int configs_of(const camp_opts *co, const run_opts *ro, campaign_config *
         flags[nflags++] = "-O2";    /* as cc-check */
     char targets[128];
     snprintf(targets, sizeof targets, "%s", co->targets ? co->targets : ro->target ? ro->target : "auto");
-    static const char *const known[] = {"x86", "c11", "java", "auto", "cc-check"};
+    static const char *const known[] = {"x86", "c11", "java", "auto", CAMPAIGN_CC_TARGET};
     *n = 0;
     bool cc_check = false;
     char *save = NULL;
@@ -198,7 +198,7 @@ static int configs_of(const camp_opts *co, const run_opts *ro, campaign_config *
         if (!name)
             return cli_usage_error("litmusc campaign", "--targets: unknown target '%s' (x86, c11, java, cc-check)",
                                    t);
-        bool cc = !strcmp(name, "cc-check");
+        bool cc = !strcmp(name, CAMPAIGN_CC_TARGET);
         cc_check |= cc;
         /* cc-check runs the compiler itself, unsplit: 'gcc -O2' is no compiler */
         for (int k = 0; cc && k < nccs; k++)
