@@ -30,12 +30,19 @@ const char *campaign_path(const campaign *c);
 
 /* ---- planning ---------------------------------------------------------- */
 
+/* The target of cc-check runs: a C test built by a real compiler, lifted
+ * back and compared with its model (lift/check.c), one run per compiler
+ * and flag set. */
+#define CAMPAIGN_CC_TARGET "cc-check"
+
 /* One configuration a test runs under. */
 typedef struct campaign_config {
-    const char *target;     /* "x86", "c11" or "java" */
-    const char *compiler;   /* C compiler command ("gcc -O2"); "javac" for java */
-    const char *model;      /* NULL: the test's default model */
-    const char *options;    /* the run options, canonical ("-r 10 -s 1000") */
+    const char *target;     /* "x86", "c11", "java" or "cc-check" */
+    const char *compiler;   /* C compiler command ("gcc -O2"); "javac" for java; for
+                               cc-check the compiler alone ("clang-14", a path) */
+    const char *model;      /* NULL: the test's default model (cc-check: the source's) */
+    const char *options;    /* the run options, canonical ("-r 10 -s 1000"); for
+                               cc-check the flag set ("-O2 -fno-inline") */
 } campaign_config;
 
 typedef struct campaign_plan_stats {
@@ -107,6 +114,7 @@ bool campaign_merge(campaign *c, const char *in_path, campaign_merge_stats *st, 
 /* ---- reports ----------------------------------------------------------- */
 typedef struct campaign_summary {
     int tests, runs, done, errors, pending;
+    int corrupt;            /* finished, but the stored result does not parse (not in done) */
     int forbidden_runs;     /* finished runs that saw a forbidden state */
     int partial_runs;
     int64_t allowed, seen_allowed;  /* allowed states over finished runs, and those seen */
@@ -122,6 +130,28 @@ bool campaign_report_html(campaign *c, const char *path, diag *d);
 bool campaign_report_junit(campaign *c, const char *path, diag *d);
 /* The litmusc/1 JSON object, command "campaign", one result per run. */
 bool campaign_report_json(campaign *c, strbuf *out, diag *d);
+
+/* cc-check runs (target cc-check) per compiler, flag set and source
+ * model, in that order. */
+typedef struct campaign_cc_count {
+    char *what;             /* a refusal's kind, or a bug's "TEST: STATE" */
+    int count;
+} campaign_cc_count;
+typedef struct campaign_cc_row {
+    char *compiler, *cflags, *model;
+    int tests;              /* runs planned */
+    int compiled, lifted;   /* of the finished: the compiler built it; it lifted */
+    int same, stronger, bug, refused;
+    int pending, errors, corrupt;   /* runs with no verdict */
+    campaign_cc_count *reasons;     /* refusals by kind, most first */
+    int nreasons;
+    campaign_cc_count *bugs;        /* each state the source forbids, with its test */
+    int nbugs;
+} campaign_cc_row;
+bool campaign_cc_table(campaign *c, campaign_cc_row **rows, int *n, diag *d);
+void campaign_cc_table_free(campaign_cc_row *rows, int n);
+/* The table as text, a few lines per row (nothing when there is no row). */
+bool campaign_cc_text(campaign *c, strbuf *out, diag *d);
 
 /* ---- diff -------------------------------------------------------------- */
 /* Runs of A and B are matched by test, target, model and run options

@@ -344,10 +344,29 @@ static void java_done(void *ctx, int i, const harness_hist *h, harness_runinfo *
     finish(x, h, ri, 0, h ? NULL : d->msg);
 }
 
+/* A cc-check run (campaign/cc_run.c): false for a database failure only. */
+static bool run_cc(campaign *c, const job *j, int64_t machine, cache *k, campaign_exec_stats *st, diag *d)
+{
+    ccrun_job cj = {j->id, j->name, j->path, j->source, j->compiler, j->model, j->options};
+    ccrun_outcome o;
+    bool ok = ccrun_one(c, &cj, machine, k->models, &o, d);
+    if (o.interrupted) {
+        release(c, j->id);
+        st->interrupted = true;
+    } else if (o.recorded) {
+        st->ran++;
+        st->forbidden += o.bug;
+        st->errors += o.failed;
+    }
+    return ok;
+}
+
 /* Run J: false for a database failure only. */
 static bool run_one(campaign *c, const job *j, int64_t machine, cache *k, const campaign_exec_opts *eo,
                     campaign_exec_stats *st, diag *d)
 {
+    if (!strcmp(j->target, CAMPAIGN_CC_TARGET))
+        return run_cc(c, j, machine, k, st, d);
     exec_ctx x = {c, j, machine, NULL, NULL, NULL, NULL, false, false, false, false, d, true};
     diag td = {0};
     char msg[DIAG_MSG_MAX + 300];

@@ -47,4 +47,36 @@ int64_t campaign_machine_id(campaign *c, diag *d);
 /* Escape S for HTML text and attributes. */
 void campaign_html_escape(strbuf *out, const char *s);
 
+/* cc-check runs (campaign/cc_run.c): configuration target
+ * CAMPAIGN_CC_TARGET, compiler the compiler's command, options the flag set. */
+typedef struct ccrun_job {
+    int64_t id;
+    const char *name, *path, *source;
+    const char *compiler, *model, *cflags;
+} ccrun_job;
+typedef struct ccrun_outcome {
+    bool recorded;          /* its row was written (else: interrupted, give it back) */
+    bool interrupted;
+    bool bug, failed;       /* a compilation bug; an error (no verdict) */
+    bool db_failed;
+} ccrun_outcome;
+struct model_set;
+/* Run job J and record it; false + D for a database failure only. */
+bool ccrun_one(campaign *c, const ccrun_job *j, int64_t machine, struct model_set *models, ccrun_outcome *out,
+               diag *d);
+/* The kind of a refusal MSG, to count refusals by: the words in its
+ * closing parentheses ("a call", "compiler not found"), else its last
+ * clause with quoted parts elided. */
+void ccrun_reason_kind(const char *msg, strbuf *out);
+
+/* The cc-check table as an HTML section (campaign/report_cc.c), nothing
+ * when the campaign has no cc-check run. */
+bool ccreport_html(campaign *c, strbuf *out, diag *d);
+
+/* SQL: whether run R (an alias) is finished but its stored result does not
+ * parse as a JSON object (a damaged database): neither done nor pending. */
+#define CDB_CORRUPT(r) \
+    "(" r ".status = 'done' AND NOT (CASE WHEN json_valid(" r ".result) THEN json_type(" r ".result) = 'object' " \
+    "ELSE 0 END))"
+
 #endif

@@ -53,7 +53,8 @@ static void collect(const char *const *paths, int npaths, file_list *out)
             walk_list = &sub;
             nftw(paths[i], walk_one, 16, FTW_PHYS);
             walk_list = NULL;
-            qsort(sub.v, sub.n, sizeof *sub.v, cmp_str);
+            if (sub.n)  /* an empty folder: no array */
+                qsort(sub.v, sub.n, sizeof *sub.v, cmp_str);
             for (size_t k = 0; k < sub.n; k++)
                 VEC_PUSH(out->v, out->n, out->cap, sub.v[k]);
             free(sub.v);
@@ -66,11 +67,13 @@ static void collect(const char *const *paths, int npaths, file_list *out)
 
 
 /* Can TARGET run a test of ARCH?  x86 compiles C and Java through a
- * scheme, c11 takes every test, java only C and Java. */
+ * scheme, c11 takes every test, java only C and Java, cc-check only C. */
 static bool target_runs(const char *target, ir_arch arch)
 {
     if (!strcmp(target, "java"))
         return arch == IR_ARCH_C || arch == IR_ARCH_JAVA;
+    if (!strcmp(target, CAMPAIGN_CC_TARGET))
+        return arch == IR_ARCH_C;   /* a C compiler builds it */
     return true;
 }
 

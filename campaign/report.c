@@ -9,23 +9,27 @@
 #include "campaign/internal.h"
 #include "harness/harness.h"
 
+/* Finished runs whose result reads: what the sums go over. */
+#define DONE_OK " FROM runs r WHERE r.status = 'done' AND NOT " CDB_CORRUPT("r")
+
 bool campaign_summarize(campaign *c, campaign_summary *s, diag *d)
 {
     (void)d;
     memset(s, 0, sizeof *s);
     s->tests = (int)cdb_scalar(c, "SELECT count(DISTINCT test_id) FROM runs");
     s->runs = (int)cdb_scalar(c, "SELECT count(*) FROM runs");
-    s->done = (int)cdb_scalar(c, "SELECT count(*) FROM runs WHERE status = 'done'");
+    s->corrupt = (int)cdb_scalar(c, "SELECT count(*) FROM runs r WHERE " CDB_CORRUPT("r"));
+    s->done = (int)cdb_scalar(c, "SELECT count(*)" DONE_OK);
     s->errors = (int)cdb_scalar(c, "SELECT count(*) FROM runs WHERE status = 'error'");
-    s->pending = s->runs - s->done - s->errors;
-    s->forbidden_runs = (int)cdb_scalar(c, "SELECT count(*) FROM runs WHERE status = 'done' AND forbidden_states > 0");
-    s->partial_runs = (int)cdb_scalar(c, "SELECT count(*) FROM runs WHERE status = 'done' AND verdict = 'partial'");
-    s->allowed = cdb_scalar(c, "SELECT coalesce(sum(allowed_states), 0) FROM runs WHERE status = 'done'");
-    s->seen_allowed = cdb_scalar(c, "SELECT coalesce(sum(seen_allowed), 0) FROM runs WHERE status = 'done'");
-    s->iterations = (uint64_t)cdb_scalar(c, "SELECT coalesce(sum(iterations), 0) FROM runs WHERE status = 'done'");
+    s->pending = s->runs - s->done - s->errors - s->corrupt;
+    s->forbidden_runs = (int)cdb_scalar(c, "SELECT count(*)" DONE_OK " AND forbidden_states > 0");
+    s->partial_runs = (int)cdb_scalar(c, "SELECT count(*)" DONE_OK " AND verdict = 'partial'");
+    s->allowed = cdb_scalar(c, "SELECT coalesce(sum(allowed_states), 0)" DONE_OK);
+    s->seen_allowed = cdb_scalar(c, "SELECT coalesce(sum(seen_allowed), 0)" DONE_OK);
+    s->iterations = (uint64_t)cdb_scalar(c, "SELECT coalesce(sum(iterations), 0)" DONE_OK);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(c->db, "SELECT coalesce(sum(seconds), 0) FROM runs WHERE status = 'done'", -1, &st,
-                           NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    if (sqlite3_prepare_v2(c->db, "SELECT coalesce(sum(seconds), 0)" DONE_OK, -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
         s->seconds = sqlite3_column_double(st, 0);
     sqlite3_finalize(st);
     return true;
@@ -34,10 +38,72 @@ bool campaign_summarize(campaign *c, campaign_summary *s, diag *d)
 /* Every run, test and configuration, in report order. */
 static const char runs_sql[] =
     "SELECT t.name, t.arch, t.path, t.hash, g.target, g.compiler, g.model, g.options, r.status, r.verdict,"
-    "  r.message, r.result, m.host, r.seconds, r.forbidden_states"
+    "  r.message, r.result, m.host, r.seconds, r.forbidden_states, " CDB_CORRUPT("r") ","
+    "  CASE WHEN r.status = 'done' AND json_valid(r.result) THEN json_extract(r.result, '$.cc_check.reason') END,"
+    "  CASE WHEN r.status = 'done' AND json_valid(r.result) THEN (SELECT group_concat(value, ' | ')"
+    "    FROM json_each(r.result, '$.cc_check.bug_states')) END,"
+    "  CASE WHEN r.status = 'done' AND json_valid(r.result) THEN json_extract(r.result, '$.cc_check.lifted_test') END"
     " FROM runs r JOIN tests t ON t.id = r.test_id JOIN configs g ON g.id = r.config_id"
     " LEFT JOIN machines m ON m.id = r.machine_id"
     " ORDER BY t.name, t.hash, g.target, g.compiler, g.model, g.options";
+
+static void counts_json(json *j, const char *key, const char *what, const campaign_cc_count *v, int n)
+{
+    json_key(j, key);
+    json_array(j);
+    for (int i = 0; i < n; i++) {
+        json_object(j);
+        json_kv_string(j, what, v[i].what);
+        json_kv_int(j, "count", v[i].count);
+        json_end_object(j);
+    }
+    json_end_array(j);
+}
+
+/* "cc_check": the table of campaign/report_cc.c, when there are cc-check runs. */
+static bool cc_json(campaign *c, json *j, diag *d)
+{
+    campaign_cc_row *rows;
+    int n;
+    if (!campaign_cc_table(c, &rows, &n, d))
+        return false;
+    if (n) {
+        json_key(j, "cc_check");
+        json_array(j);
+    }
+    for (int i = 0; i < n; i++) {
+        const campaign_cc_row *r = &rows[i];
+        json_object(j);
+        json_kv_string(j, "compiler", r->compiler);
+        json_kv_string(j, "cflags", r->cflags);
+        json_kv_string(j, "model", r->model);
+        static const char *const keys[] = {"tests", "compiled", "lifted", "same", "stronger", "bug", "refused",
+                                           "not_run", "failed", "corrupt"};
+        const int vals[] = {r->tests, r->compiled, r->lifted, r->same, r->stronger, r->bug, r->refused,
+                            r->pending, r->errors, r->corrupt};
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            json_kv_int(j, keys[k], vals[k]);
+        counts_json(j, "reasons", "reason", r->reasons, r->nreasons);
+        /* a bug as its test and state, apart */
+        json_key(j, "bugs");
+        json_array(j);
+        for (int k = 0; k < r->nbugs; k++) {
+            const char *colon = strstr(r->bugs[k].what, ": ");
+            char *test = xstrndup(r->bugs[k].what, (size_t)(colon - r->bugs[k].what));
+            json_object(j);
+            json_kv_string(j, "test", test);
+            json_kv_string(j, "state", colon + 2);
+            json_end_object(j);
+            free(test);
+        }
+        json_end_array(j);
+        json_end_object(j);
+    }
+    if (n)
+        json_end_array(j);
+    campaign_cc_table_free(rows, n);
+    return true;
+}
 
 bool campaign_report_json(campaign *c, strbuf *out, diag *d)
 {
@@ -61,7 +127,7 @@ bool campaign_report_json(campaign *c, strbuf *out, diag *d)
         json_kv_string(&b, "host", sqlite3_column_type(st, 12) == SQLITE_NULL ? NULL : cdb_text(st, 12));
         json_end_object(&b);
         size_t len = strlen(result);
-        if (!strcmp(status, "done") && len > 2 && result[0] == '{' && result[len - 1] == '}') {
+        if (!strcmp(status, "done") && !sqlite3_column_int(st, 15)) {
             /* the stored run --json result, with its configuration added */
             char *r = xasprintf("%.*s,\"campaign\":%s}", (int)(len - 1), result, block.s);
             json_raw(&j, r);
@@ -83,9 +149,11 @@ bool campaign_report_json(campaign *c, strbuf *out, diag *d)
         sb_free(&block);
     }
     sqlite3_finalize(st);
-    harness_json_end(&j);
+    json_end_array(&j);
+    bool ok = cc_json(c, &j, d);
+    json_end_object(&j);
     sb_addc(out, '\n');
-    return true;
+    return ok;
 }
 
 bool campaign_report_junit(campaign *c, const char *path, diag *d)
@@ -96,18 +164,30 @@ bool campaign_report_junit(campaign *c, const char *path, diag *d)
     harness_report *rep = harness_report_new("litmusc campaign");
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *status = cdb_text(st, 8), *verdict = cdb_text(st, 9);
-        char *cls = xasprintf("litmusc.campaign.%s.%s.%s", cdb_text(st, 4), cdb_text(st, 5), cdb_text(st, 6));
+        /* cc-check's flag set is part of its configuration's name */
+        char *cls = !strcmp(cdb_text(st, 4), CAMPAIGN_CC_TARGET)
+                        ? xasprintf("litmusc.campaign.%s.%s.%s.%s", cdb_text(st, 4), cdb_text(st, 5),
+                                    *cdb_text(st, 7) ? cdb_text(st, 7) : "(none)", cdb_text(st, 6))
+                        : xasprintf("litmusc.campaign.%s.%s.%s", cdb_text(st, 4), cdb_text(st, 5), cdb_text(st, 6));
         for (char *p = cls; *p; p++)
             if (*p == ' ')
                 *p = '_';
         harness_result res;
         char *msg;
-        const char *result = cdb_text(st, 11);
-        size_t rlen = strlen(result);
-        bool corrupt = !strcmp(status, "done") && !(rlen > 2 && result[0] == '{' && result[rlen - 1] == '}');
-        if (corrupt) {
+        const char *detail = NULL;
+        bool cc = !strcmp(cdb_text(st, 4), CAMPAIGN_CC_TARGET);
+        if (sqlite3_column_int(st, 15)) {
             res = HARNESS_ERROR;
             msg = xstrdup("corrupt: the stored result does not parse");
+        } else if (cc && !strcmp(status, "done")) {
+            /* a compilation bug fails, a refusal is skipped with its reason */
+            res = !strcmp(verdict, "bug") ? HARNESS_FAIL : !strcmp(verdict, "refused") ? HARNESS_SKIPPED
+                                                                                       : HARNESS_PASS;
+            msg = res == HARNESS_FAIL      ? xasprintf("bug: a state the source forbids: %s", cdb_text(st, 17))
+                  : res == HARNESS_SKIPPED ? xasprintf("refused: %s", cdb_text(st, 16))
+                                           : xstrdup(verdict);
+            if (res == HARNESS_FAIL)
+                detail = cdb_text(st, 18);
         } else if (!strcmp(status, "done") && !strcmp(verdict, "forbidden")) {
             res = HARNESS_FAIL;
             msg = xasprintf("%d forbidden state(s) observed", sqlite3_column_int(st, 14));
@@ -124,7 +204,7 @@ bool campaign_report_junit(campaign *c, const char *path, diag *d)
             res = HARNESS_SKIPPED;
             msg = xasprintf("not run yet (%s)", status);
         }
-        harness_report_add(rep, cdb_text(st, 0), cls, res, msg, NULL, sqlite3_column_double(st, 13));
+        harness_report_add(rep, cdb_text(st, 0), cls, res, msg, detail, sqlite3_column_double(st, 13));
         free(cls);
         free(msg);
     }
@@ -154,7 +234,10 @@ typedef struct sides {
 
 static int verdict_rank(const char *v)
 {
-    return !strcmp(v, "forbidden") ? 4 : !strcmp(v, "partial") ? 3 : !strcmp(v, "error") ? 2 : !strcmp(v, "ok") ? 1 : 0;
+    /* cc-check's: a bug is as bad as a forbidden state, a refusal as an error */
+    return !strcmp(v, "forbidden") || !strcmp(v, "bug") ? 4 : !strcmp(v, "partial") ? 3
+           : !strcmp(v, "error") || !strcmp(v, "refused") ? 2
+           : !strcmp(v, "ok") || !strcmp(v, "same") || !strcmp(v, "stronger") ? 1 : 0;
 }
 
 static side *find_side(sides *s, const char *key)
@@ -220,7 +303,8 @@ static bool load_sides(campaign *c, sides *out, diag *d)
     sqlite3_finalize(st);
     sqlite3_finalize(ss);
     for (size_t i = 0; i < out->n; i++)
-        qsort(out->v[i].states, (size_t)out->v[i].nstates, sizeof *out->v[i].states, cmp_str);
+        if (out->v[i].nstates)  /* a cc-check run has no histogram: no array to sort */
+            qsort(out->v[i].states, (size_t)out->v[i].nstates, sizeof *out->v[i].states, cmp_str);
     return true;
 }
 

@@ -20,7 +20,9 @@ static const char style[] =
     "#runs th{cursor:pointer;background:#f2f2f2}"
     "#runs th:after{content:' \\2195';color:#999}"
     "tr.forbidden td{background:#fbe3e2}"
-    "tr.error td,tr.partial td{background:#fdf3d9}"
+    "tr.error td,tr.partial td,tr.corrupt td{background:#fdf3d9}"
+    "tr.bug td{background:#fbe3e2}tr.refused td{background:#eef0f3}"
+    "pre{background:#f7f7f7;padding:.4em;overflow:auto}"
     ".run{margin:1.2em 0;border-top:1px solid #ddd;padding-top:.6em}"
     "rect.allowed{fill:#3d7cc9}rect.forbidden{fill:#d9443f}"
     "rect.unseen{fill:#fff;stroke:#999;stroke-dasharray:3 2}"
@@ -125,7 +127,11 @@ static void histogram(campaign *c, sqlite3_stmt *obs, sqlite3_stmt *model, int64
 static const char runs_sql[] =
     "SELECT r.id, t.id, t.name, g.target, g.compiler, coalesce(r.model_name, g.model), g.options, r.status,"
     "  coalesce(r.verdict, ''), r.iterations, r.positive, r.forbidden_states, r.allowed_states, r.seen_allowed,"
-    "  r.seconds, coalesce(r.message, ''), r.observation, m.host, m.cpu, m.cores, t.path, t.arch"
+    "  r.seconds, coalesce(r.message, ''), r.observation, m.host, m.cpu, m.cores, t.path, t.arch, "
+    CDB_CORRUPT("r") ","
+    "  CASE WHEN r.status = 'done' AND json_valid(r.result) THEN json_extract(r.result, '$.cc_check.lifted_test') END,"
+    "  CASE WHEN r.status = 'done' AND json_valid(r.result) THEN (SELECT group_concat(value, char(10))"
+    "    FROM json_each(r.result, '$.cc_check.bug_states')) END"
     " FROM runs r JOIN tests t ON t.id = r.test_id JOIN configs g ON g.id = r.config_id"
     " LEFT JOIN machines m ON m.id = r.machine_id"
     " ORDER BY t.name, t.arch, g.target, g.compiler, g.model, g.options";
@@ -157,6 +163,7 @@ bool campaign_report_html(campaign *c, const char *path, diag *d)
                     "<tr><th>runs</th><td id=\"sum-runs\">%d</td></tr>"
                     "<tr><th>finished</th><td id=\"sum-done\">%d</td></tr>"
                     "<tr><th>failed</th><td id=\"sum-errors\">%d</td></tr>"
+                    "<tr><th>corrupt (the stored result does not parse)</th><td id=\"sum-corrupt\">%d</td></tr>"
                     "<tr><th>not run yet</th><td id=\"sum-pending\">%d</td></tr>"
                     "<tr><th>runs with a forbidden state</th><td id=\"sum-forbidden\">%d</td></tr>"
                     "<tr><th>partial runs</th><td id=\"sum-partial\">%d</td></tr>"
@@ -166,25 +173,50 @@ bool campaign_report_html(campaign *c, const char *path, diag *d)
                     "</table>\n<p class=\"legend\">states:<span class=\"allowed\"></span>allowed, seen"
                     "<span class=\"forbidden\"></span>forbidden, seen<span class=\"unseen\"></span>allowed, never "
                     "seen</p></section>\n",
-              s.tests, s.runs, s.done, s.errors, s.pending, s.forbidden_runs, s.partial_runs, (long long)s.seen_allowed,
+              s.tests, s.runs, s.done, s.errors, s.corrupt, s.pending, s.forbidden_runs, s.partial_runs, (long long)s.seen_allowed,
               (long long)s.allowed, cover, (unsigned long long)s.iterations, s.seconds);
+    if (!ccreport_html(c, &out, d)) {
+        sqlite3_finalize(st);
+        sqlite3_finalize(obs);
+        sqlite3_finalize(model);
+        sb_free(&out);
+        return false;
+    }
     while (sqlite3_step(st) == SQLITE_ROW) {
         int64_t rid = sqlite3_column_int64(st, 0), tid = sqlite3_column_int64(st, 1);
-        const char *status = cdb_text(st, 7), *verdict = cdb_text(st, 8);
+        const char *verdict = cdb_text(st, 8);
+        /* a finished run whose stored result does not parse is neither finished nor waiting */
+        bool corrupt = sqlite3_column_int(st, 22) != 0;
+        const char *status = corrupt ? "corrupt" : cdb_text(st, 7);
         bool done = !strcmp(status, "done");
-        const char *cls = done ? verdict : status;
+        bool cc = !strcmp(cdb_text(st, 3), CAMPAIGN_CC_TARGET);
         int allowed = sqlite3_column_int(st, 12), seen = sqlite3_column_int(st, 13);
-        sb_printf(&rows, "<tr class=\"%s\"><td><a href=\"#run-%lld\">", cls, (long long)rid);
+        sb_add(&rows, "<tr class=\"");
+        esc(&rows, done ? verdict : status);
+        sb_printf(&rows, "\"><td><a href=\"#run-%lld\">", (long long)rid);
         esc(&rows, cdb_text(st, 2));
         sb_add(&rows, "</a></td>");
         static const int text_cols[] = {21, 3, 4, 5};   /* arch, target, compiler, model */
         for (size_t k = 0; k < sizeof text_cols / sizeof *text_cols; k++) {
             sb_add(&rows, "<td>");
             esc(&rows, cdb_text(st, text_cols[k]));
+            if (cc && text_cols[k] == 4 && *cdb_text(st, 6)) {
+                /* cc-check's configuration is its compiler and flags */
+                sb_addc(&rows, ' ');
+                esc(&rows, cdb_text(st, 6));
+            }
             sb_add(&rows, "</td>");
         }
-        sb_printf(&rows, "<td>%s</td><td>%s</td>", status, done ? verdict : "");
-        if (done)
+        sb_add(&rows, "<td>");
+        esc(&rows, status);
+        sb_add(&rows, "</td><td>");
+        esc(&rows, done ? verdict : "");
+        sb_add(&rows, "</td>");
+        if (done && cc)
+            sb_printf(&rows, "<td class=\"num\"></td><td class=\"num\"></td><td class=\"num\">%d</td>"
+                             "<td class=\"num\"></td><td class=\"num\">%.3f</td></tr>\n",
+                      sqlite3_column_int(st, 11), sqlite3_column_double(st, 14));
+        else if (done)
             sb_printf(&rows, "<td class=\"num\">%lld</td><td class=\"num\">%lld</td><td class=\"num\">%d</td>"
                              "<td class=\"num\" data-v=\"%.4f\">%d/%d</td><td class=\"num\">%.3f</td></tr>\n",
                       (long long)sqlite3_column_int64(st, 9), (long long)sqlite3_column_int64(st, 10),
@@ -205,19 +237,31 @@ bool campaign_report_html(campaign *c, const char *path, diag *d)
         esc(&details, cdb_text(st, 20));
         sb_add(&details, "; model ");
         esc(&details, cdb_text(st, 5));
-        if (done) {
+        if (done && cc) {
+            sb_add(&details, "; cc-check: ");
+            esc(&details, verdict);
+            if (*cdb_text(st, 15)) {
+                sb_add(&details, ": ");
+                esc(&details, cdb_text(st, 15));
+            }
+        } else if (done) {
             sb_add(&details, ": ");
             esc(&details, cdb_text(st, 16));
-            sb_printf(&details, "; run: %s, %lld iterations, %lld witnesses", verdict,
-                      (long long)sqlite3_column_int64(st, 9), (long long)sqlite3_column_int64(st, 10));
+            sb_add(&details, "; run: ");
+            esc(&details, verdict);
+            sb_printf(&details, ", %lld iterations, %lld witnesses", (long long)sqlite3_column_int64(st, 9),
+                      (long long)sqlite3_column_int64(st, 10));
+        } else if (corrupt) {
+            sb_add(&details, "; corrupt: the stored result does not parse");
         } else {
-            sb_printf(&details, "; %s", status);
+            sb_add(&details, "; ");
+            esc(&details, status);
             if (*cdb_text(st, 15)) {
                 sb_add(&details, ": ");
                 esc(&details, cdb_text(st, 15));
             }
         }
-        sb_add(&details, "<br>options: ");
+        sb_add(&details, cc ? "<br>flags: " : "<br>options: ");
         esc(&details, cdb_text(st, 6));
         if (sqlite3_column_type(st, 17) != SQLITE_NULL) {
             sb_add(&details, "; machine: ");
@@ -227,7 +271,16 @@ bool campaign_report_html(campaign *c, const char *path, diag *d)
             sb_printf(&details, ", %d cores", sqlite3_column_int(st, 19));
         }
         sb_add(&details, "</p>\n");
-        if (done)
+        if (done && cc && *cdb_text(st, 24)) {
+            sb_add(&details, "<p>states the source forbids:</p>\n<pre class=\"bug-states\">");
+            esc(&details, cdb_text(st, 24));
+            sb_add(&details, "</pre>\n");
+        }
+        if (done && cc && *cdb_text(st, 23)) {
+            sb_add(&details, "<details><summary>the lifted test</summary><pre>");
+            esc(&details, cdb_text(st, 23));
+            sb_add(&details, "</pre></details>\n");
+        } else if (done && !cc)
             histogram(c, obs, model, rid, tid, cdb_text(st, 5), &details);
         sb_add(&details, "</div>\n");
     }

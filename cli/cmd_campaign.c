@@ -1,6 +1,7 @@
 /* litmusc campaign: many runs into one SQLite database (campaign/).
  *
- *   campaign run --db FILE [--targets LIST] [--cc CC]... [--shard I/N] [--quiet] [run options] FILE|DIR...
+ *   campaign run --db FILE [--targets LIST] [--cc CC]... [--cflags FLAGS]... [--shard I/N] [--quiet]
+ *                [run options] FILE|DIR...
  *   campaign merge OUT.db IN.db...
  *   campaign report --db FILE [--html FILE] [--junit FILE] [--json]
  *   campaign diff A.db B.db
@@ -23,8 +24,9 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: litmusc campaign run --db FILE [--targets x86,c11,java] [--cc CC]... [--filter REGEX]\n"
-            "                            [--shard I/N] [--quiet] [run options] FILE|DIR...\n"
+            "usage: litmusc campaign run --db FILE [--targets x86,c11,java,cc-check] [--cc CC]...\n"
+            "                            [--cflags FLAGS]... [--filter REGEX] [--shard I/N] [--quiet]\n"
+            "                            [run options] FILE|DIR...\n"
             "       litmusc campaign merge OUT.db IN.db...\n"
             "       litmusc campaign report --db FILE [--html FILE] [--junit FILE] [--json]\n"
             "       litmusc campaign diff A.db B.db\n"
@@ -38,8 +40,14 @@ static void usage(FILE *f)
             "is not finished.  A folder stands for every .litmus file below it.\n"
             "\n"
             "  --db FILE        the campaign database (created by run when missing)\n"
-            "  --targets LIST   x86, c11, java (default: x86 for X86 tests, c11 otherwise)\n"
-            "  --cc CC          a C compiler with its options ('gcc -O2'); give it again for more\n"
+            "  --targets LIST   x86, c11, java (default: x86 for X86 tests, c11 otherwise), and\n"
+            "                   cc-check: each C test compiled by each --cc with each --cflags,\n"
+            "                   lifted back and compared with its model, as `litmusc cc-check`\n"
+            "  --cc CC          a C compiler with its options ('gcc -O2'); give it again for more;\n"
+            "                   for cc-check the compiler alone (a name or a path)\n"
+            "  --cflags FLAGS   one flag set for cc-check (repeatable; default -O2): the runs are\n"
+            "                   compiler x flag set; the report counts per pair the tests\n"
+            "                   compiled, lifted, same, stronger, bug, refused (by reason)\n"
             "  --shard I/N      only the runs whose key falls in shard I of N\n"
             "  --quiet          no progress line (there is none when stderr is not a terminal)\n"
             "  run options      as for `litmusc run`: -s N -r N --sync M --affinity M --layout M\n"
@@ -53,11 +61,13 @@ static void usage(FILE *f)
             "  -o SCRIPT        where slurm writes its job script (default: stdout); `sh SCRIPT`\n"
             "                   submits the array job and the merge that waits for it\n"
             "\n"
-            "exit status: 0 done, nothing forbidden seen; 1 a run saw a forbidden state (run,\n"
-            "parallel, report) or the campaigns differ (diff); 2 bad input or usage, a file that is\n"
-            "not a campaign database; 3 environment failure (a run could not be built or run,\n"
-            "interrupted; finished runs are kept)\n"
-            "example: litmusc campaign run --db c.db --targets x86,c11 --cc gcc --cc clang -s 10k tests/corpus/x86\n");
+            "exit status: 0 done, nothing forbidden seen; 1 a run saw a forbidden state or\n"
+            "cc-check found a compilation bug (run, parallel, report), or the campaigns differ\n"
+            "(diff); 2 bad input or usage, a file that is not a campaign database; 3 environment\n"
+            "failure (a run could not be built or run, interrupted; finished runs are kept)\n"
+            "example: litmusc campaign run --db c.db --targets x86,c11 --cc gcc --cc clang -s 10k tests/corpus/x86\n"
+            "         litmusc campaign run --db cc.db --targets cc-check --cc gcc --cc clang --cflags -O0 \\\n"
+            "           --cflags -O2 tests/corpus/c11 && litmusc campaign report --db cc.db --html cc.html\n");
 }
 
 static int report_diag(const diag *d)
@@ -74,6 +84,8 @@ typedef struct camp_opts {
     const char *db, *targets, *shard, *jobs, *shards, *sshlogin, *out, *partition, *html, *junit;
     const char *ccs[16];
     int nccs;
+    const char *cflags[16];     /* cc-check's flag sets */
+    int ncflags;
     bool quiet, json;
 } camp_opts;
 
@@ -82,7 +94,7 @@ static int take_options(camp_opts *co, int *argc, char **argv, const char *need_
 {
     static const struct { const char *name; int slot; } valued[] = {
         {"--db", 0}, {"--targets", 1}, {"--shard", 2}, {"--jobs", 3}, {"--shards", 4}, {"--sshlogin", 5},
-        {"-o", 6}, {"--partition", 7}, {"--html", 8}, {"--junit", 9}, {"--cc", 10},
+        {"-o", 6}, {"--partition", 7}, {"--html", 8}, {"--junit", 9}, {"--cc", 10}, {"--cflags", 11},
     };
     const char **slots[] = {&co->db, &co->targets, &co->shard, &co->jobs, &co->shards, &co->sshlogin,
                             &co->out, &co->partition, &co->html, &co->junit};
@@ -130,6 +142,10 @@ static int take_options(camp_opts *co, int *argc, char **argv, const char *need_
             if (co->nccs == 16)
                 return cli_usage_error("litmusc campaign", "at most 16 --cc");
             co->ccs[co->nccs++] = val;
+        } else if (hit == 11) {
+            if (co->ncflags == 16)
+                return cli_usage_error("litmusc campaign", "at most 16 --cflags");
+            co->cflags[co->ncflags++] = val;
         } else
             *slots[hit] = val;
     }
@@ -151,32 +167,57 @@ static bool positive(const char *s, int *out)
     return true;
 }
 
-/* --targets as configurations: target x compiler. */
+/* --targets as configurations: target x compiler, and for cc-check
+ * compiler x flag set. */
 static int configs_of(const camp_opts *co, const run_opts *ro, campaign_config *cfg, int *n, char *options)
 {
+    enum { MAX_CONFIGS = 512 };
     const char *ccs[16];
     int nccs = co->nccs;
     for (int i = 0; i < nccs; i++)
         ccs[i] = co->ccs[i];
     if (!nccs)
         ccs[nccs++] = ro->cc;
+    const char *flags[16];
+    int nflags = co->ncflags;
+    for (int i = 0; i < nflags; i++)
+        flags[i] = co->cflags[i];
+    if (!nflags)
+        flags[nflags++] = "-O2";    /* as cc-check */
     char targets[128];
     snprintf(targets, sizeof targets, "%s", co->targets ? co->targets : ro->target ? ro->target : "auto");
+    static const char *const known[] = {"x86", "c11", "java", "auto", CAMPAIGN_CC_TARGET};
     *n = 0;
+    bool cc_check = false;
     char *save = NULL;
     for (char *t = strtok_r(targets, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (strcmp(t, "x86") && strcmp(t, "c11") && strcmp(t, "java") && strcmp(t, "auto"))
-            return cli_usage_error("litmusc campaign", "--targets: unknown target '%s' (x86, c11, java)", t);
-        int each = strcmp(t, "java") ? nccs : 1;
-        for (int k = 0; k < each; k++) {
-            if (*n == 64)
-                return cli_usage_error("litmusc campaign", "too many targets and compilers");
-            static char names[64][8];
-            snprintf(names[*n], sizeof names[*n], "%s", t);
-            cfg[*n] = (campaign_config){names[*n], strcmp(t, "java") ? ccs[k] : "javac", ro->model, options};
-            ++*n;
-        }
+        const char *name = NULL;
+        for (size_t k = 0; k < sizeof known / sizeof *known && !name; k++)
+            if (!strcmp(t, known[k]))
+                name = known[k];
+        if (!name)
+            return cli_usage_error("litmusc campaign", "--targets: unknown target '%s' (x86, c11, java, cc-check)",
+                                   t);
+        bool cc = !strcmp(name, CAMPAIGN_CC_TARGET);
+        cc_check |= cc;
+        /* cc-check runs the compiler itself, unsplit: 'gcc -O2' is no compiler */
+        for (int k = 0; cc && k < nccs; k++)
+            if (strchr(ccs[k], ' ') && access(ccs[k], X_OK) != 0)
+                return cli_usage_error("litmusc campaign", "--cc '%s': cc-check takes the compiler alone, "
+                                       "its flags in --cflags", ccs[k]);
+        int each = strcmp(name, "java") ? nccs : 1;
+        for (int k = 0; k < each; k++)
+            for (int f = 0; f < (cc ? nflags : 1); f++) {
+                if (*n == MAX_CONFIGS)
+                    return cli_usage_error("litmusc campaign", "too many targets, compilers and flag sets");
+                /* cc-check's options are its flags; the run options are the harnesses' */
+                cfg[*n] = (campaign_config){name, strcmp(name, "java") ? ccs[k] : "javac", ro->model,
+                                            cc ? flags[f] : options};
+                ++*n;
+            }
     }
+    if (co->ncflags && !cc_check)
+        return cli_usage_error("litmusc campaign", "--cflags is for --targets cc-check");
     return *n ? -1 : cli_usage_error("litmusc campaign", "--targets names no target");
 }
 
@@ -246,7 +287,7 @@ static int cmd_run_campaign(const camp_opts *co, int argc, char **argv)
         goto out;
     }
     options = run_opts_canonical(&o, true);
-    campaign_config cfg[64];
+    campaign_config cfg[512];
     int ncfg;
     if ((st = configs_of(co, &o, cfg, &ncfg, options)) >= 0)
         goto out;
@@ -337,11 +378,21 @@ static int cmd_report(const camp_opts *co, int argc, char **argv)
             fputs(out.s, stdout);
         sb_free(&out);
     }
-    if (ok && !co->json)
-        printf("campaign %s: %d tests, %d runs: %d finished, %d failed, %d not run; %d with a forbidden state, "
+    if (ok && !co->json) {
+        /* a finished run whose stored result is damaged is neither finished nor waiting to run */
+        char corrupt[48] = "";
+        if (s.corrupt)
+            snprintf(corrupt, sizeof corrupt, " %d corrupt (the stored result does not parse),", s.corrupt);
+        printf("campaign %s: %d tests, %d runs: %d finished, %d failed,%s %d not run; %d with a forbidden state, "
                "%d partial; %lld of %lld allowed states seen\n",
-               co->db, s.tests, s.runs, s.done, s.errors, s.pending, s.forbidden_runs, s.partial_runs,
+               co->db, s.tests, s.runs, s.done, s.errors, corrupt, s.pending, s.forbidden_runs, s.partial_runs,
                (long long)s.seen_allowed, (long long)s.allowed);
+        strbuf cc = {0};
+        ok = campaign_cc_text(c, &cc, &d);
+        if (ok && cc.s)
+            fputs(cc.s, stdout);
+        sb_free(&cc);
+    }
     int st = !ok ? report_diag(&d) : s.forbidden_runs ? EXIT_FOUND : EXIT_OK;
     campaign_close(c);
     return st;
@@ -378,7 +429,7 @@ static int cmd_diff(int argc, char **argv)
  * share (targets, compilers), then the run options and files. */
 static char **shard_args(const camp_opts *co, int argc, char **argv)
 {
-    char **v = xcalloc((size_t)argc + 2 * (size_t)co->nccs + 4, sizeof *v);
+    char **v = xcalloc((size_t)argc + 2 * (size_t)(co->nccs + co->ncflags) + 4, sizeof *v);
     int k = 0;
     if (co->targets) {
         v[k++] = "--targets";
@@ -387,6 +438,10 @@ static char **shard_args(const camp_opts *co, int argc, char **argv)
     for (int i = 0; i < co->nccs; i++) {
         v[k++] = "--cc";
         v[k++] = (char *)co->ccs[i];
+    }
+    for (int i = 0; i < co->ncflags; i++) {
+        v[k++] = "--cflags";
+        v[k++] = (char *)co->cflags[i];
     }
     for (int i = 1; i < argc; i++)
         v[k++] = argv[i];

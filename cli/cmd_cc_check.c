@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "frontend/frontend.h"
@@ -63,103 +62,45 @@ static char *tag(const char *s)
     return t;
 }
 
-/* One configuration of one test: the exit status. */
+/* One configuration of one test (lift/check.c): the exit status. */
 static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model *tso, const char *cc,
                      const char *cflags, const char *out_dir, bool accesses, int unroll, diag *d)
 {
-    char dir[] = "/tmp/litmusc-cc-XXXXXX";
-    if (!mkdtemp(dir))
-        return diag_fail(d, "cc-check: cannot make a temporary folder"), 3;
-    char *src = xasprintf("%s/t.c", dir), *obj = xasprintf("%s/t.o", dir);
-    char *tu = lift_tu_text(ft, t, d);
-    int st = EXIT_OK;
-    lift_func *funcs = xcalloc((size_t)t->nthreads, sizeof *funcs);
-    char *text = NULL;
-    ir_test *ct = NULL;
-    bset *cb = NULL;
-    if (!tu || !file_write_atomic(src, tu, strlen(tu)) || !lift_compile(cc, cflags, src, obj, d))
-        goto done;
-    for (int n = 0; n < t->nthreads; n++) {
-        char fn[16];
-        snprintf(fn, sizeof fn, "P%d", n);
-        if (!lift_elf_func(obj, fn, &funcs[n], d))
-            goto done;
-    }
-    if (!(text = lift_test_text(t, funcs, unroll, d)))
-        goto done;
-    if (out_dir) {
+    lift_result r;
+    bool ok = lift_check(ft, t, sb, tso, cc, cflags, unroll, &r, d);
+    if (r.text && out_dir) {
         char *a = tag(cc), *b = tag(cflags);
         const char *base = strrchr(cc, '/') ? a + (strrchr(cc, '/') - cc) + 1 : a;
         char *path = xasprintf("%s/%s.%s.%s.litmus", out_dir, t->name, base, b);
-        bool ok = file_write_atomic(path, text, strlen(text));
-        if (!ok)
-            diag_fail(d, "cc-check: cannot write %s", path);
+        /* a refusal after lifting (a limit) keeps its own reason */
+        if (!file_write_atomic(path, r.text, strlen(r.text)) && ok)
+            ok = diag_fail(d, "cc-check: cannot write %s", path);
         free(path), free(a), free(b);
-        if (!ok)
-            goto done;
     }
-    fe_test *cft = fe_parse(text, strlen(text), t->name, d);
-    ct = cft ? ir_lower(cft, d) : NULL;
-    if (cft)
-        fe_test_free(cft);
-    if (!ct) {
-        /* The lifter wrote something the X86_64 frontend cannot read: ours to fix. */
-        char msg[DIAG_MSG_MAX];
-        diag_format(d, msg, sizeof msg);
-        *d = (diag){0};
-        diag_fail(d, "cc-check: %s %s %s: the lifted test does not read back: %s", t->name, cc, cflags, msg);
-        goto done;
+    if (!ok) {
+        lift_result_free(&r);
+        return d->status ? d->status : 3;
     }
-    if (!(cb = model_run(tso, ct, d)))
-        goto done;
-    /* A run that needed more loop iterations than unrolled stored 1 to cc_unroll. */
-    for (int k = 0; k < cb->nobs; k++)
-        if (cb->obs[k].kind == IR_OBS_MEM && !strcmp(ct->locs[cb->obs[k].loc].name, LIFT_UNROLL_LOC))
-            for (int i = 0; i < cb->nstates; i++)
-                if (cb->states[i].vals[k]) {
-                    diag_fail(d, "cc-check: %s %s %s: a loop needs more than %d iterations on some run "
-                                 "(--unroll %d is not enough)",
-                              t->name, cc, cflags, unroll, unroll);
-                    goto done;
-                }
-    int *bad = NULL;
-    bool same = false;
-    int nbad = lift_compare(t, sb, ct, cb, &bad, &same);
-    printf("cc-check %s %s %s: %s", t->name, cc, *cflags ? cflags : "(none)",
-           nbad ? "bug" : same ? "same" : "stronger");
-    printf(" (%d states compiled, %d source)\n", cb->nstates, sb->nstates);
-    for (int i = 0; i < nbad; i++) {
-        printf("  state the source forbids:");
-        for (int k = 0; k < cb->nobs; k++)
-            printf(" %s=%lld;", ct->locs[cb->obs[k].loc].name, (long long)cb->states[bad[i]].vals[k]);
-        printf("\n");
+    printf("cc-check %s %s %s: %s", t->name, cc, *cflags ? cflags : "(none)", lift_verdict_name(r.verdict));
+    printf(" (%d states compiled, %d source)\n", r.cb->nstates, sb->nstates);
+    for (int i = 0; i < r.nbad; i++) {
+        char *s = lift_state_text(&r, r.bad[i]);
+        printf("  state the source forbids: %s\n", s);
+        free(s);
     }
+    int st = EXIT_OK;
     if (accesses) {
-        char *rep = lift_access_report(t, text, "c11-x86-mfence", d);
-        if (!rep)
-            goto done;
-        fputs(rep, stdout);
+        char *rep = lift_access_report(t, r.text, "c11-x86-mfence", d);
+        if (rep)
+            fputs(rep, stdout);
         free(rep);
+        st = rep ? st : d->status ? d->status : 3;
     }
-    if (nbad) {
-        printf("  compiled code:\n%s", text);
+    if (r.nbad && st == EXIT_OK) {
+        printf("  compiled code:\n%s", r.text);
         st = 1;
     }
-    free(bad);
-done:
-    if (d->set)
-        st = d->status ? d->status : 3;
-    for (int n = 0; n < t->nthreads; n++)
-        lift_func_free(&funcs[n]);
-    free(funcs);
-    if (cb)
-        bset_free(cb);
-    if (ct)
-        ir_test_free(ct);
-    free(text);
-    free(tu);
-    unlink(obj), unlink(src), rmdir(dir);
-    free(src), free(obj);
+    lift_result_free(&r);
     return st;
 }
 

@@ -14,7 +14,7 @@ _litmusc()
     case $prev in
     --arch|-arch) COMPREPLY=($(compgen -W "X86 C Java" -- "$cur")); return ;;
     --target) COMPREPLY=($(compgen -W "x86-litmus jcstress java c11 x86" -- "$cur")); return ;;
-    --targets) COMPREPLY=($(compgen -W "x86 c11 java x86,c11 x86,c11,java" -- "$cur")); return ;;
+    --targets) COMPREPLY=($(compgen -W "x86 c11 java cc-check x86,c11 x86,c11,java" -- "$cur")); return ;;
     --model|--print|--source-model|--target-model)
         COMPREPLY=($(compgen -W "sc x86tso rc11 jam21 jls04" -- "$cur") $(compgen -f -X '!*.cat' -- "$cur")); return ;;
     --sync) COMPREPLY=($(compgen -W "timebase loose user" -- "$cur")); return ;;
@@ -44,7 +44,7 @@ _litmusc()
             COMPREPLY=($(compgen -W "run merge report diff parallel slurm --help" -- "$cur"))
             return
         fi
-        opts="--db --targets --cc --shard --quiet --filter -s -r --sync --timeout --until-covered --max-iterations --model --html --junit --json --jobs --shards --sshlogin --partition -o --help" ;;
+        opts="--db --targets --cc --cflags --shard --quiet --filter -s -r --sync --timeout --until-covered --max-iterations --model --html --junit --json --jobs --shards --sshlogin --partition -o --help" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -1,6 +1,7 @@
 /* Run the user's compiler.  -fno-pic makes every global access a direct
  * x(%rip) operand with an R_X86_64_PC32 relocation (no GOT indirection to
  * follow); the user's flags come after so they can add, not undo, that. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -28,7 +29,12 @@ bool lift_compile(const char *cc, const char *cflags, const char *src, const cha
         _exit(127);
     }
     int st = 0;
-    bool ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    pid_t w = -1;
+    /* a signal the caller handles (a campaign's SIGINT) interrupts the wait,
+     * not the compiler: wait on, so its files are not removed under it */
+    while (pid > 0 && (w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+        ;
+    bool ok = pid > 0 && w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
     if (!ok)
         diag_error(d, src, 0, 0, "cc-check: '%s %s' failed to compile the test%s", cc, cflags ? cflags : "",
                    WIFEXITED(st) && WEXITSTATUS(st) == 127 ? " (compiler not found)" : "");

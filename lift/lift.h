@@ -65,4 +65,30 @@ struct bset;
 int lift_compare(const ir_test *s, const struct bset *sb, const ir_test *c, const struct bset *cb, int **bad,
                  bool *same);
 
+/* check.c: the whole pipeline for one compiler CC and flag set CFLAGS:
+ * translation unit, compile, lift, read back, x86tso, compare with the
+ * source T's states SB (under its model).  R gets the verdict and how far
+ * it went; false and D set when it stops short (R->verdict is
+ * LIFT_REFUSED, R->compiled and R->lifted say where): the compiler failed
+ * (exit 2), code that cannot lift (exit 2, named), a limit (exit 3). */
+typedef enum lift_verdict { LIFT_SAME, LIFT_STRONGER, LIFT_BUG, LIFT_REFUSED } lift_verdict;
+typedef struct lift_result {
+    lift_verdict verdict;
+    bool compiled;          /* the compiler built the object */
+    bool lifted;            /* every thread lifted and the lifted test reads back */
+    char *text;             /* the lifted test, or NULL */
+    ir_test *ct;            /* it, read back, or NULL */
+    struct bset *cb;        /* its states under x86tso, or NULL */
+    int *bad;               /* indices into CB->states of those the source forbids */
+    int nbad;
+} lift_result;
+struct model;
+bool lift_check(const fe_test *ft, const ir_test *t, const struct bset *sb, const struct model *tso, const char *cc,
+                const char *cflags, int unroll, lift_result *r, diag *d);
+void lift_result_free(lift_result *r);
+/* "same", "stronger", "bug", "refused". */
+const char *lift_verdict_name(lift_verdict v);
+/* State I of R->cb as "x=1; P0_r0=0;" (malloc'd). */
+char *lift_state_text(const lift_result *r, int i);
+
 #endif

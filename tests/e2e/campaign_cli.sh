@@ -179,8 +179,21 @@ python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"upda
 "$L" campaign report --db "$tmp/corrupt.db" --json > "$tmp/corrupt.json" || fail "report --json of a damaged result: exit $?"
 grep -q '"error":"corrupt: the stored result does not parse"' "$tmp/corrupt.json" || fail "damaged result not reported as corrupt: $(head -c 300 "$tmp/corrupt.json")"
 grep -q 'not run yet' "$tmp/corrupt.json" && fail "damaged result reported as not run yet"
-"$L" campaign report --db "$tmp/corrupt.db" --junit "$tmp/corrupt.xml" || fail "report --junit of a damaged result"
+"$L" campaign report --db "$tmp/corrupt.db" --junit "$tmp/corrupt.xml" > /dev/null || fail "report --junit of a damaged result"
 grep -q 'corrupt: the stored result does not parse' "$tmp/corrupt.xml" || fail "junit: damaged result not reported as corrupt"
+# the text summary and the HTML report count it as corrupt: neither finished nor not run
+counts=$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(*c.execute(\"select sum(status='done'), sum(status not in ('done','error')) from runs\").fetchone())" "$tmp/corrupt.db")
+ndamaged=${counts% *}
+npending=${counts#* }
+[ "$ndamaged" -gt 0 ] || fail "no finished run to damage"
+"$L" campaign report --db "$tmp/corrupt.db" > "$tmp/corrupt.txt" || fail "report of a damaged result: exit $?"
+grep -q "runs: 0 finished, [0-9]* failed, $ndamaged corrupt (the stored result does not parse), $npending not run;" \
+    "$tmp/corrupt.txt" || fail "text summary: damaged results not counted as corrupt: $(head -1 "$tmp/corrupt.txt")"
+"$L" campaign report --db "$tmp/corrupt.db" --html "$tmp/corrupt.html" > /dev/null || fail "report --html of a damaged result"
+grep -q "id=\"sum-corrupt\">$ndamaged<" "$tmp/corrupt.html" && grep -q "id=\"sum-pending\">$npending<" "$tmp/corrupt.html" &&
+    grep -q 'id="sum-done">0<' "$tmp/corrupt.html" || fail "html summary: damaged results not counted as corrupt"
+[ "$(grep -c '<tr class="corrupt">' "$tmp/corrupt.html")" = "$ndamaged" ] || fail "html: damaged runs not marked corrupt"
+grep -q '; corrupt: the stored result does not parse' "$tmp/corrupt.html" || fail "html: a damaged run's details"
 
 [ "$fails" -eq 0 ] || { echo "campaign_cli: $fails failure(s)"; exit 1; }
 echo "campaign_cli: kill -9 at $done1 of $n_x86 runs and resumed; shards merged; targets x compilers; reports; diff; bad databases refused"

@@ -1,0 +1,108 @@
+/* One cc-check configuration end to end, for `litmusc cc-check` and for
+ * campaigns alike: write the translation unit, compile it, read each
+ * thread's function from the object, lift them to an X86_64 litmus test,
+ * read that back, run it under x86tso and compare its states with the
+ * source's.  How far it got (compiled, lifted) is kept beside the verdict,
+ * so that a report can count each stage. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "frontend/frontend.h"
+#include "ir/lower.h"
+#include "lift/lift.h"
+#include "model/model.h"
+#include "util/file.h"
+#include "util/mem.h"
+
+const char *lift_verdict_name(lift_verdict v)
+{
+    static const char *const names[] = {"same", "stronger", "bug", "refused"};
+    return names[v];
+}
+
+void lift_result_free(lift_result *r)
+{
+    free(r->text);
+    if (r->cb)
+        bset_free(r->cb);
+    if (r->ct)
+        ir_test_free(r->ct);
+    free(r->bad);
+    memset(r, 0, sizeof *r);
+}
+
+char *lift_state_text(const lift_result *r, int i)
+{
+    strbuf b = {0};
+    for (int k = 0; k < r->cb->nobs; k++)
+        sb_printf(&b, "%s%s=%lld;", k ? " " : "", r->ct->locs[r->cb->obs[k].loc].name,
+                  (long long)r->cb->states[i].vals[k]);
+    return sb_take(&b);
+}
+
+/* The lifted TEXT read back and run under TSO into R; false + D if not. */
+static bool run_lifted(const ir_test *t, const model *tso, const char *cc, const char *cflags, int unroll,
+                       lift_result *r, diag *d)
+{
+    fe_test *cft = fe_parse(r->text, strlen(r->text), t->name, d);
+    r->ct = cft ? ir_lower(cft, d) : NULL;
+    if (cft)
+        fe_test_free(cft);
+    if (!r->ct) {
+        /* The lifter wrote something the X86_64 frontend cannot read: ours to fix. */
+        char msg[DIAG_MSG_MAX];
+        diag_format(d, msg, sizeof msg);
+        *d = (diag){0};
+        return diag_fail(d, "cc-check: %s %s %s: the lifted test does not read back: %s", t->name, cc, cflags, msg);
+    }
+    r->lifted = true;
+    if (!(r->cb = model_run(tso, r->ct, d)))
+        return false;
+    /* A run that needed more loop iterations than unrolled stored 1 to cc_unroll. */
+    for (int k = 0; k < r->cb->nobs; k++)
+        if (r->cb->obs[k].kind == IR_OBS_MEM && !strcmp(r->ct->locs[r->cb->obs[k].loc].name, LIFT_UNROLL_LOC))
+            for (int i = 0; i < r->cb->nstates; i++)
+                if (r->cb->states[i].vals[k])
+                    return diag_fail(d, "cc-check: %s %s %s: a loop needs more than %d iterations on some run "
+                                        "(--unroll %d is not enough)",
+                                     t->name, cc, cflags, unroll, unroll);
+    return true;
+}
+
+bool lift_check(const fe_test *ft, const ir_test *t, const struct bset *sb, const struct model *tso, const char *cc,
+                const char *cflags, int unroll, lift_result *r, diag *d)
+{
+    memset(r, 0, sizeof *r);
+    r->verdict = LIFT_REFUSED;
+    char dir[] = "/tmp/litmusc-cc-XXXXXX";
+    if (!mkdtemp(dir))
+        return diag_fail(d, "cc-check: cannot make a temporary folder");
+    char *src = xasprintf("%s/t.c", dir), *obj = xasprintf("%s/t.o", dir);
+    char *tu = lift_tu_text(ft, t, d);
+    lift_func *funcs = xcalloc((size_t)t->nthreads, sizeof *funcs);
+    bool ok = tu && file_write_atomic(src, tu, strlen(tu));
+    if (tu && !ok)
+        diag_fail(d, "cc-check: cannot write %s", src);
+    ok = ok && lift_compile(cc, cflags, src, obj, d);
+    r->compiled = ok;
+    for (int n = 0; ok && n < t->nthreads; n++) {
+        char fn[16];
+        snprintf(fn, sizeof fn, "P%d", n);
+        ok = lift_elf_func(obj, fn, &funcs[n], d);
+    }
+    ok = ok && (r->text = lift_test_text(t, funcs, unroll, d)) != NULL;
+    ok = ok && run_lifted(t, tso, cc, cflags, unroll, r, d);
+    if (ok) {
+        bool same = false;
+        r->nbad = lift_compare(t, sb, r->ct, r->cb, &r->bad, &same);
+        r->verdict = r->nbad ? LIFT_BUG : same ? LIFT_SAME : LIFT_STRONGER;
+    }
+    for (int n = 0; n < t->nthreads; n++)
+        lift_func_free(&funcs[n]);
+    free(funcs);
+    free(tu);
+    unlink(obj), unlink(src), rmdir(dir);
+    free(src), free(obj);
+    return ok;
+}
