@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/cat.h"
-#include "model/cat_rel.h"
+#include "model/cat/cat.h"
+#include "model/cat/cat_rel.h"
 #include "model/exec.h"
 #include "model/graph.h"
 #include "model/hb.h"

@@ -1,10 +1,10 @@
 /* The behaviour-set API (model.h): loading a model and running a test. */
 #include <stdlib.h>
 #include <string.h>
-#include "model/cat.h"
+#include "model/cat/cat.h"
 #include "model/bset_build.h"
-#include "model/enum.h"
-#include "model/jls04.h"
+#include "model/enum/enum.h"
+#include "model/jls04/jls04.h"
 #include "model/model.h"
 #include "model/model_impl.h"
 #include "util/mem.h"
@@ -12,7 +12,7 @@
 struct model {
     cat_model *cat;
     bool prune;
-    bool jls04;             /* the multi-execution JLS04 (model/jls04.h), not CAT */
+    bool jls04;             /* the multi-execution JLS04 (model/jls04/jls04.h), not CAT */
 };
 
 /* The project's models for which enumeration may skip candidates that
@@ -44,7 +44,7 @@ const char *const *model_multi_names(void)
 /* JLS04 has no cat file.  It keeps an empty cat model of its name so that
  * what asks a model for its cat side (pictures: the relations a model
  * names) finds one that names none and accepts every execution it is
- * shown; the executions themselves come from model/jls04.c. */
+ * shown; the executions themselves come from model/jls04/jls04.c. */
 static model *load_jls04(diag *d)
 {
     cat_model *c = cat_load_text("\"JLS04: the Java 5 memory model (multi-execution, no cat file)\"\n", "jls04", d);

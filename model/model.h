@@ -30,7 +30,7 @@ void model_set_pruning(model *m, bool on);
  * sc, x86tso, rc11, jam21. */
 const char *const *model_builtin_names(void);
 /* The built-in models that are no cat file, NULL-terminated: jls04, the
- * Java 5 memory model with its causality requirements (model/jls04.h). */
+ * Java 5 memory model with its causality requirements (model/jls04/jls04.h). */
 const char *const *model_multi_names(void);
 /* herd's default model for an arch: x86tso for X86, rc11 for C, jam21 for Java. */
 const char *model_default_name(ir_arch arch);

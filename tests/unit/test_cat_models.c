@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "model/cat.h"
-#include "model/cat_rel.h"
+#include "model/cat/cat.h"
+#include "model/cat/cat_rel.h"
 #include "util/mem.h"
 
 /* ---- building executions ------------------------------------------------------ */

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <cmocka.h>
-#include "model/solver.h"
-#include "model/values.h"
+#include "model/enum/solver.h"
+#include "model/paths/values.h"
 
 static void test_folding(void **state)
 {

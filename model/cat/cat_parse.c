@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/cat_parse_impl.h"
+#include "model/cat/cat_parse_impl.h"
 #include "util/mem.h"
 
 bool cat_err_at(parser *p, cat_token *t, const char *fmt, const char *a, const char *b)

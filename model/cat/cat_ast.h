@@ -2,7 +2,7 @@
 #define LITMUSC_MODEL_CAT_AST_H
 /* Syntax tree of a cat file, as the parser builds it and the resolver
  * annotates it (variable references get a frame depth and slot).  Internal
- * to model/cat_*.c. */
+ * to model/cat/cat_*.c. */
 #include <stdbool.h>
 #include "util/diag.h"
 

@@ -5,7 +5,7 @@
  * the search in enum.c: this is about what one candidate's values are,
  * not about which candidates there are. */
 #include <string.h>
-#include "model/enum_impl.h"
+#include "model/enum/enum_impl.h"
 #include "model/race.h"
 #include <stdlib.h>
 #include "util/mem.h"

@@ -15,8 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "model/bset_build.h"
-#include "model/enum.h"
-#include "model/jls04.h"
+#include "model/paths/paths.h"
+#include "model/jls04/jls04.h"
 #include "util/mem.h"
 
 typedef uint64_t jset;
@@ -75,7 +75,7 @@ typedef struct jls {
     const ir_test *t;
     diag *d;
     int nth, nlocs;
-    tpaths *tp;                 /* per thread: its paths (model/enum_paths.c) */
+    tpaths *tp;                 /* per thread: its paths (model/paths/paths.c) */
     jpmap **pm;                 /* pm[th][path] */
     jid id[JLS04_MAX_EVENTS];
     int nid;

@@ -9,8 +9,8 @@
  * rather than a value. */
 #include <stdio.h>
 #include <string.h>
-#include "model/cat_impl.h"
-#include "model/cat_rel.h"
+#include "model/cat/cat_impl.h"
+#include "model/cat/cat_rel.h"
 
 /* ---- expressions --------------------------------------------------------------------- */
 static bool apply(cat_run *r, const cat_expr *at, cat_val f, cat_val arg, cat_val *out)

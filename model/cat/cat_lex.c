@@ -4,7 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/cat_ast.h"
+#include "model/cat/cat_ast.h"
 #include "util/mem.h"
 
 static const struct { const char *word; cat_tok tok; } keywords[] = {

@@ -1,5 +1,5 @@
 /* Symbolic thread values (see values.h). */
-#include "model/values.h"
+#include "model/paths/values.h"
 #include <stdlib.h>
 #include "util/mem.h"
 

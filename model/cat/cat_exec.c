@@ -5,8 +5,8 @@
  * ends in a verdict, expressions only compute values. */
 #include <stdio.h>
 #include <string.h>
-#include "model/cat_impl.h"
-#include "model/cat_rel.h"
+#include "model/cat/cat_impl.h"
+#include "model/cat/cat_rel.h"
 
 /* ---- instructions --------------------------------------------------------------------- */
 typedef struct path { uint64_t flags; bool undef; } path;

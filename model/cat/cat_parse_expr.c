@@ -10,7 +10,7 @@
  * precedence levels; the two halves call each other (cat_parse_impl.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "model/cat_parse_impl.h"
+#include "model/cat/cat_parse_impl.h"
 #include "util/mem.h"
 
 cat_expr *cat_mk(parser *p, cat_eop op, cat_token *at)

@@ -3,8 +3,8 @@
  * (domain, range, classes-loc, linearisations, ...). */
 #include <stdlib.h>
 #include <string.h>
-#include "model/cat_impl.h"
-#include "model/cat_rel.h"
+#include "model/cat/cat_impl.h"
+#include "model/cat/cat_rel.h"
 #include "util/mem.h"
 
 static const char *const builtin_names[CB_COUNT] = {

@@ -6,8 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "model/bset_build.h"
-#include "model/enum.h"
-#include "model/solver.h"
+#include "model/enum/enum.h"
+#include "model/paths/paths.h"
+#include "model/enum/solver.h"
 
 typedef struct enumr {
     const ir_test *t;

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "model/cat.h"
-#include "model/cat_ast.h"
+#include "model/cat/cat.h"
+#include "model/cat/cat_ast.h"
 #include "model/exec.h"
 #include "util/arena.h"
 

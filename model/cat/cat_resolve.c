@@ -8,7 +8,7 @@
  *     is computed once per event structure rather than once per candidate. */
 #include <stdlib.h>
 #include <string.h>
-#include "model/cat_impl.h"
+#include "model/cat/cat_impl.h"
 #include "util/mem.h"
 
 typedef struct sc_ent { const char *name; int level, slot; } sc_ent;

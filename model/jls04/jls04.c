@@ -3,7 +3,7 @@
  * every one of them is a target whose justification jls04_justify.c looks
  * for.
  *
- * A well-formed execution here is one path per thread (model/enum_paths.c:
+ * A well-formed execution here is one path per thread (model/paths/paths.c:
  * the thread run on its own, values left symbolic), a synchronization
  * order so (total over the volatile accesses, consistent with po), and the
  * write each read sees, such that
@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/jls04_impl.h"
+#include "model/jls04/jls04_impl.h"
 #include "util/mem.h"
 
 bool jls_limit(jls *j, const char *fmt, ...)
@@ -511,7 +511,7 @@ bool jls04_run(const ir_test *t, model_exec_fn fn, void *ctx, bset *b, diag *d)
     }
     ok = ok && check_test(&j);
     for (int th = 0; th < j.nth && ok; th++)
-        ok = enum_thread_paths(t, &t->threads[th], &j.tp[th], d);
+        ok = paths_thread(t, &t->threads[th], &j.tp[th], d);
     ok = ok && map_paths(&j) && all_execs(&j);
     if (ok) {
         jls_out_init(&j, b, fn, ctx);

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/cat_impl.h"
+#include "model/cat/cat_impl.h"
 #include "model/model.h"
 #include "util/embed.h"
 #include "util/file.h"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <z3.h>
-#include "model/solver.h"
+#include "model/enum/solver.h"
 #include <stdlib.h>
 #include "util/mem.h"
 

@@ -6,8 +6,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "model/cat_impl.h"
-#include "model/cat_rel.h"
+#include "model/cat/cat_impl.h"
+#include "model/cat/cat_rel.h"
 
 /* ---- helpers ----------------------------------------------------------------------- */
 exec_rel *cat_new_rel(cat_run *r)

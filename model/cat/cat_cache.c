@@ -7,8 +7,8 @@
  * valid, the evaluator only computes them. */
 #include <stdlib.h>
 #include <string.h>
-#include "model/cat_impl.h"
-#include "model/cat_rel.h"
+#include "model/cat/cat_impl.h"
+#include "model/cat/cat_rel.h"
 #include "util/mem.h"
 
 /* ---- entry points ----------------------------------------------------------------------- */

@@ -10,7 +10,7 @@
  * of it happens after, and, for a volatile location, the so-last write. */
 #include <stdlib.h>
 #include <string.h>
-#include "model/jls04_impl.h"
+#include "model/jls04/jls04_impl.h"
 #include "util/mem.h"
 
 #define MAX_NOTED 16
@@ -140,7 +140,7 @@ static void to_exec(const jls *j, const jexec *T, const ir_val *tw, const int *f
     const ir_test *t = j->t;
     memset(x, 0, sizeof *x);
     x->test = t;
-    enum_initial_writes(x, t);
+    exec_initial_writes(x, t);
     int at[JLS04_MAX_EVENTS];
     for (int l = 0; l < j->nlocs; l++)
         at[l] = l;

@@ -6,7 +6,7 @@
  * evaluator: this only asks for values, it decides nothing. */
 #include <stdlib.h>
 #include <string.h>
-#include "model/cat_impl.h"
+#include "model/cat/cat_impl.h"
 #include "util/mem.h"
 
 static int find_slot(const cat_model *m, const char *name)

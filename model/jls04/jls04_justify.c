@@ -45,7 +45,7 @@
  * event and are no reads, so adding them to every C_i keeps 1-8. */
 #include <stdlib.h>
 #include <string.h>
-#include "model/jls04_impl.h"
+#include "model/jls04/jls04_impl.h"
 #include "util/mem.h"
 
 /* T's values so far. */

@@ -1,10 +1,10 @@
 /* Stage 1 of enumeration: every path through a thread's loop-free SSA,
- * with symbolic values (see enum.h).  A branch whose condition is already a
+ * with symbolic values (see paths.h).  A branch whose condition is already a
  * constant follows one side; any other branch, and every compare-exchange,
  * forks into both outcomes with the matching assumption, as herd does. */
-#include <string.h>
-#include "model/enum.h"
 #include <stdlib.h>
+#include <string.h>
+#include "model/paths/paths.h"
 #include "util/mem.h"
 
 typedef struct walk {
@@ -135,7 +135,7 @@ static tev new_event(unsigned kind, const ir_instr *in)
 
 static void finish_path(walker *k, walk *w)
 {
-    if ((int)k->np >= ENUM_MAX_PATHS) {
+    if ((int)k->np >= PATHS_MAX) {
         fail(k, NULL, "too many paths through the thread");
         return;
     }
@@ -443,7 +443,7 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
     }
 }
 
-bool enum_thread_paths(const ir_test *t, const ir_thread *th, tpaths *out, diag *d)
+bool paths_thread(const ir_test *t, const ir_thread *th, tpaths *out, diag *d)
 {
     memset(out, 0, sizeof *out);
     walker k = {.t = t, .th = th, .out = out, .d = d};

@@ -6,7 +6,7 @@
  * way the final condition can tell solutions apart is one outcome. */
 #include <stdbool.h>
 #include <stdint.h>
-#include "model/values.h"
+#include "model/paths/values.h"
 #include "util/diag.h"
 
 /* A value: expression E of thread TH's pool, or the constant C when TH < 0. */

@@ -1,4 +1,4 @@
-/* Stage 2 of enumeration (see enum.h): candidates, the way herd counts
+/* Stage 2 of enumeration (see enum.h; stage 1, the paths, is model/paths/): candidates, the way herd counts
  * them.  For each combination of thread paths, every read takes one
  * same-location write (rf); values are propagated by substitution as
  * soon as the write's value is known, and a path assumption that fails
@@ -14,7 +14,7 @@
  * solver say of it, is enum_cand.c: the search only decides which
  * candidates exist. */
 #include <string.h>
-#include "model/enum_impl.h"
+#include "model/enum/enum_impl.h"
 #include <stdlib.h>
 #include "util/mem.h"
 
@@ -342,18 +342,6 @@ static bool rf_choose(enumr *e, int j)
 
 /* ---- path combinations --------------------------------------------------- */
 
-void enum_initial_writes(exec *x, const ir_test *t)
-{
-    for (int l = 0; l < t->nlocs; l++) {
-        exec_event *ev = &x->ev[l];
-        ev->kind = EV_W | EV_IW;
-        ev->thread = -1;
-        ev->loc = l;
-        ev->mode = IR_MODE_NONE;
-        ev->wval = t->locs[l].init;
-    }
-}
-
 static void dep_rel(exec_rel *rel, const enumr *e, int th, int base, int i, uint64_t deps)
 {
     const tpath *p = e->cur[th];
@@ -386,7 +374,7 @@ static bool build_events(enumr *e)
     if (n > e->b->events)
         e->b->events = n;
     memset(e->locw, 0, sizeof e->locw);
-    enum_initial_writes(x, t);
+    exec_initial_writes(x, t);
     for (int l = 0; l < t->nlocs; l++) {
         e->evth[l] = -1;
         e->evix[l] = -1;
@@ -509,7 +497,7 @@ bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_obse
     e.used = xcalloc((size_t)(e.nth ? e.nth : 1), sizeof *e.used);
     bool ok = true;
     for (int th = 0; th < e.nth && ok; th++) {
-        ok = enum_thread_paths(t, &t->threads[th], &e.tp[th], d);
+        ok = paths_thread(t, &t->threads[th], &e.tp[th], d);
         e.vals[th] = xcalloc(64, sizeof(ir_val));
     }
     if (ok) {

@@ -5,7 +5,7 @@
  * (cat_parse_expr.c).  Internal to those two files.  A parse function
  * that fails returns NULL or false; the parse's first error is in P->d. */
 #include <stdbool.h>
-#include "model/cat_ast.h"
+#include "model/cat/cat_ast.h"
 
 typedef struct parser {
     cat_token *t;
