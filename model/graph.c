@@ -187,9 +187,7 @@ static void base_edges(drawing *g, const exec *x)
 static void race_edges(drawing *g, const exec *x)
 {
     exec_rel sw, hb;
-    hb_sync(x, &sw);
-    if (!hb_clocks(x, &sw, &hb))
-        hb_closure(x, &sw, &hb);
+    hb_compute(x, &sw, &hb);
     static _Thread_local race_pair pairs[EXEC_MAX * (EXEC_MAX - 1) / 2];
     int np = hb_races(x, &hb, pairs, (int)(sizeof pairs / sizeof pairs[0]));
     for (int k = 0; k < np; k++)

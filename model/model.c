@@ -7,6 +7,7 @@
 #include "model/jls04/jls04.h"
 #include "model/model.h"
 #include "model/model_impl.h"
+#include "util/embed.h"
 #include "util/mem.h"
 
 struct model {
@@ -56,8 +57,42 @@ static model *load_jls04(diag *d)
     return m;
 }
 
+static bool listed(const char *const *names, const char *name)
+{
+    for (; *names; names++)
+        if (strcmp(*names, name) == 0)
+            return true;
+    return false;
+}
+
+/* A name (no '/' and no '.') must be one of the models: the other embedded
+ * model/cat files (cos, stdlib, fences, ...) are pieces the models include,
+ * and one of them run as a model would print a verdict that means nothing. */
+static bool known_name(const char *name, diag *d)
+{
+    if (strchr(name, '/') || strchr(name, '.') || listed(model_builtin_names(), name) ||
+        listed(model_multi_names(), name))
+        return true;
+    strbuf known = {0};
+    for (const char *const *n = model_builtin_names(); *n; n++)
+        sb_printf(&known, "%s%s", n == model_builtin_names() ? "" : ", ", *n);
+    for (const char *const *n = model_multi_names(); *n; n++)
+        sb_printf(&known, ", %s", *n);
+    char *file = xasprintf("model/cat/%s.cat", name);
+    if (embed_find(file))
+        diag_error(d, NULL, 0, 0, "'%s' is a file the built-in models include, not a model (built-in models: %s; "
+                   "or give a .cat file)", name, known.s);
+    else
+        diag_error(d, NULL, 0, 0, "unknown model '%s' (built-in models: %s; or give a .cat file)", name, known.s);
+    free(file);
+    sb_free(&known);
+    return false;
+}
+
 model *model_load(const char *name_or_path, diag *d)
 {
+    if (!known_name(name_or_path, d))
+        return NULL;
     if (strcmp(name_or_path, "jls04") == 0)
         return load_jls04(d);
     cat_model *c = cat_load(name_or_path, d);

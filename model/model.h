@@ -10,7 +10,9 @@ typedef struct model model;
 
 /* Load a built-in model by name ("sc", "x86tso", "rc11", "jam21", "jls04") or a
  * .cat file by path (herd's own files run unchanged; includes are looked up
- * beside the file, then among the built-in files).  NULL + diag on error. */
+ * beside the file, then among the built-in files).  NULL + diag on error:
+ * an unknown name, or the name of an embedded file that is no model (cos,
+ * stdlib, ...: the models include them), is status 2. */
 model *model_load(const char *name_or_path, diag *d);
 void model_free(model *m);
 

@@ -34,10 +34,12 @@
 
 typedef struct cat_model cat_model;
 
-/* NAME_OR_PATH is a built-in name ("sc", "x86tso", "rc11", "jam21"; the
- * embedded model/cat/NAME.cat) or a path to a .cat file.  `include "F"` is
- * looked up beside the including file, then among the embedded model/cat/
- * files.  NULL + diag (file:line:col of the fault) on error. */
+/* NAME_OR_PATH is the name of an embedded file (model/cat/NAME.cat: the
+ * models sc, x86tso, rc11 and jam21, and the files they include, such as
+ * cos and stdlib; model_load lets only the models through) or a path to a
+ * .cat file.  `include "F"` is looked up beside the including file, then
+ * among the embedded model/cat/ files.  NULL + diag (file:line:col of the
+ * fault) on error. */
 cat_model *cat_load(const char *name_or_path, diag *d);
 /* The same from text in memory; FILE names it in diagnostics and is where
  * includes are looked up first (may be NULL: embedded files only). */

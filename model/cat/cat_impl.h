@@ -105,9 +105,15 @@ bool cat_resolve(cat_model *m, cat_file *main_file, const char *main_path, diag 
 /* Which top-level instructions must run for the checks and for the global
  * slots ROOTS[0..NROOTS): OUT[i] for m->top[i] (cat_resolve.c). */
 void cat_liveness(const cat_model *m, const int *roots, int nroots, bool *out);
+/* ---- files (cat_find.c) ------------------------------------------------------------ */
+/* The whole of the file at PATH (malloc'd), or NULL with errno set. */
+char *cat_read_file(const char *path);
+/* The embedded model/cat/NAME (NAME with its ".cat"): its text and the path
+ * to show in messages, "model/cat/NAME" (both malloc'd), or NULL. */
+char *cat_embedded_text(const char *name, char **path);
 /* Find an included file: beside FROM_PATH (when it is a real file), then
  * among the embedded model/cat files.  Returns its text (malloc'd) and the
- * path to show in messages (malloc'd), or false + diag (cat_load.c). */
+ * path to show in messages (malloc'd), or false (the caller says why). */
 bool cat_find_include(const char *name, const char *from_path, char **text, char **path);
 /* Keep a file name alive as long as the model; returns the stored copy. */
 const char *cat_model_intern_file(cat_model *m, const char *path);

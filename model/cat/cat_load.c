@@ -1,59 +1,13 @@
-/* Loading a cat model: find the file (built-in name or path), parse it,
- * resolve it with its includes, and type-check it by running it once on
- * an empty execution, so that a model with a type error is rejected when
- * it is loaded rather than on the first candidate. */
+/* Loading a cat model: find the file (embedded name or path, cat_find.c),
+ * parse it, resolve it with its includes, and type-check it by running it
+ * once on an empty execution, so that a model with a type error is
+ * rejected when it is loaded rather than on the first candidate. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/cat/cat_impl.h"
-#include "model/model.h"
-#include "util/embed.h"
-#include "util/file.h"
 #include "util/mem.h"
-
-static char *read_file(const char *path)
-{
-    strbuf b = {0};
-    bool opened;
-    return file_read_all(path, &b, &opened) ? sb_take(&b) : NULL;
-}
-
-static char *embedded_text(const char *name, char **path)
-{
-    char *p = xasprintf("model/cat/%s", name);
-    const embed_file *e = embed_find(p);
-    if (!e) { free(p); return NULL; }
-    *path = p;
-    return xstrdup(e->data);
-}
-
-bool cat_find_include(const char *name, const char *from_path, char **text, char **path)
-{
-    if (from_path && from_path[0] != '<' && strncmp(from_path, "model/cat/", 10) != 0 && strchr(name, '/') == NULL) {
-        const char *slash = strrchr(from_path, '/');
-        char *cand = slash ? xasprintf("%.*s/%s", (int)(slash - from_path), from_path, name) : xstrdup(name);
-        char *t = read_file(cand);
-        if (t) { *text = t; *path = cand; return true; }
-        free(cand);
-    } else if (strchr(name, '/')) {
-        char *t = read_file(name);
-        if (t) { *text = t; *path = xstrdup(name); return true; }
-    }
-    char *t = embedded_text(name, path);
-    if (!t) return false;
-    *text = t;
-    return true;
-}
-
-const char *cat_model_intern_file(cat_model *m, const char *path)
-{
-    for (int i = 0; i < m->nfiles; i++)
-        if (!strcmp(m->files[i], path)) return m->files[i];
-    m->files = xrealloc(m->files, (size_t)(m->nfiles + 1) * sizeof *m->files);
-    m->files[m->nfiles] = xstrdup(path);
-    return m->files[m->nfiles++];
-}
 
 static char *base_name(const char *path)
 {
@@ -116,22 +70,17 @@ cat_model *cat_load(const char *name_or_path, diag *d)
     char *text, *path, *name = base_name(name_or_path);
     if (is_builtin_name(name_or_path)) {
         char *file = xasprintf("%s.cat", name_or_path);
-        text = embedded_text(file, &path);
+        text = cat_embedded_text(file, &path);
         free(file);
         if (!text) {
-            strbuf known = {0};
-            for (const char *const *n = model_builtin_names(); *n; n++)
-                sb_printf(&known, "%s%s", n == model_builtin_names() ? "" : ", ", *n);
-            for (const char *const *n = model_multi_names(); *n; n++)
-                sb_printf(&known, ", %s", *n);
-            diag_error(d, NULL, 0, 0, "unknown model '%s' (built-in models: %s; or give a .cat file)", name_or_path,
-                       known.s);
-            sb_free(&known);
+            /* model_load words this for the user, with the models it knows */
+            diag_error(d, NULL, 0, 0, "unknown model '%s' (no embedded model/cat/%s.cat)", name_or_path,
+                       name_or_path);
             free(name);
             return NULL;
         }
     } else {
-        text = read_file(name_or_path);
+        text = cat_read_file(name_or_path);
         if (!text) {
             diag_error(d, name_or_path, 0, 0, "cannot read model: %s", strerror(errno));
             free(name);

@@ -1,6 +1,7 @@
-/* Stage 2 of enumeration (see enum.h; stage 1, the paths, is model/paths/): candidates, the way herd counts
- * them.  For each combination of thread paths, every read takes one
- * same-location write (rf); values are propagated by substitution as
+/* Stage 2 of enumeration (see enum.h; stage 1, the paths, is
+ * model/paths/): candidates, the way herd counts them.  For each
+ * combination of thread paths, every read takes one same-location write
+ * (rf); values are propagated by substitution as
  * soon as the write's value is known, and a path assumption that fails
  * cuts the search.  Then, for models that build co from generate_cos,
  * each per-location coherence order (IW first) is one candidate whose
@@ -13,16 +14,10 @@
  * What a complete candidate's values are, and what the model and the
  * solver say of it, is enum_cand.c: the search only decides which
  * candidates exist. */
+#include <stdlib.h>
 #include <string.h>
 #include "model/enum/enum_impl.h"
-#include <stdlib.h>
 #include "util/mem.h"
-
-bool enum_fail(enumr *e)
-{
-    e->failed = true;
-    return false;
-}
 
 /* ---- coherence ----------------------------------------------------------- */
 
@@ -454,7 +449,7 @@ static bool paths_choose(enumr *e, int th)
 bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_observer *obs_fn, bset *b,
               uint64_t *flags, diag *d)
 {
-    enumr e = {.observer = obs_fn, .t = t, .d = d, .b = b};
+    enumr e = {.t = t, .d = d, .b = b};
     e.gen_co = cat_model_generates_co(cm);
     e.prune = prune;
     e.nth = t->nthreads;
@@ -463,33 +458,11 @@ bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_obse
         diag_error(d, t->file ? t->file : "", 0, 0, "too many locations");
         return false;
     }
-    /* Observables: the printed ones, then those only the filter uses. */
-    int nobs = 0, nf = 0;
-    ir_obs *obs = ir_observables(t, &nobs);
-    ir_obs *fobs = t->filter ? ir_filter_observables(t, &nf) : NULL;
-    e.nobs = nobs;
-    e.nall = nobs + nf;
-    e.obs = xcalloc((size_t)(e.nall ? e.nall : 1), sizeof *e.obs);
-    for (int i = 0; i < nobs; i++)
-        e.obs[i] = obs[i];
-    for (int i = 0; i < nf; i++)
-        e.obs[nobs + i] = fobs[i];
-    bacc_init(&e.acc, b, obs, nobs);
-    e.obs_th = xcalloc((size_t)(e.nall ? e.nall : 1), sizeof(int));
-    e.obs_reg = xcalloc((size_t)(e.nall ? e.nall : 1), sizeof(int));
+    outcome_init(&e.out, t, b, obs_fn ? obs_fn->fn : NULL, obs_fn ? obs_fn->ctx : NULL);
     e.loc_obs = xcalloc((size_t)(t->nlocs ? t->nlocs : 1), sizeof(bool));
-    for (int i = 0; i < e.nall; i++) {
-        e.obs_th[i] = e.obs_reg[i] = -1;
-        if (e.obs[i].kind == IR_OBS_REG) {
-            int th = ir_find_thread(t, e.obs[i].thread);
-            e.obs_th[i] = th;
-            if (th >= 0)
-                e.obs_reg[i] = ir_thread_find_reg(&t->threads[th], e.obs[i].reg);
-        } else if (e.obs[i].loc >= 0 && e.obs[i].loc < t->nlocs) {
-            e.loc_obs[e.obs[i].loc] = true;
-        }
-    }
-    e.state = xcalloc((size_t)(e.nall ? e.nall : 1), sizeof(ir_val));
+    for (int i = 0; i < e.out.nall; i++)
+        if (e.out.obs[i].kind != IR_OBS_REG && e.out.obs[i].loc >= 0 && e.out.obs[i].loc < t->nlocs)
+            e.loc_obs[e.out.obs[i].loc] = true;
     e.tp = xcalloc((size_t)(e.nth ? e.nth : 1), sizeof *e.tp);
     e.cur = xcalloc((size_t)(e.nth ? e.nth : 1), sizeof *e.cur);
     e.vals = xcalloc((size_t)(e.nth ? e.nth : 1), sizeof *e.vals);
@@ -505,7 +478,7 @@ bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_obse
         ok = paths_choose(&e, 0) && !e.failed;
         cat_run_free(e.run);
     }
-    bacc_finish(&e.acc);
+    outcome_finish(&e.out);
     *flags = e.flags;
     for (int th = 0; th < e.nth; th++) {
         tpaths_free(&e.tp[th]);
@@ -513,8 +486,6 @@ bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_obse
     }
     sv_free(e.sv);
     free(e.tp); free(e.cur); free(e.vals); free(e.known); free(e.used);
-    free(e.state); free(e.obs_th); free(e.obs_reg); free(e.loc_obs); free(e.obs);
-    free(obs);
-    free(fobs);
+    free(e.loc_obs);
     return ok;
 }

@@ -6,7 +6,7 @@
  * not about which candidates there are. */
 #include <string.h>
 #include "model/enum/enum_impl.h"
-#include "model/race.h"
+#include "model/hb.h"
 #include <stdlib.h>
 #include "util/mem.h"
 
@@ -75,23 +75,23 @@ bool enum_all_known(enumr *e)
 
 static ir_val final_reg(enumr *e, int i)
 {
-    int th = e->obs_th[i];
-    if (th < 0 || e->obs_reg[i] < 0)
+    int th = e->out.obs_th[i];
+    if (th < 0 || e->out.obs_reg[i] < 0)
         return 0;
     ir_val v = 0;
-    vx_eval(&e->tp[th].pool, e->cur[th]->final[e->obs_reg[i]], e->vals[th], ~(uint64_t)0, &v);
+    vx_eval(&e->tp[th].pool, e->cur[th]->final[e->out.obs_reg[i]], e->vals[th], ~(uint64_t)0, &v);
     return v;
 }
 
-/* Fill e->state from settled values; false if the filter rejects it. */
+/* Fill e->out.state from settled values; false if the filter rejects it. */
 static bool make_state(enumr *e)
 {
-    for (int i = 0; i < e->nall; i++) {
-        if (e->obs[i].kind == IR_OBS_REG) {
-            e->state[i] = final_reg(e, i);
+    for (int i = 0; i < e->out.nall; i++) {
+        if (e->out.obs[i].kind == IR_OBS_REG) {
+            e->out.state[i] = final_reg(e, i);
         } else {
             ir_val v = 0;
-            int w = e->fw[e->obs[i].loc];
+            int w = e->fw[e->out.obs[i].loc];
             uint64_t saved[e->nth];
             for (int th = 0; th < e->nth; th++) {
                 saved[th] = e->known[th];
@@ -100,30 +100,24 @@ static bool make_state(enumr *e)
             write_value(e, w, &v);
             for (int th = 0; th < e->nth; th++)
                 e->known[th] = saved[th];
-            e->state[i] = v;
+            e->out.state[i] = v;
         }
     }
-    if (e->t->filter && !ir_cond_eval(e->t->filter, e->obs, e->state, e->nall))
-        return false;
-    return true;
+    return outcome_kept(&e->out);
 }
 
 /* False when the observer stops the run. */
 static bool record(enumr *e, const cat_verdict *v)
 {
-    bool c = ir_cond_eval(e->t->cond, e->obs, e->state, e->nall);
-    bacc_add(&e->acc, e->state, c, v->consistent);
+    bool c = outcome_add(&e->out, v->consistent);
     if (v->undef) {
         e->b->undef = true;
         if (!e->b->race && e->t->arch == IR_ARCH_C)
-            e->b->race = race_describe(&e->x);
+            e->b->race = hb_race_describe(&e->x);
     }
     e->flags |= v->flags;
-    if (e->observer) {
-        model_exec_info info = {++e->nexec, e->state, c, v->undef};
-        if (!e->observer->fn(e->observer->ctx, &e->x, &info, e->d))
-            return enum_fail(e);
-    }
+    if (!outcome_tell(&e->out, &e->x, c, v->undef, e->d))
+        return enum_fail(e);
     return true;
 }
 
@@ -203,13 +197,13 @@ static void collect_atoms(const ir_cond *c, const ir_obs *obs, int n,
 static sv_term obs_term(enumr *e, int i)
 {
     sv_term t = {-1, -1, 0};
-    if (e->obs[i].kind == IR_OBS_REG) {
-        if (e->obs_th[i] >= 0 && e->obs_reg[i] >= 0) {
-            t.th = e->obs_th[i];
-            t.e = e->cur[t.th]->final[e->obs_reg[i]];
+    if (e->out.obs[i].kind == IR_OBS_REG) {
+        if (e->out.obs_th[i] >= 0 && e->out.obs_reg[i] >= 0) {
+            t.th = e->out.obs_th[i];
+            t.e = e->cur[t.th]->final[e->out.obs_reg[i]];
         }
     } else {
-        int w = e->fw[e->obs[i].loc];
+        int w = e->fw[e->out.obs[i].loc];
         if (e->evth[w] < 0)
             t.c = e->x.ev[w].wval;
         else {
@@ -251,14 +245,14 @@ static bool solve_symbolic(enumr *e)
             cond[ncond] = (sv_term){th, e->cur[th]->cond[i].e, 0};
             nz[ncond++] = e->cur[th]->cond[i].nonzero;
         }
-    sv_term *obs = xmalloc((size_t)(e->nall ? e->nall : 1) * sizeof *obs);
-    for (int i = 0; i < e->nall; i++)
+    sv_term *obs = xmalloc((size_t)(e->out.nall ? e->out.nall : 1) * sizeof *obs);
+    for (int i = 0; i < e->out.nall; i++)
         obs[i] = obs_term(e, i);
     int *ao = NULL, *pa = NULL, *pb = NULL;
     ir_val *av = NULL;
     size_t na = 0, ca = 0, np = 0, cp = 0;
-    collect_atoms(e->t->cond, e->obs, e->nall, &ao, &av, &na, &ca, &pa, &pb, &np, &cp);
-    collect_atoms(e->t->filter, e->obs, e->nall, &ao, &av, &na, &ca, &pa, &pb, &np, &cp);
+    collect_atoms(e->t->cond, e->out.obs, e->out.nall, &ao, &av, &na, &ca, &pa, &pb, &np, &cp);
+    collect_atoms(e->t->filter, e->out.obs, e->out.nall, &ao, &av, &na, &ca, &pa, &pb, &np, &cp);
     vpool *pools = xmalloc((size_t)e->nth * sizeof *pools);
     for (int th = 0; th < e->nth; th++)
         pools[th] = e->tp[th].pool;
@@ -266,7 +260,7 @@ static bool solve_symbolic(enumr *e)
         .nthreads = e->nth, .pools = pools, .vals = e->vals, .known = e->known, .used = e->used,
         .eq_th = eq_th, .eq_slot = eq_slot, .eq_val = eq_val, .neq = neq,
         .cond = cond, .nonzero = nz, .ncond = ncond,
-        .obs = obs, .nobs = e->nall,
+        .obs = obs, .nobs = e->out.nall,
         .atom_obs = ao, .atom_val = av, .natoms = (int)na,
         .pair_a = pa, .pair_b = pb, .npairs = (int)np,
     };

@@ -9,6 +9,7 @@
 #include "model/enum/enum.h"
 #include "model/paths/paths.h"
 #include "model/enum/solver.h"
+#include "model/outcome.h"
 
 typedef struct enumr {
     const ir_test *t;
@@ -32,25 +33,23 @@ typedef struct enumr {
     uint64_t *used;             /* per thread: slots on the current path */
     uint64_t locw[EXEC_MAX];    /* per location: its writes (IW included) */
     int nlocs;
-    /* observables: printed ones first, then the filter's */
-    ir_obs *obs;
-    int nobs, nall;
-    int *obs_th, *obs_reg;      /* REG: thread index and final_regs index (-1: reads 0) */
+    outcome out;                /* observables, the state, the behaviour set, the observer */
     bool *loc_obs;              /* location observed: its final write is chosen */
     int fw[EXEC_MAX];           /* per observed location: final write */
-    ir_val *state;
     bool symbolic;              /* the current rf candidate needs the solver */
     sv_ctx *sv;
     cat_verdict verdict;        /* of the current candidate (symbolic case) */
-    bset_acc acc;
     bset *b;
     uint64_t flags;             /* named flags raised by consistent candidates */
-    const enum_observer *observer;  /* NULL, or told of every consistent candidate */
-    uint64_t nexec;             /* consistent candidates told so far */
 } enumr;
 
-/* enum.c: mark the run failed (the diag says why); returns false. */
-bool enum_fail(enumr *e);
+/* Mark the run failed (the diag says why); returns false.  Both files stop
+ * the search this way, so it lives here rather than in either. */
+static inline bool enum_fail(enumr *e)
+{
+    e->failed = true;
+    return false;
+}
 
 /* enum_cand.c */
 /* Settle every read (of the first UPTO) whose write's value is known;

@@ -17,42 +17,10 @@
  * location, and each initial write with the first action of every thread
  * (so it happens before every event).  Values are not part of it: a
  * justification fixes them (jls04_justify.c says why that is exact). */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/jls04/jls04_impl.h"
 #include "util/mem.h"
-
-bool jls_limit(jls *j, const char *fmt, ...)
-{
-    if (j->d->set)
-        return false;
-    char msg[DIAG_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    int line = 0, col = 0;
-    if (j->nth > 0)
-        ir_thread_pos(j->t, 0, &line, &col);
-    diag_error(j->d, j->t->file ? j->t->file : "", line, col, "jls04: %s", msg);
-    j->d->status = 3;
-    return false;
-}
-
-const tpath *jls_path(const jls *j, const jexec *x, int th)
-{
-    const int *c = j->combo + (size_t)j->fr[x->frame].combo * (size_t)j->nth;
-    return &j->tp[th].p[c[th]];
-}
-
-int jls_event(const jls *j, const jexec *x, int i)
-{
-    int th = j->id[i].th;
-    const int *c = j->combo + (size_t)j->fr[x->frame].combo * (size_t)j->nth;
-    return j->pm[th][c[th]].ev_of[i];
-}
 
 /* ---- what JLS04 can say something of ------------------------------------------- */
 

@@ -2,8 +2,11 @@
 #define LITMUSC_MODEL_JLS04_IMPL_H
 /* The state shared by the JLS04 files, internal to them: jls04.c (the
  * test's events and its well-formed executions), jls04_justify.c (the
- * justification of one target) and jls04_out.c (final states, the
- * executions handed to an observer, the notes).
+ * justification of one target), jls04_out.c (final states, the
+ * executions handed to an observer, the notes), and below them all
+ * jls04_exec.c (an execution's values, the limits, an event's name).
+ * Calls go one way: jls04.c -> jls04_justify.c -> jls04_out.c ->
+ * jls04_exec.c.
  *
  * Events across executions.  JLS04 commits an event in one execution and
  * asks for "the same" event in the next; jMT (section 4) makes that
@@ -15,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "model/bset_build.h"
+#include "model/outcome.h"
 #include "model/paths/paths.h"
 #include "model/jls04/jls04.h"
 #include "util/mem.h"
@@ -91,31 +95,39 @@ typedef struct jls {
     uint64_t steps;             /* justifying executions tried, against JLS04_MAX_STEPS */
     /* output */
     bset *b;
-    bset_acc acc;
-    model_exec_fn observe;      /* NULL, or told of every allowed execution */
-    void *observe_ctx;
-    uint64_t nexec;
-    ir_obs *obs;                /* printed observables, then those only the filter needs */
-    int nobs, nall;
-    int *obs_th, *obs_reg;
+    outcome out;                /* observables, the state, the behaviour set, the observer */
     strbuf notes;
     int nnotes;
     ir_val *noted;              /* states (nobs values each) whose justification is in notes */
 } jls;
 
-/* jls04.c */
+/* jls04_exec.c */
 /* Record a limit crossed: diag at the test's first instruction, status 3. */
 bool jls_limit(jls *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The path event of identity I in execution X, and its thread's path. */
-const tpath *jls_path(const jls *j, const jexec *x, int th);
-int jls_event(const jls *j, const jexec *x, int i);
-
-/* jls04_justify.c */
 /* E's values (condition 4 aside) when C is committed: reads of C see T's
  * write with T's value TW, the others a write that happens before them,
  * evaluated in hb order (EV: per event, the value read or written).
  * False when a branch assumption of E's paths fails. */
 bool jls_exec_values(const jls *j, const jexec *E, jset C, const ir_val *tw, ir_val *ev);
+/* An event as the notes name it: "Thread0:W y=1", "init x=0". */
+void jls_format_event(const jls *j, strbuf *b, int i, ir_val v);
+
+/* The path of thread TH in execution X, and the path event of identity I
+ * (-1 when X's path lacks it); in every inner loop of the search. */
+static inline const tpath *jls_path(const jls *j, const jexec *x, int th)
+{
+    const int *c = j->combo + (size_t)j->fr[x->frame].combo * (size_t)j->nth;
+    return &j->tp[th].p[c[th]];
+}
+
+static inline int jls_event(const jls *j, const jexec *x, int i)
+{
+    int th = j->id[i].th;
+    const int *c = j->combo + (size_t)j->fr[x->frame].combo * (size_t)j->nth;
+    return j->pm[th][c[th]].ev_of[i];
+}
+
+/* jls04_justify.c */
 /* The executions JLS04 allows with target X (jls.x[ti])
  * as their structure, each handed to jls_outcome.  False + diag on a limit. */
 bool jls_justify(jls *j, int ti);
@@ -129,7 +141,5 @@ bool jls_justify(jls *j, int ti);
 bool jls_outcome(jls *j, int ti, const ir_val *wv, ir_val (*slots)[64], const jstage *stages, int nstages);
 void jls_out_init(jls *j, bset *b, model_exec_fn fn, void *ctx);
 void jls_out_finish(jls *j);
-/* An event as the notes name it: "Thread0:W y=1", "init x=0". */
-void jls_format_event(const jls *j, strbuf *b, int i, ir_val v);
 
 #endif

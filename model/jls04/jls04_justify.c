@@ -156,40 +156,6 @@ static bool frame_fits(const jsearch *s, const jframe *F, jset C, jset R)
     return true;
 }
 
-bool jls_exec_values(const jls *j, const jexec *E, jset C, const ir_val *tw, ir_val *ev)
-{
-    const jframe *EF = &j->fr[E->frame];
-    ir_val slots[j->nth > 0 ? j->nth : 1][64];
-    for (int k = 0; k < EF->norder; k++) {
-        int i = EF->order[k];
-        if (i < j->nlocs) {
-            ev[i] = j->t->locs[i].init;
-            continue;
-        }
-        int th = j->id[i].th;
-        const tev *e = &jls_path(j, E, th)->ev[jls_event(j, E, i)];
-        if (j->id[i].kind == EV_R) {
-            int w = E->src[i];
-            ev[i] = (C & JBIT(i)) ? tw[w] : ev[w];
-            slots[th][e->rslot] = ev[i];
-        } else {
-            ir_val x = 0;
-            vx_eval(&j->tp[th].pool, e->wval, slots[th], ~(uint64_t)0, &x);
-            ev[i] = x;
-        }
-    }
-    for (int th = 0; th < j->nth; th++) {
-        const tpath *p = jls_path(j, E, th);
-        for (int c = 0; c < p->ncond; c++) {
-            ir_val x = 0;
-            vx_eval(&j->tp[th].pool, p->cond[c].e, slots[th], ~(uint64_t)0, &x);
-            if ((x != 0) != p->cond[c].nonzero)
-                return false;
-        }
-    }
-    return true;
-}
-
 /* ---- states seen -------------------------------------------------------------- */
 
 static uint64_t mix(uint64_t h, uint64_t v)

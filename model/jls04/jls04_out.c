@@ -19,32 +19,7 @@ void jls_out_init(jls *j, bset *b, model_exec_fn fn, void *ctx)
 {
     const ir_test *t = j->t;
     j->b = b;
-    j->observe = fn;
-    j->observe_ctx = ctx;
-    int nobs = 0, nf = 0;
-    ir_obs *o = ir_observables(t, &nobs);
-    ir_obs *fo = t->filter ? ir_filter_observables(t, &nf) : NULL;
-    j->nobs = nobs;
-    j->nall = nobs + nf;
-    j->obs = xcalloc((size_t)(j->nall ? j->nall : 1), sizeof *j->obs);
-    for (int i = 0; i < nobs; i++)
-        j->obs[i] = o[i];
-    for (int i = 0; i < nf; i++)
-        j->obs[nobs + i] = fo[i];
-    bacc_init(&j->acc, b, o, nobs);
-    free(o);
-    free(fo);
-    j->obs_th = xcalloc((size_t)(j->nall ? j->nall : 1), sizeof *j->obs_th);
-    j->obs_reg = xcalloc((size_t)(j->nall ? j->nall : 1), sizeof *j->obs_reg);
-    for (int i = 0; i < j->nall; i++) {
-        j->obs_th[i] = j->obs_reg[i] = -1;
-        if (j->obs[i].kind == IR_OBS_REG) {
-            int th = ir_find_thread(t, j->obs[i].thread);
-            j->obs_th[i] = th;
-            if (th >= 0)
-                j->obs_reg[i] = ir_thread_find_reg(&t->threads[th], j->obs[i].reg);
-        }
-    }
+    outcome_init(&j->out, t, b, fn, ctx);
     int events = t->nlocs;
     for (int th = 0; th < j->nth; th++) {
         int most = 0;
@@ -54,18 +29,6 @@ void jls_out_init(jls *j, bset *b, model_exec_fn fn, void *ctx)
         events += most;
     }
     b->events = events;
-}
-
-void jls_format_event(const jls *j, strbuf *b, int i, ir_val v)
-{
-    char val[64];
-    ir_format_val(j->t, v, val, sizeof val);
-    const jid *d = &j->id[i];
-    if (d->th < 0)
-        sb_printf(b, "init %s=%s", j->t->locs[d->loc].name, val);
-    else
-        sb_printf(b, "%s:%s %s=%s", j->t->threads[d->th].name, d->kind == EV_R ? "R" : "W", j->t->locs[d->loc].name,
-                  val);
 }
 
 /* One justification of the state VALS of target TI (T's values TW). */
@@ -88,7 +51,7 @@ static void note(jls *j, int ti, const ir_val *vals, const ir_val *tw, const jst
             n--;
         }
     }
-    char *state = ir_format_state(t, j->obs, vals, j->nobs);
+    char *state = ir_format_state(t, j->out.obs, vals, j->out.nobs);
     sb_printf(&j->notes, "(* %s: JLS04 justifies %s in %d stage%s (JLS 17.4.8): the events C_i adds, with "
               "their values in T; E_i, with its own values *)\n", t->name, state, n, n == 1 ? "" : "s");
     free(state);
@@ -129,7 +92,7 @@ static void note(jls *j, int ti, const ir_val *vals, const ir_val *tw, const jst
 static bool noted(const jls *j, const ir_val *vals)
 {
     for (int k = 0; k < j->nnotes && k < MAX_NOTED; k++)
-        if (!memcmp(j->noted + (size_t)k * (size_t)j->nobs, vals, (size_t)j->nobs * sizeof *vals))
+        if (!memcmp(j->noted + (size_t)k * (size_t)j->out.nobs, vals, (size_t)j->out.nobs * sizeof *vals))
             return true;
     return false;
 }
@@ -192,37 +155,35 @@ typedef struct fwalk {
 static bool final_state(fwalk *f)
 {
     jls *j = f->j;
-    const ir_test *t = j->t;
     const jexec *T = &j->x[f->ti];
-    for (int i = 0; i < j->nall; i++) {
-        const ir_obs *o = &j->obs[i];
+    for (int i = 0; i < j->out.nall; i++) {
+        const ir_obs *o = &j->out.obs[i];
         ir_val v = 0;
         if (o->kind == IR_OBS_REG) {
-            int th = j->obs_th[i];
-            if (th >= 0 && j->obs_reg[i] >= 0)
-                vx_eval(&j->tp[th].pool, jls_path(j, T, th)->final[j->obs_reg[i]], f->slots[th], ~(uint64_t)0, &v);
+            int th = j->out.obs_th[i];
+            if (th >= 0 && j->out.obs_reg[i] >= 0)
+                vx_eval(&j->tp[th].pool, jls_path(j, T, th)->final[j->out.obs_reg[i]], f->slots[th], ~(uint64_t)0,
+                        &v);
         } else if (o->loc >= 0 && o->loc < j->nlocs) {
             v = f->tw[f->fw[o->loc]];
         }
         f->state[i] = v;
     }
-    if (t->filter && !ir_cond_eval(t->filter, j->obs, f->state, j->nall))
+    if (!outcome_kept(&j->out))
         return true;                    /* herd filters before the model runs */
-    bool c = ir_cond_eval(t->cond, j->obs, f->state, j->nall);
-    bacc_add(&j->acc, f->state, c, 1);
+    bool c = outcome_add(&j->out, 1);
     if (c && !noted(j, f->state)) {
         if (j->nnotes < MAX_NOTED) {
-            j->noted = xrealloc(j->noted, (size_t)(j->nnotes + 1) * (size_t)(j->nobs ? j->nobs : 1) * sizeof *j->noted);
-            memcpy(j->noted + (size_t)j->nnotes * (size_t)j->nobs, f->state, (size_t)j->nobs * sizeof *f->state);
+            j->noted = xrealloc(j->noted, (size_t)(j->nnotes + 1) * (size_t)(j->out.nobs ? j->out.nobs : 1) * sizeof *j->noted);
+            memcpy(j->noted + (size_t)j->nnotes * (size_t)j->out.nobs, f->state, (size_t)j->out.nobs * sizeof *f->state);
             note(j, f->ti, f->state, f->tw, f->st, f->nst);
         }
         j->nnotes++;
     }
-    if (j->observe) {
+    if (j->out.fn) {
         exec *x = xmalloc(sizeof *x);
         to_exec(j, T, f->tw, f->fw, x);
-        model_exec_info info = {++j->nexec, f->state, c, false};
-        bool go = j->observe(j->observe_ctx, x, &info, j->d);
+        bool go = outcome_tell(&j->out, x, c, false, j->d);
         free(x);
         if (!go)
             return false;
@@ -260,8 +221,8 @@ bool jls_outcome(jls *j, int ti, const ir_val *tw, ir_val (*slots)[64], const js
     f.slots = slots;
     f.st = st;
     f.nst = nst;
-    for (int i = 0; i < j->nall; i++) {
-        const ir_obs *o = &j->obs[i];
+    for (int i = 0; i < j->out.nall; i++) {
+        const ir_obs *o = &j->out.obs[i];
         if (o->kind != IR_OBS_MEM || o->loc < 0 || o->loc >= j->nlocs || f.cands[o->loc])
             continue;
         int l = o->loc;
@@ -281,15 +242,13 @@ bool jls_outcome(jls *j, int ti, const ir_val *tw, ir_val (*slots)[64], const js
             last &= ~JBIT(l);
         f.cands[l] = last;
     }
-    f.state = xcalloc((size_t)(j->nall ? j->nall : 1), sizeof *f.state);
-    bool ok = fw_choose(&f, 0);
-    free(f.state);
-    return ok;
+    f.state = j->out.state;
+    return fw_choose(&f, 0);
 }
 
 void jls_out_finish(jls *j)
 {
-    bacc_finish(&j->acc);
+    outcome_finish(&j->out);
     if (j->nnotes > MAX_NOTED)
         sb_printf(&j->notes, "(* %s: %d more states where the condition holds; their justifications are not shown *)\n",
                   j->t->name, j->nnotes - MAX_NOTED);
@@ -299,7 +258,4 @@ void jls_out_finish(jls *j)
                   (unsigned long long)(j->b->pos + j->b->neg), j->nx);
     j->b->notes = sb_take(&j->notes);
     free(j->noted);
-    free(j->obs);
-    free(j->obs_th);
-    free(j->obs_reg);
 }
