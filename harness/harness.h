@@ -359,7 +359,8 @@ void harness_step_end(void);
 
 /* ---- building native runners, with a cache ------------------------------------ */
 typedef struct harness_file {
-    const char *path;       /* relative path inside the build folder, e.g. "runtime/hist.c" */
+    const char *path;       /* relative path inside the build folder: "test.c", or a runtime
+                               file under its base name, e.g. "lrt_hist.c" */
     const char *data;
     size_t len;
     bool compile;           /* pass it to the compiler (a .c file) */

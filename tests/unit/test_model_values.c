@@ -1,5 +1,5 @@
-/* Unit tests of symbolic thread values (model/values.h) and of the z3
- * value solver (model/solver.h). */
+/* Unit tests of symbolic thread values (model/paths/values.h) and of the z3
+ * value solver (model/enum/solver.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
