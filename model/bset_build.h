@@ -2,7 +2,7 @@
 #define LITMUSC_MODEL_BSET_BUILD_H
 /* Accumulating a behaviour set while candidates are checked (model/), and
  * the hash of its table. */
-#include "model/model.h"
+#include "model/bset.h"
 
 typedef struct bset_acc {
     bset *b;

@@ -3,7 +3,7 @@
  * verdict arithmetic behind Ok/No, Positive/Negative and Observation. */
 #include <inttypes.h>
 #include <stdlib.h>
-#include "model/model.h"
+#include "model/bset.h"
 
 static const char *kind_word(ir_quant q)
 {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "model/bset_build.h"
 #include "model/exec.h"
+#include "model/model.h"
 
 typedef struct outcome {
     const ir_test *t;
