@@ -19,7 +19,7 @@ void outcome_init(outcome *o, const ir_test *t, bset *b, model_exec_fn fn, void 
         o->obs[i] = obs[i];
     for (int i = 0; i < nf; i++)
         o->obs[nobs + i] = fobs[i];
-    bacc_init(&o->acc, b, obs, nobs);
+    bset_acc_init(&o->acc, b, obs, nobs);
     free(obs);
     free(fobs);
     o->obs_th = xcalloc(n, sizeof *o->obs_th);
@@ -46,7 +46,7 @@ bool outcome_tell(outcome *o, const exec *x, bool cond, bool undef, diag *d)
 
 void outcome_finish(outcome *o)
 {
-    bacc_finish(&o->acc);
+    bset_acc_finish(&o->acc);
     free(o->obs);
     free(o->obs_th);
     free(o->obs_reg);

@@ -36,7 +36,7 @@ static inline bool outcome_kept(const outcome *o)
 static inline bool outcome_add(outcome *o, uint64_t count)
 {
     bool c = ir_cond_eval(o->t->cond, o->obs, o->state, o->nall);
-    bacc_add(&o->acc, o->state, c, count);
+    bset_acc_add(&o->acc, o->state, c, count);
     return c;
 }
 /* Tell the observer, if any, of X, whose state is o->state.  False when it

@@ -91,7 +91,7 @@ static int identity(jls *j, int th, unsigned kind, int loc, int idx)
         if (j->id[i].th == th && j->id[i].kind == kind && j->id[i].loc == loc && j->id[i].idx == idx)
             return i;
     if (j->nid == JLS04_MAX_EVENTS) {
-        jls_limit(j, "the test's executions have more than %d distinct events (initial writes included)",
+        jls04_limit(j, "the test's executions have more than %d distinct events (initial writes included)",
                   JLS04_MAX_EVENTS);
         return -1;
     }
@@ -144,7 +144,7 @@ static bool map_paths(jls *j)
                 !j->vol[j->id[w].loc])
                 continue;
             if (j->npair == JLS04_MAX_SYNC_PAIRS)
-                return jls_limit(j, "more than %d volatile write/read pairs of one location",
+                return jls04_limit(j, "more than %d volatile write/read pairs of one location",
                                  JLS04_MAX_SYNC_PAIRS);
             j->pair_w[j->npair] = w;
             j->pair_r[j->npair] = r;
@@ -204,7 +204,7 @@ static bool add_exec(build *bd, int frame)
     jls *j = bd->j;
     const jframe *f = &j->fr[frame];
     if (j->nx == JLS04_MAX_EXECS)
-        return jls_limit(j, "the test has more than %d well-formed executions", JLS04_MAX_EXECS);
+        return jls04_limit(j, "the test has more than %d well-formed executions", JLS04_MAX_EXECS);
     jexec x;
     memset(&x, 0, sizeof x);
     x.frame = frame;
@@ -421,7 +421,7 @@ static bool all_execs(jls *j)
     int n = 1;
     for (int th = 0; th < j->nth; th++) {
         if ((long long)n * j->tp[th].np > JLS04_MAX_EXECS)
-            return jls_limit(j, "the threads' paths combine in more than %d ways", JLS04_MAX_EXECS);
+            return jls04_limit(j, "the threads' paths combine in more than %d ways", JLS04_MAX_EXECS);
         n *= j->tp[th].np;
     }
     j->ncombo = n;
@@ -441,7 +441,7 @@ static bool all_execs(jls *j)
 
 /* ---- the run ----------------------------------------------------------- */
 
-static void jls_free(jls *j)
+static void jls04_free(jls *j)
 {
     for (int th = 0; th < j->nth; th++) {
         if (j->pm && j->pm[th]) {
@@ -473,7 +473,7 @@ bool jls04_run(const ir_test *t, model_exec_fn fn, void *ctx, bset *b, diag *d)
     j.tp = xcalloc((size_t)(j.nth ? j.nth : 1), sizeof *j.tp);
     bool ok = true;
     if (t->nlocs > JLS04_MAX_EVENTS) {
-        jls_limit(&j, "the test has %d locations; at most %d events (initial writes included) are supported",
+        jls04_limit(&j, "the test has %d locations; at most %d events (initial writes included) are supported",
                   t->nlocs, JLS04_MAX_EVENTS);
         ok = false;
     }
@@ -482,12 +482,12 @@ bool jls04_run(const ir_test *t, model_exec_fn fn, void *ctx, bset *b, diag *d)
         ok = paths_thread(t, &t->threads[th], &j.tp[th], d);
     ok = ok && map_paths(&j) && all_execs(&j);
     if (ok) {
-        jls_out_init(&j, b, fn, ctx);
+        jls04_out_init(&j, b, fn, ctx);
         b->candidates = (uint64_t)j.nx;
         for (int ti = 0; ti < j.nx && ok; ti++)
-            ok = jls_justify(&j, ti);
-        jls_out_finish(&j);
+            ok = jls04_justify(&j, ti);
+        jls04_out_finish(&j);
     }
-    jls_free(&j);
+    jls04_free(&j);
     return ok;
 }

@@ -1,13 +1,13 @@
 /* The bottom of the JLS04 files: what each of them asks of an execution
  * (its values when a set is committed, its events by identity, through
- * jls04_impl.h's jls_path and jls_event), the limit a search stops at, and
+ * jls04_impl.h's jls04_path and jls04_event), the limit a search stops at, and
  * an event as the notes name it.  It calls none of jls04.c,
  * jls04_justify.c or jls04_out.c. */
 #include <stdarg.h>
 #include <stdio.h>
 #include "model/jls04/jls04_impl.h"
 
-bool jls_limit(jls *j, const char *fmt, ...)
+bool jls04_limit(jls *j, const char *fmt, ...)
 {
     if (j->d->set)
         return false;
@@ -24,7 +24,7 @@ bool jls_limit(jls *j, const char *fmt, ...)
     return false;
 }
 
-bool jls_exec_values(const jls *j, const jexec *E, jset C, const ir_val *tw, ir_val *ev)
+bool jls04_exec_values(const jls *j, const jexec *E, jset C, const ir_val *tw, ir_val *ev)
 {
     const jframe *EF = &j->fr[E->frame];
     ir_val slots[j->nth > 0 ? j->nth : 1][64];
@@ -35,7 +35,7 @@ bool jls_exec_values(const jls *j, const jexec *E, jset C, const ir_val *tw, ir_
             continue;
         }
         int th = j->id[i].th;
-        const tev *e = &jls_path(j, E, th)->ev[jls_event(j, E, i)];
+        const tev *e = &jls04_path(j, E, th)->ev[jls04_event(j, E, i)];
         if (j->id[i].kind == EV_R) {
             int w = E->src[i];
             ev[i] = (C & JBIT(i)) ? tw[w] : ev[w];
@@ -47,7 +47,7 @@ bool jls_exec_values(const jls *j, const jexec *E, jset C, const ir_val *tw, ir_
         }
     }
     for (int th = 0; th < j->nth; th++) {
-        const tpath *p = jls_path(j, E, th);
+        const tpath *p = jls04_path(j, E, th);
         for (int c = 0; c < p->ncond; c++) {
             ir_val x = 0;
             vx_eval(&j->tp[th].pool, p->cond[c].e, slots[th], ~(uint64_t)0, &x);
@@ -58,7 +58,7 @@ bool jls_exec_values(const jls *j, const jexec *E, jset C, const ir_val *tw, ir_
     return true;
 }
 
-void jls_format_event(const jls *j, strbuf *b, int i, ir_val v)
+void jls04_format_event(const jls *j, strbuf *b, int i, ir_val v)
 {
     char val[64];
     ir_format_val(j->t, v, val, sizeof val);

@@ -103,24 +103,24 @@ typedef struct jls {
 
 /* jls04_exec.c */
 /* Record a limit crossed: diag at the test's first instruction, status 3. */
-bool jls_limit(jls *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool jls04_limit(jls *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* E's values (condition 4 aside) when C is committed: reads of C see T's
  * write with T's value TW, the others a write that happens before them,
  * evaluated in hb order (EV: per event, the value read or written).
  * False when a branch assumption of E's paths fails. */
-bool jls_exec_values(const jls *j, const jexec *E, jset C, const ir_val *tw, ir_val *ev);
+bool jls04_exec_values(const jls *j, const jexec *E, jset C, const ir_val *tw, ir_val *ev);
 /* An event as the notes name it: "Thread0:W y=1", "init x=0". */
-void jls_format_event(const jls *j, strbuf *b, int i, ir_val v);
+void jls04_format_event(const jls *j, strbuf *b, int i, ir_val v);
 
 /* The path of thread TH in execution X, and the path event of identity I
  * (-1 when X's path lacks it); in every inner loop of the search. */
-static inline const tpath *jls_path(const jls *j, const jexec *x, int th)
+static inline const tpath *jls04_path(const jls *j, const jexec *x, int th)
 {
     const int *c = j->combo + (size_t)j->fr[x->frame].combo * (size_t)j->nth;
     return &j->tp[th].p[c[th]];
 }
 
-static inline int jls_event(const jls *j, const jexec *x, int i)
+static inline int jls04_event(const jls *j, const jexec *x, int i)
 {
     int th = j->id[i].th;
     const int *c = j->combo + (size_t)j->fr[x->frame].combo * (size_t)j->nth;
@@ -129,8 +129,8 @@ static inline int jls_event(const jls *j, const jexec *x, int i)
 
 /* jls04_justify.c */
 /* The executions JLS04 allows with target X (jls.x[ti])
- * as their structure, each handed to jls_outcome.  False + diag on a limit. */
-bool jls_justify(jls *j, int ti);
+ * as their structure, each handed to jls04_outcome.  False + diag on a limit. */
+bool jls04_justify(jls *j, int ti);
 
 /* jls04_out.c */
 /* Forward values of X: read-slot values per thread (SLOTS[th], 64 each)
@@ -138,8 +138,8 @@ bool jls_justify(jls *j, int ti);
  * registers and observed locations go to the behaviour set; one
  * justification (STAGES) goes to the notes when the state is a new
  * witness.  False when the observer stops the run. */
-bool jls_outcome(jls *j, int ti, const ir_val *wv, ir_val (*slots)[64], const jstage *stages, int nstages);
-void jls_out_init(jls *j, bset *b, model_exec_fn fn, void *ctx);
-void jls_out_finish(jls *j);
+bool jls04_outcome(jls *j, int ti, const ir_val *wv, ir_val (*slots)[64], const jstage *stages, int nstages);
+void jls04_out_init(jls *j, bset *b, model_exec_fn fn, void *ctx);
+void jls04_out_finish(jls *j);
 
 #endif

@@ -181,7 +181,7 @@ static bool memo_seen(jsearch *s, jset C, jset R, const tval *v)
     if (s->nused * 2 >= s->ntab) {
         if (s->nused >= MEMO_MAX) {
             s->failed = true;
-            jls_limit(s->j, "the justification search of one target execution passed its limit of %u "
+            jls04_limit(s->j, "the justification search of one target execution passed its limit of %u "
                       "committed sets; no verdict is given", MEMO_MAX);
             return true;
         }
@@ -250,7 +250,7 @@ static bool complete(jsearch *s, const tval *tv)
     } else {
         s->done = true;
     }
-    if (!jls_outcome(j, s->ti, v.w, slots, s->stack, s->depth)) {
+    if (!jls04_outcome(j, s->ti, v.w, slots, s->stack, s->depth)) {
         s->failed = true;
         return false;
     }
@@ -298,7 +298,7 @@ static bool try_exec(jsearch *s, int xi, jset C, jset R, const tval *tv)
     const jexec *E = &j->x[xi];
     const jframe *EF = &j->fr[E->frame];
     ir_val ev[JLS04_MAX_EVENTS];
-    if ((E->rd & ~C & ~E->hbreads) || !jls_exec_values(j, E, C, tv->w, ev))
+    if ((E->rd & ~C & ~E->hbreads) || !jls04_exec_values(j, E, C, tv->w, ev))
         return true;                                    /* 6; E's branches */
     for (int i = 0; i < j->nid; i++)
         if ((C & T->wr & JBIT(i)) && ev[i] != tv->w[i])
@@ -354,7 +354,7 @@ static bool try_exec(jsearch *s, int xi, jset C, jset R, const tval *tv)
             mi[nm++] = e;
     if (nm > 16) {
         s->failed = true;
-        return jls_limit(j, "an execution has %d reads that could be committed seeing another write than in "
+        return jls04_limit(j, "an execution has %d reads that could be committed seeing another write than in "
                          "the target; at most 16 are supported", nm);
     }
     for (uint32_t sub = (1u << nm) - 1; sub > 0 && !s->done; sub--) {
@@ -384,7 +384,7 @@ static bool search(jsearch *s, jset C, jset R, const tval *tv)
         const jframe *F = &j->fr[fi];
         if (++j->steps > JLS04_MAX_STEPS) {
             s->failed = true;
-            return jls_limit(j, "the justification search passed its limit of %llu steps (a step: one "
+            return jls04_limit(j, "the justification search passed its limit of %llu steps (a step: one "
                              "candidate justifying execution tried from one committed set); no verdict is given",
                              (unsigned long long)JLS04_MAX_STEPS);
         }
@@ -449,7 +449,7 @@ static bool search(jsearch *s, jset C, jset R, const tval *tv)
     return !s->failed;
 }
 
-bool jls_justify(jls *j, int ti)
+bool jls04_justify(jls *j, int ti)
 {
     jsearch s;
     memset(&s, 0, sizeof s);
@@ -460,13 +460,13 @@ bool jls_justify(jls *j, int ti)
     s.iw = j->nlocs >= 64 ? ~(jset)0 : JBIT(j->nlocs) - 1;
     s.tpath = xcalloc((size_t)(j->nth ? j->nth : 1), sizeof *s.tpath);
     for (int th = 0; th < j->nth; th++)
-        s.tpath[th] = jls_path(j, s.T, th);
+        s.tpath[th] = jls04_path(j, s.T, th);
     for (int i = j->nlocs; i < j->nid; i++)
         if (s.T->ev & JBIT(i)) {
             int th = j->id[i].th;
             s.evid[s.nev] = i;
             s.evth[s.nev] = th;
-            s.evp[s.nev] = &s.tpath[th]->ev[jls_event(j, s.T, i)];
+            s.evp[s.nev] = &s.tpath[th]->ev[jls04_event(j, s.T, i)];
             s.nev++;
         }
     tval v;
@@ -489,7 +489,7 @@ bool jls_justify(jls *j, int ti)
         s.stack[s.depth++] = (jstage){ti, s.iw | w};
         if (s.T->rd)
             s.stack[s.depth++] = (jstage){ti, s.T->rd};
-        ok = jls_outcome(j, ti, v.w, slots, s.stack, s.depth);
+        ok = jls04_outcome(j, ti, v.w, slots, s.stack, s.depth);
     } else {
         /* C_1 holds the initial writes (any execution whose reads all see
          * writes that happen before them justifies it). */

@@ -15,7 +15,7 @@
 
 #define MAX_NOTED 16
 
-void jls_out_init(jls *j, bset *b, model_exec_fn fn, void *ctx)
+void jls04_out_init(jls *j, bset *b, model_exec_fn fn, void *ctx)
 {
     const ir_test *t = j->t;
     j->b = b;
@@ -59,7 +59,7 @@ static void note(jls *j, int ti, const ir_val *vals, const ir_val *tw, const jst
     ir_val ev[JLS04_MAX_EVENTS];
     for (int k = 0; k < n; k++) {
         const jexec *x = &j->x[s[k].x < 0 ? ti : s[k].x];
-        jls_exec_values(j, x, C, tw, ev);
+        jls04_exec_values(j, x, C, tw, ev);
         if (k)
             sb_printf(&j->notes, "(*   C%d = C%d + {", k + 1, k);
         else
@@ -68,13 +68,13 @@ static void note(jls *j, int ti, const ir_val *vals, const ir_val *tw, const jst
         for (int i = 0; i < j->nid; i++)
             if (s[k].add & JBIT(i)) {
                 sb_add(&j->notes, sep);
-                jls_format_event(j, &j->notes, i, j->id[i].kind == EV_R ? tw[(int)T->src[i]] : tw[i]);
+                jls04_format_event(j, &j->notes, i, j->id[i].kind == EV_R ? tw[(int)T->src[i]] : tw[i]);
                 sep = ", ";
             }
         sb_printf(&j->notes, "}  E%d%s:", k + 1, s[k].x == ti ? " = T" : "");
         const int *c = j->combo + (size_t)j->fr[x->frame].combo * (size_t)j->nth;
         for (int th = 0; th < j->nth; th++) {
-            const tpath *p = jls_path(j, x, th);
+            const tpath *p = jls04_path(j, x, th);
             sb_printf(&j->notes, "%s %s:", th ? ";" : "", t->threads[th].name);
             for (int q = 0; q < p->nev; q++) {
                 int i = j->pm[th][c[th]].id[q];
@@ -109,7 +109,7 @@ static void to_exec(const jls *j, const jexec *T, const ir_val *tw, const int *f
         at[l] = l;
     int n = j->nlocs;
     for (int th = 0; th < j->nth; th++) {
-        const tpath *p = jls_path(j, T, th);
+        const tpath *p = jls04_path(j, T, th);
         const int *c = j->combo + (size_t)j->fr[T->frame].combo * (size_t)j->nth;
         int base = n;
         for (int k = 0; k < p->nev && n < EXEC_MAX; k++, n++) {
@@ -162,7 +162,7 @@ static bool final_state(fwalk *f)
         if (o->kind == IR_OBS_REG) {
             int th = j->out.obs_th[i];
             if (th >= 0 && j->out.obs_reg[i] >= 0)
-                vx_eval(&j->tp[th].pool, jls_path(j, T, th)->final[j->out.obs_reg[i]], f->slots[th], ~(uint64_t)0,
+                vx_eval(&j->tp[th].pool, jls04_path(j, T, th)->final[j->out.obs_reg[i]], f->slots[th], ~(uint64_t)0,
                         &v);
         } else if (o->loc >= 0 && o->loc < j->nlocs) {
             v = f->tw[f->fw[o->loc]];
@@ -209,7 +209,7 @@ static bool fw_choose(fwalk *f, int l)
     return true;
 }
 
-bool jls_outcome(jls *j, int ti, const ir_val *tw, ir_val (*slots)[64], const jstage *st, int nst)
+bool jls04_outcome(jls *j, int ti, const ir_val *tw, ir_val (*slots)[64], const jstage *st, int nst)
 {
     const jexec *T = &j->x[ti];
     const jframe *TF = &j->fr[T->frame];
@@ -246,7 +246,7 @@ bool jls_outcome(jls *j, int ti, const ir_val *tw, ir_val (*slots)[64], const js
     return fw_choose(&f, 0);
 }
 
-void jls_out_finish(jls *j)
+void jls04_out_finish(jls *j)
 {
     outcome_finish(&j->out);
     if (j->nnotes > MAX_NOTED)
