@@ -155,13 +155,13 @@ typedef struct lrt_schedule {
     unsigned char lane[LRT_MAX_THREADS];    /* test thread -> lane in its group */
     unsigned char pos[LRT_MAX_THREADS];     /* its place in the lane, 0 first */
     unsigned char stretch[LRT_MAX_THREADS]; /* bit k: a long gap before access k */
-    bool hold[LRT_MAX_THREADS];             /* its stores held back (run_lane) */
+    bool hold[LRT_MAX_THREADS];             /* its stores held back (lrt_run_lane) */
     unsigned char split[LRT_MAX_THREADS];   /* k > 0: the lane switches to its next
                                                thread before this one's access k */
     bool held;                              /* some thread is held */
     bool switched;                          /* some lane switches */
     bool nofence[LRT_MAX_THREADS];          /* no fence between the thread before it
-                                               in its lane and it (run_lane) */
+                                               in its lane and it (lrt_run_lane) */
     bool folded;                            /* some lane holds two threads or more */
     bool stretched;                         /* some thread has a stretch */
     int largest;                            /* most threads in one group */
