@@ -4,11 +4,12 @@
 # peak memory per test (one process per test, /usr/bin/time), and herd7's
 # total wall time for the same tests from the corpus times.tsv files.
 # Also prints seconds against candidates examined, to show how cost grows.
-#   LITMUSC=bin/litmusc sh bench/model_bench.sh [FOLDER-REGEX]
+#   LITMUSC=bin/litmusc [CORPUS=DIR] sh bench/model_bench.sh [FOLDER-REGEX]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-corpus="$here/../../shared/corpus"
+# CORPUS: the corpus to time (default: the shared one beside the checkout).
+corpus=${CORPUS:-"$here/../../shared/corpus"}
 only=${1:-.}
 bench_tmp
 : > "$tmp/rows"

@@ -1,9 +1,10 @@
 #ifndef LITMUSC_CAMPAIGN_CAMPAIGN_H
 #define LITMUSC_CAMPAIGN_CAMPAIGN_H
 /* Campaigns: many tests x targets x compilers, run into one SQLite
- * database (campaign/schema.sql), one transaction per finished run, so a
- * campaign killed at any moment loses at most the run in progress and the
- * same command resumes it.  Runs are split into shards by a hash of their
+ * database (its tables: schema_sql in campaign/db.c, the README's "The
+ * database"), one transaction per finished run, so a campaign killed at
+ * any moment loses at most the run in progress and the same command
+ * resumes it.  Runs are split into shards by a hash of their
  * key, so machines agree on the split without talking; shard databases
  * merge into one.  Reports (HTML with SVG histograms, JUnit XML, JSON in
  * the litmusc/1 schema) and diffs are read from the database.

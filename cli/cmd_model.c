@@ -1,7 +1,7 @@
 /* litmusc model FILE... [--model NAME|PATH.cat] [--json] [--notes]
  *                      [--graph DIR [--format dot|svg] [--show REL,...]]
  *
- * Prints, for each test, exactly the block herd7 prints (REFERENCE §2.1).
+ * Prints, for each test, exactly the block herd7 7.57 prints.
  * What herd does not print goes elsewhere so that block stays identical:
  * --notes adds comment lines after it (a data race's two accesses; a state
  * set settled by the solver), --json gives everything to programs, and

@@ -66,7 +66,7 @@ int cmd_models(int argc, char **argv)
         const embed_file *e = strchr(print, '/') ? NULL : embed_find(path);
         if (in_list(model_multi_names(), print)) {
             fprintf(stderr, "litmusc models: error: '%s' is a built-in multi-execution model: it has no cat file "
-                    "(its causality check is C code, model/jls04*.c)\n", print);
+                    "(its causality check is C code, model/jls04/)\n", print);
             st = EXIT_USAGE;
         } else if (!e) {
             fprintf(stderr, "litmusc models: error: no built-in model '%s' (see litmusc models)\n", print);

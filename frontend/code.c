@@ -1,9 +1,9 @@
-/* Statements of C and Java thread bodies, with the scope of locals and
- * C types.  The two languages share the statement shapes (declarations,
- * assignments, if/else, blocks) and differ in their operators, precedence
- * and access syntax: C uses pointers and atomic_* builtins, Java VarHandle
+/* Statements of C and Java thread bodies.  The two languages share the
+ * statement shapes (declarations, assignments, if/else, blocks) and differ
+ * in their operators, precedence and access syntax: C uses pointers and atomic_* builtins, Java VarHandle
  * methods.  Expressions, where that difference lies, are in
- * frontend/code_expr.c. */
+ * frontend/code_expr.c; the scope of locals and C's type words, which both
+ * need, in frontend/code_scope.c. */
 #include <stdlib.h>
 #include <string.h>
 #include "frontend/frontend.h"
@@ -18,88 +18,6 @@ bool code_open(lexer *lx, const section *s, const char *file, diag *d, const cha
     if (lx->cur.kind == TK_EOF)
         return lx_error(lx, "expected the program (threads '%s')", shape);
     return true;
-}
-
-void code_scope_add(code_scope *sc, const char *name, bool is_ptr)
-{
-    int i = code_scope_find(sc, name);
-    if (i >= 0) {
-        sc->is_ptr[i] = is_ptr;
-        return;
-    }
-    if (sc->nnames == sc->cap) {
-        sc->cap = sc->cap ? 2 * sc->cap : 8;
-        sc->names = xrealloc(sc->names, (size_t)sc->cap * sizeof *sc->names);
-        sc->is_ptr = xrealloc(sc->is_ptr, (size_t)sc->cap * sizeof *sc->is_ptr);
-    }
-    sc->names[sc->nnames] = xstrdup(name);
-    sc->is_ptr[sc->nnames] = is_ptr;
-    sc->nnames++;
-}
-
-int code_scope_find(const code_scope *sc, const char *name)
-{
-    for (int i = 0; i < sc->nnames; i++)
-        if (!strcmp(sc->names[i], name))
-            return i;
-    return -1;
-}
-
-void code_scope_free(code_scope *sc)
-{
-    for (int i = 0; i < sc->nnames; i++)
-        free(sc->names[i]);
-    free(sc->names);
-    free(sc->is_ptr);
-    sc->names = NULL;
-    sc->is_ptr = NULL;
-    sc->nnames = sc->cap = 0;
-}
-
-static const char *const c_type_words[] = {
-    "int", "char", "long", "short", "unsigned", "signed", "volatile", "const", "_Atomic",
-    "atomic_int", "atomic_long", "atomic_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t",
-    "uint32_t", "int64_t", "uint64_t", "__int128", "__int128_t", "__uint128_t", "__uint128",
-    "int128_t", "uint128_t", "intptr_t", "uintptr_t", "mtx_t", "spinlock_t", NULL
-};
-
-bool c_is_type_word(const char *s, size_t len)
-{
-    for (int i = 0; c_type_words[i]; i++)
-        if (strlen(c_type_words[i]) == len && !memcmp(c_type_words[i], s, len))
-            return true;
-    return false;
-}
-
-/* Read a C type: type words and stars, as "volatile int*". */
-char *code_parse_c_type(lexer *lx)
-{
-    strbuf b = {0};
-    int nwords = 0;
-    for (;;) {
-        if (lx->cur.kind == TK_IDENT && c_is_type_word(lx->cur.s, lx->cur.len)) {
-            if (b.len && b.s[b.len - 1] != ' ')
-                sb_addc(&b, ' ');
-            sb_addn(&b, lx->cur.s, lx->cur.len);
-            nwords++;
-        } else if (lx_is(lx, "*") && nwords) {
-            while (b.len && b.s[b.len - 1] == ' ')
-                b.s[--b.len] = 0;
-            sb_addc(&b, '*');
-        } else {
-            break;
-        }
-        if (!lx_next(lx)) {
-            sb_free(&b);
-            return NULL;
-        }
-    }
-    if (!nwords) {
-        sb_free(&b);
-        lx_error(lx, "expected a type");
-        return NULL;
-    }
-    return sb_take(&b);
 }
 
 static fe_stmt *new_stmt(fe_stmt_kind k, int line, int col)
@@ -171,7 +89,7 @@ static fe_stmt *parse_decl(lexer *lx, code_scope *sc, int depth)
         if (!ty)
             return NULL;
     }
-    if (lx->cur.kind != TK_IDENT || (!sc->java && c_is_type_word(lx->cur.s, lx->cur.len))) {
+    if (lx->cur.kind != TK_IDENT || (!sc->java && code_is_c_type_word(lx->cur.s, lx->cur.len))) {
         lx_error(lx, "expected a variable name");
         free(ty);
         return NULL;
@@ -243,7 +161,7 @@ static fe_stmt *parse_stmt(lexer *lx, code_scope *sc, int depth)
         return NULL;
     }
     if (lx->cur.kind == TK_IDENT &&
-        (sc->java ? lx_is_ident(lx, "int") : c_is_type_word(lx->cur.s, lx->cur.len)))
+        (sc->java ? lx_is_ident(lx, "int") : code_is_c_type_word(lx->cur.s, lx->cur.len)))
         return parse_decl(lx, sc, depth);
     if (!sc->java && lx_is(lx, "*")) {
         fe_stmt *s = new_stmt(FE_S_STORE, line, col);

@@ -353,7 +353,7 @@ fe_expr *code_parse_unary(lexer *lx, code_scope *sc, int depth)
     if (lx_is(lx, "(")) {
         if (!lx_next(lx))
             return NULL;
-        if (!sc->java && lx->cur.kind == TK_IDENT && c_is_type_word(lx->cur.s, lx->cur.len)) {
+        if (!sc->java && lx->cur.kind == TK_IDENT && code_is_c_type_word(lx->cur.s, lx->cur.len)) {
             char *ty = code_parse_c_type(lx);
             if (!ty)
                 return NULL;

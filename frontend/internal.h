@@ -124,9 +124,6 @@ void fe_prop_free(fe_prop *p);
 void fe_loc_clear(fe_loc *l);
 void fe_value_clear(fe_value *v);
 
-/* Is this C identifier a type word that can start a declaration? */
-bool c_is_type_word(const char *s, size_t len);
-
 /* Print helpers shared by the printer and the hash (frontend/print.c). */
 typedef struct strbuf strbuf;
 void fe_print_x86_instr(strbuf *b, const fe_test *t, const fe_x86_instr *in, bool herd_hash);
@@ -135,7 +132,7 @@ void fe_print_loc(strbuf *b, const fe_loc *l, bool brackets);
 
 
 
-/* ---- C and Java thread bodies (frontend/code.c, code_expr.c) ------------- */
+/* ---- C and Java thread bodies (frontend/code.c, code_expr.c, code_scope.c) */
 typedef struct code_scope {
     fe_test *t;
     fe_thread *th;
@@ -151,16 +148,20 @@ typedef struct code_scope {
 bool code_open(lexer *lx, const section *s, const char *file, diag *d, const char *shape);
 /* Parse `{ stmts }` at the current token into an FE_S_BLOCK. */
 fe_stmt *code_parse_block(lexer *lx, code_scope *sc);
+
+/* frontend/code_scope.c */
 void code_scope_add(code_scope *sc, const char *name, bool is_ptr);
 int code_scope_find(const code_scope *sc, const char *name);
 void code_scope_free(code_scope *sc);
+/* Is this C identifier a type word that can start a declaration? */
+bool code_is_c_type_word(const char *s, size_t len);
+/* A C type: type words and stars, as "volatile int*" (malloc'd). */
+char *code_parse_c_type(lexer *lx);
 
 /* Between the statements (frontend/code.c) and the expressions
  * (frontend/code_expr.c).  DEPTH is the nesting so far, bounded by
  * CODE_MAX_DEPTH. */
 enum { CODE_MAX_DEPTH = 200 };
-/* A C type: type words and stars, as "volatile int*" (malloc'd). */
-char *code_parse_c_type(lexer *lx);
 fe_expr *code_parse_expr(lexer *lx, code_scope *sc, int depth);
 /* An expression used for its value (not a store or a fence). */
 fe_expr *code_parse_value_expr(lexer *lx, code_scope *sc, int depth);

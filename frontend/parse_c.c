@@ -24,7 +24,7 @@ static bool parse_param(lexer *lx, fe_param *p)
     if (n == 0 || toks[n - 1].kind != TK_IDENT)
         return lx_error(lx, "expected a parameter 'T* name'");
     tok name = toks[n - 1];
-    if (n < 2 || c_is_type_word(name.s, name.len))
+    if (n < 2 || code_is_c_type_word(name.s, name.len))
         return lx_error_at(lx, name.line, name.col, "expected a parameter 'T* name'");
     if (toks[n - 2].kind != TK_PUNCT)
         return lx_error_at(lx, name.line, name.col, "type mismatch: parameter '%.*s' must be a pointer",

@@ -70,8 +70,3 @@ bool gen_arch_parse(const char *name, gen_arch_id *out)
         }
     return false;
 }
-
-const char *gen_arch_name(gen_arch_id a)
-{
-    return archs[a].name;
-}

@@ -18,7 +18,6 @@ typedef enum gen_arch_id { GEN_X86, GEN_C, GEN_JAVA } gen_arch_id;
 
 /* "X86", "C", "Java" (case-insensitive; "JAVA" too).  False if unknown. */
 bool gen_arch_parse(const char *name, gen_arch_id *out);
-const char *gen_arch_name(gen_arch_id a);
 
 /* The longest cycle gen accepts. */
 enum { GEN_MAX_EDGES = 32 };

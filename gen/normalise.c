@@ -20,7 +20,7 @@ typedef struct procs {
     int first[GEN_MAX_EDGES], last[GEN_MAX_EDGES];
 } procs;
 
-static void split(const gen_cycle *c, int start, procs *p)
+static void cut_procs(const gen_cycle *c, int start, procs *p)
 {
     int n = c->n;
     p->n = 0;
@@ -113,7 +113,7 @@ static int normal_rotation(const gen_cycle *c)
 {
     int s = gen_normal_start(c);
     procs p;
-    split(c, s, &p);
+    cut_procs(c, s, &p);
     int best = 0;
     for (int k = 1; k < p.n; k++)
         if (compare_rotations(c, &p, best, k) >= 0)
@@ -166,7 +166,7 @@ static const struct { const char *key, *name; } coherence_families[] = {
 void gen_family(const gen_cycle *c, strbuf *out, int *nprocs)
 {
     procs p;
-    split(c, 0, &p);
+    cut_procs(c, 0, &p);
     strbuf key = {0};
     for (int k = 0; k < p.n; k++) {
         if (k)

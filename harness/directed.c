@@ -7,9 +7,10 @@
  * the other; those that need each other both ways (a cycle, like SB's two
  * store buffers) must run together.  So a schedule is the strongly
  * connected components of that order, run group by group in topological
- * order (runtime/lrt_run.c runs them).  Nothing is made up: the runner
- * still runs the test's own code, the histogram counts only what the
- * machine did, and a state the model forbids still shows as forbidden. */
+ * order (runtime/lrt_round.c picks them, lrt_sweep.c and lrt_lane.c run
+ * them).  Nothing is made up: the runner still runs the test's own code,
+ * the histogram counts only what the machine did, and a state the model
+ * forbids still shows as forbidden. */
 #include <stdlib.h>
 #include <string.h>
 #include "harness/harness.h"

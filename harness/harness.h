@@ -74,7 +74,7 @@ typedef struct harness_tally {
 } harness_tally;
 harness_tally harness_tally_of(const ir_test *t, const harness_hist *h);
 
-/* One test's block exactly as a litmus7 `.exe` prints it (REFERENCE 5.4):
+/* One test's block exactly as a litmus7 `.exe` prints it (litmus7 7.57):
  * Test, Histogram, count *>/:> state lines in trie order, Ok/No, empty line,
  * Witnesses, Positive/Negative, Condition ... is [NOT ]validated, Hash=,
  * the other info lines, Observation, Time, and a closing empty line. */
@@ -393,7 +393,8 @@ void harness_step_end(void);
 
 /* ---- building native runners, with a cache ------------------------------------ */
 typedef struct harness_file {
-    const char *path;       /* relative path inside the build folder, e.g. "runtime/hist.c" */
+    const char *path;       /* relative path inside the build folder: "test.c", or a runtime
+                               file under its base name, e.g. "lrt_hist.c" */
     const char *data;
     size_t len;
     bool compile;           /* pass it to the compiler (a .c file) */

@@ -319,8 +319,8 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, const 
  * store would break it, but with none held the laned schedule (P0 and P1
  * on a lane, P2 beside) showed it only by luck: covered after 16 to 500
  * iterations, against 8 (its floor) in 7 of 8 runs with every store held
- * back, which makes it SB with both sides stalled (runtime/lrt_run.c's
- * run_lane).  A thread already held must not take the others with it:
+ * back, which makes it SB with both sides stalled (runtime/lrt_lane.c's
+ * lrt_run_lane).  A thread already held must not take the others with it:
  * 3.SB+pos+po+po's state where P0 reads P1's x=2 needs P1's store late
  * and P0's, on the lane of P2, early. */
 static void hold_sc_cycles(const exec *x, const exec_set *order, int nth, bool *hold)

@@ -1,4 +1,4 @@
-/* The litmus7-compatible log of one test (REFERENCE 5.4), so that
+/* The litmus7-compatible log of one test (the log of litmus7 7.57's .exe on the catalogue's SB), so that
  * mcompare7, msum7 and people used to litmus7 read litmusc runs unchanged. */
 #include <inttypes.h>
 #include <stdlib.h>

@@ -63,14 +63,14 @@ bset *harness_project_states(const bset *bs, const bset *b, const ir_test *bt, c
     /* the accumulator copies the observables and sorts as herd does */
     bset *r = xcalloc(1, sizeof *r);
     bset_acc acc;
-    bacc_init(&acc, r, bs->obs, bs->nobs);
+    bset_acc_init(&acc, r, bs->obs, bs->nobs);
     ir_val *v = xcalloc((size_t)bs->nobs + 1, sizeof *v);
     for (int k = 0; k < b->nstates; k++) {
         for (int i = 0; i < bs->nobs; i++)
             v[i] = b->states[k].vals[idx[i]];
-        bacc_add(&acc, v, b->states[k].cond, 0);
+        bset_acc_add(&acc, v, b->states[k].cond, 0);
     }
-    bacc_finish(&acc);
+    bset_acc_finish(&acc);
     free(v);
     free(idx);
     return r;
@@ -81,11 +81,11 @@ static bset *states_kept(const bset *b, const bool *keep)
 {
     bset *r = xcalloc(1, sizeof *r);
     bset_acc acc;
-    bacc_init(&acc, r, b->obs, b->nobs);
+    bset_acc_init(&acc, r, b->obs, b->nobs);
     for (int k = 0; k < b->nstates; k++)
         if (keep[k])
-            bacc_add(&acc, b->states[k].vals, b->states[k].cond, 0);
-    bacc_finish(&acc);
+            bset_acc_add(&acc, b->states[k].vals, b->states[k].cond, 0);
+    bset_acc_finish(&acc);
     return r;
 }
 

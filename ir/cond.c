@@ -252,11 +252,6 @@ static void add_prop(strbuf *b, const ir_test *t, const ir_cond *c, int above)
     ir_text_add_binary(b, t, c, add_prop, needs_paren(above, here), op, here, here);
 }
 
-const char *ir_quant_name(ir_quant q)
-{
-    return q == IR_Q_EXISTS ? "exists" : q == IR_Q_NOT_EXISTS ? "~exists" : "forall";
-}
-
 char *ir_format_cond(const ir_test *t)
 {
     strbuf b = {0};

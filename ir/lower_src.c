@@ -8,7 +8,7 @@
 #include "ir/lower_int.h"
 #include "util/mem.h"
 
-static void x86_opnd(strbuf *b, const fe_test *ft, const fe_x86_opnd *o)
+static void add_operand_src(strbuf *b, const fe_test *ft, const fe_x86_opnd *o)
 {
     bool att = ft->arch == FE_ARCH_X86_64;
     switch (o->kind) {
@@ -48,10 +48,10 @@ char *lw_src_x86(const fe_test *ft, const fe_x86_instr *in)
     }
     if (first->kind != FE_XO_NONE) {
         sb_addc(&b, ' ');
-        x86_opnd(&b, ft, first);
+        add_operand_src(&b, ft, first);
         if (second->kind != FE_XO_NONE) {
             sb_addc(&b, ',');
-            x86_opnd(&b, ft, second);
+            add_operand_src(&b, ft, second);
         }
     }
     return sb_take(&b);

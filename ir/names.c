@@ -52,6 +52,11 @@ const char *ir_op_name(ir_op op)
     return (unsigned)op < IR_OP_COUNT ? op_names[op] : "?";
 }
 
+const char *ir_quant_name(ir_quant q)
+{
+    return q == IR_Q_EXISTS ? "exists" : q == IR_Q_NOT_EXISTS ? "~exists" : "forall";
+}
+
 /* Reverse look-ups for the reader: -1 when NAME is not a spelling. */
 static int find_name(const char *const *names, int n, const char *name)
 {

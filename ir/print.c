@@ -9,7 +9,8 @@
 #include "ir/text.h"
 #include "util/mem.h"
 
-bool ir_text_is_word(const char *s)
+/* An identifier ([A-Za-z_][A-Za-z0-9_]*), which the text form writes bare. */
+static bool is_word(const char *s)
 {
     if (!s || !(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
         return false;
@@ -19,7 +20,8 @@ bool ir_text_is_word(const char *s)
     return true;
 }
 
-void ir_text_add_string(strbuf *b, const char *s)
+/* A double-quoted string with \" \\ \n \t \xHH escapes. */
+static void add_string(strbuf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
     sb_addc(b, '"');
@@ -45,10 +47,10 @@ void ir_text_add_string(strbuf *b, const char *s)
 /* A source name: bare when it is an identifier, quoted otherwise. */
 static void add_name(strbuf *b, const char *s)
 {
-    if (ir_text_is_word(s))
+    if (is_word(s))
         sb_add(b, s);
     else
-        ir_text_add_string(b, s ? s : "");
+        add_string(b, s ? s : "");
 }
 
 static void add_val(strbuf *b, const ir_test *t, ir_val v)
@@ -135,11 +137,6 @@ void ir_text_add_binary(strbuf *b, const ir_test *t, const ir_cond *c, ir_cond_p
         sb_addc(b, ')');
 }
 
-void ir_text_add_prop(strbuf *b, const ir_test *t, const ir_cond *c)
-{
-    add_prop(b, t, c, 0);
-}
-
 static const char *const type_names[] = {"int", "int128", "ptr"};
 
 static void add_instr(strbuf *b, const ir_test *t, const ir_block *bl, const ir_instr *in)
@@ -217,7 +214,7 @@ static void add_instr(strbuf *b, const ir_test *t, const ir_block *bl, const ir_
         sb_printf(b, " @%d:%d", in->line, in->col);
         if (in->src) {
             sb_addc(b, ' ');
-            ir_text_add_string(b, in->src);
+            add_string(b, in->src);
         }
     }
     sb_addc(b, '\n');
@@ -236,23 +233,23 @@ char *ir_print_str(const ir_test *t)
 {
     strbuf b = {0};
     sb_add(&b, "test ");
-    ir_text_add_string(&b, t->name ? t->name : "");
+    add_string(&b, t->name ? t->name : "");
     sb_printf(&b, "\narch %s\n", ir_arch_name(t->arch));
     if (t->doc) {
         sb_add(&b, "doc ");
-        ir_text_add_string(&b, t->doc);
+        add_string(&b, t->doc);
         sb_addc(&b, '\n');
     }
     for (int i = 0; i < t->ninfo; i++) {
         sb_add(&b, "info ");
-        ir_text_add_string(&b, t->info[i].key);
+        add_string(&b, t->info[i].key);
         sb_addc(&b, ' ');
-        ir_text_add_string(&b, t->info[i].value);
+        add_string(&b, t->info[i].value);
         sb_addc(&b, '\n');
     }
     if (t->hash) {
         sb_add(&b, "hash ");
-        ir_text_add_string(&b, t->hash);
+        add_string(&b, t->hash);
         sb_addc(&b, '\n');
     }
     for (int i = 0; i < t->nlocs; i++) {
@@ -262,7 +259,7 @@ char *ir_print_str(const ir_test *t)
         sb_printf(&b, " %s", (unsigned)l->type <= IR_T_PTR ? type_names[l->type] : "?");
         if (l->ctype) {
             sb_add(&b, " ctype ");
-            ir_text_add_string(&b, l->ctype);
+            add_string(&b, l->ctype);
         }
         if (l->atomic)
             sb_add(&b, " atomic");
@@ -291,13 +288,13 @@ char *ir_print_str(const ir_test *t)
     }
     sb_printf(&b, "cond %s ", ir_quant_name(t->quant));
     if (t->cond)
-        ir_text_add_prop(&b, t, t->cond);
+        add_prop(&b, t, t->cond, 0);
     else
         sb_add(&b, "true");
     sb_addc(&b, '\n');
     if (t->filter) {
         sb_add(&b, "filter ");
-        ir_text_add_prop(&b, t, t->filter);
+        add_prop(&b, t, t->filter, 0);
         sb_addc(&b, '\n');
     }
     if (t->nlocations) {

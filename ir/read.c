@@ -6,7 +6,6 @@
 #include <string.h>
 #include "ir/ir.h"
 #include "ir/read_int.h"
-#include "ir/text.h"
 #include "util/mem.h"
 
 /* Location inits may name locations declared later: resolved at the end

@@ -1,5 +1,5 @@
 /* The condition part of the IR text form: values, observables and the
- * propositions of `cond` and `filter` (the inverse of ir_text_add_prop).
+ * propositions of `cond` and `filter` (the inverse of print.c's add_prop).
  * A grammar of its own, shared by the header (`locations`) and the
  * threads (operands), hence apart from the rest of ir/read.c. */
 #include <stdlib.h>

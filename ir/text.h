@@ -1,17 +1,11 @@
 #ifndef LITMUSC_IR_TEXT_H
 #define LITMUSC_IR_TEXT_H
-/* Pieces of the IR text form shared by the printer and the reader, and
- * the condition printers' common step (internal to ir/). */
+/* The one step both condition printers share, the IR text's (print.c)
+ * and herd's syntax (cond.c); internal to ir/.  The reader (read*.c) has
+ * its own grammar and needs none of it. */
 #include <stdbool.h>
 #include "ir/ir.h"
 #include "util/mem.h"
-
-/* An identifier ([A-Za-z_][A-Za-z0-9_]*), which the text form writes bare. */
-bool ir_text_is_word(const char *s);
-/* A double-quoted string with \" \\ \n \t \xHH escapes. */
-void ir_text_add_string(strbuf *b, const char *s);
-/* A proposition in the text form's exact syntax (ir/README.md). */
-void ir_text_add_prop(strbuf *b, const ir_test *t, const ir_cond *c);
 
 /* Prints a condition node in a context (how tightly the node around it
  * binds, in the printer's own scale). */

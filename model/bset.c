@@ -5,7 +5,7 @@
 #include "model/bset_build.h"
 #include "util/mem.h"
 
-void bacc_init(bset_acc *a, bset *b, const ir_obs *obs, int nobs)
+void bset_acc_init(bset_acc *a, bset *b, const ir_obs *obs, int nobs)
 {
     memset(a, 0, sizeof *a);
     a->b = b;
@@ -48,7 +48,7 @@ static void grow(bset_acc *a)
     free(olds);
 }
 
-void bacc_add(bset_acc *a, const ir_val *vals, bool cond, uint64_t count)
+void bset_acc_add(bset_acc *a, const ir_val *vals, bool cond, uint64_t count)
 {
     bset *b = a->b;
     if (cond)
@@ -83,7 +83,7 @@ static int cmp_state(const void *x, const void *y)
     return 0;
 }
 
-void bacc_finish(bset_acc *a)
+void bset_acc_finish(bset_acc *a)
 {
     bset *b = a->b;
     sort_nobs = b->nobs;

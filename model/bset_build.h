@@ -2,7 +2,7 @@
 #define LITMUSC_MODEL_BSET_BUILD_H
 /* Accumulating a behaviour set while candidates are checked (model/), and
  * the hash of its table. */
-#include "model/model.h"
+#include "model/bset.h"
 
 typedef struct bset_acc {
     bset *b;
@@ -12,11 +12,11 @@ typedef struct bset_acc {
 } bset_acc;
 
 /* Start B with observables OBS[0..nobs) (copied). */
-void bacc_init(bset_acc *a, bset *b, const ir_obs *obs, int nobs);
+void bset_acc_init(bset_acc *a, bset *b, const ir_obs *obs, int nobs);
 /* One consistent execution, COUNT times, with final state VALS. */
-void bacc_add(bset_acc *a, const ir_val *vals, bool cond, uint64_t count);
+void bset_acc_add(bset_acc *a, const ir_val *vals, bool cond, uint64_t count);
 /* Sort the states as herd prints them and release the table. */
-void bacc_finish(bset_acc *a);
+void bset_acc_finish(bset_acc *a);
 
 void bset_add_flag(bset *b, const char *name);
 

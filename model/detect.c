@@ -125,9 +125,7 @@ static bool atomic_in(const exec *x, const exec_event *e)
 
 bool detect_exec_run(const exec *x, detect_exec *d)
 {
-    hb_sync(x, &d->sw);
-    if (!hb_clocks(x, &d->sw, &d->hb))
-        hb_closure(x, &d->sw, &d->hb);
+    hb_compute(x, &d->sw, &d->hb);
     detect_locksets(x, d->held);
     exec_set warned = eraser(x, d->held);
     /* exact is today's `races`, hb.c's own race list, computed apart from

@@ -1,6 +1,6 @@
 #ifndef LITMUSC_MODEL_EXEC_H
 #define LITMUSC_MODEL_EXEC_H
-/* One candidate execution, as the enumerator (model/enum*.c) hands it to the
+/* One candidate execution, as the enumerator (model/enum/) hands it to the
  * cat interpreter (model/cat*.c).  Events and relations are bitsets: a
  * litmus-sized execution has at most EXEC_MAX events, so a relation is one
  * 64-bit row per event and composition/closure are word operations. */
@@ -54,5 +54,19 @@ typedef struct exec {
                                `locations` or the filter name); with co it is the
                                co-last write there.  Unobserved locations have none. */
 } exec;
+
+/* Events 0..T->nlocs-1 of X (already zeroed): the initial write of each
+ * location, laid out as above, whichever engine builds the execution. */
+static inline void exec_initial_writes(exec *x, const ir_test *t)
+{
+    for (int l = 0; l < t->nlocs; l++) {
+        exec_event *ev = &x->ev[l];
+        ev->kind = EV_W | EV_IW;
+        ev->thread = -1;
+        ev->loc = l;
+        ev->mode = IR_MODE_NONE;
+        ev->wval = t->locs[l].init;
+    }
+}
 
 #endif

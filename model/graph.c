@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/cat.h"
-#include "model/cat_rel.h"
+#include "model/cat/cat.h"
+#include "model/cat/cat_rel.h"
 #include "model/exec.h"
 #include "model/graph.h"
 #include "model/hb.h"
@@ -187,9 +187,7 @@ static void base_edges(drawing *g, const exec *x)
 static void race_edges(drawing *g, const exec *x)
 {
     exec_rel sw, hb;
-    hb_sync(x, &sw);
-    if (!hb_clocks(x, &sw, &hb))
-        hb_closure(x, &sw, &hb);
+    hb_compute(x, &sw, &hb);
     static _Thread_local race_pair pairs[EXEC_MAX * (EXEC_MAX - 1) / 2];
     int np = hb_races(x, &hb, pairs, (int)(sizeof pairs / sizeof pairs[0]));
     for (int k = 0; k < np; k++)

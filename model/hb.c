@@ -1,6 +1,7 @@
 /* Happens-before and data races of one execution (hb.h). */
 #include <string.h>
 #include "model/hb.h"
+#include "util/mem.h"
 
 typedef exec_set set;
 
@@ -202,6 +203,13 @@ void hb_closure(const exec *x, const exec_rel *sw, exec_rel *hb)
     closure(hb, x->n);
 }
 
+void hb_compute(const exec *x, exec_rel *sw, exec_rel *hb)
+{
+    hb_sync(x, sw);
+    if (!hb_clocks(x, sw, hb))
+        hb_closure(x, sw, hb);
+}
+
 static bool access(const exec_event *e)
 {
     return !(e->kind & EV_IW) && (e->kind & (EV_R | EV_W));
@@ -228,4 +236,22 @@ int hb_races(const exec *x, const exec_rel *hb, race_pair *out, int max)
         }
     }
     return count;
+}
+
+static const char *src_text(const exec_event *e)
+{
+    return e->instr && e->instr->src ? e->instr->src : "?";
+}
+
+char *hb_race_describe(const exec *x)
+{
+    exec_rel sw, hb;
+    hb_compute(x, &sw, &hb);
+    race_pair p;
+    if (hb_races(x, &hb, &p, 1) == 0)
+        return NULL;
+    /* in the order of the events, as the file reads */
+    const exec_event *a = &x->ev[p.a < p.b ? p.a : p.b], *b = &x->ev[p.a < p.b ? p.b : p.a];
+    return xasprintf("line %d: `%s` and line %d: `%s`", a->instr ? a->instr->line : 0, src_text(a),
+                     b->instr ? b->instr->line : 0, src_text(b));
 }

@@ -1,7 +1,9 @@
-/* herd7's output block for one test (REFERENCE §2.1-2.2). */
+/* herd7's output block for one test, line for line as herd7 7.57 prints
+ * it (herdtools7's herd/, e.g. on catalogue/x86/tests/SB.litmus), and the
+ * verdict arithmetic behind Ok/No, Positive/Negative and Observation. */
 #include <inttypes.h>
 #include <stdlib.h>
-#include "model/model.h"
+#include "model/bset.h"
 
 static const char *kind_word(ir_quant q)
 {

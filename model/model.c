@@ -1,18 +1,19 @@
 /* The behaviour-set API (model.h): loading a model and running a test. */
 #include <stdlib.h>
 #include <string.h>
-#include "model/cat.h"
+#include "model/cat/cat.h"
 #include "model/bset_build.h"
-#include "model/enum.h"
-#include "model/jls04.h"
+#include "model/enum/enum.h"
+#include "model/jls04/jls04.h"
 #include "model/model.h"
 #include "model/model_impl.h"
+#include "util/embed.h"
 #include "util/mem.h"
 
 struct model {
     cat_model *cat;
     bool prune;
-    bool jls04;             /* the multi-execution JLS04 (model/jls04.h), not CAT */
+    bool jls04;             /* the multi-execution JLS04 (model/jls04/jls04.h), not CAT */
 };
 
 /* The project's models for which enumeration may skip candidates that
@@ -44,7 +45,7 @@ const char *const *model_multi_names(void)
 /* JLS04 has no cat file.  It keeps an empty cat model of its name so that
  * what asks a model for its cat side (pictures: the relations a model
  * names) finds one that names none and accepts every execution it is
- * shown; the executions themselves come from model/jls04.c. */
+ * shown; the executions themselves come from model/jls04/jls04.c. */
 static model *load_jls04(diag *d)
 {
     cat_model *c = cat_load_text("\"JLS04: the Java 5 memory model (multi-execution, no cat file)\"\n", "jls04", d);
@@ -56,8 +57,42 @@ static model *load_jls04(diag *d)
     return m;
 }
 
+static bool listed(const char *const *names, const char *name)
+{
+    for (; *names; names++)
+        if (strcmp(*names, name) == 0)
+            return true;
+    return false;
+}
+
+/* A name (no '/' and no '.') must be one of the models: the other embedded
+ * model/cat files (cos, stdlib, fences, ...) are pieces the models include,
+ * and one of them run as a model would print a verdict that means nothing. */
+static bool known_name(const char *name, diag *d)
+{
+    if (strchr(name, '/') || strchr(name, '.') || listed(model_builtin_names(), name) ||
+        listed(model_multi_names(), name))
+        return true;
+    strbuf known = {0};
+    for (const char *const *n = model_builtin_names(); *n; n++)
+        sb_printf(&known, "%s%s", n == model_builtin_names() ? "" : ", ", *n);
+    for (const char *const *n = model_multi_names(); *n; n++)
+        sb_printf(&known, ", %s", *n);
+    char *file = xasprintf("model/cat/%s.cat", name);
+    if (embed_find(file))
+        diag_error(d, NULL, 0, 0, "'%s' is a file the built-in models include, not a model (built-in models: %s; "
+                   "or give a .cat file)", name, known.s);
+    else
+        diag_error(d, NULL, 0, 0, "unknown model '%s' (built-in models: %s; or give a .cat file)", name, known.s);
+    free(file);
+    sb_free(&known);
+    return false;
+}
+
 model *model_load(const char *name_or_path, diag *d)
 {
+    if (!known_name(name_or_path, d))
+        return NULL;
     if (strcmp(name_or_path, "jls04") == 0)
         return load_jls04(d);
     cat_model *c = cat_load(name_or_path, d);

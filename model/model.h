@@ -1,8 +1,10 @@
 #ifndef LITMUSC_MODEL_MODEL_H
 #define LITMUSC_MODEL_MODEL_H
-/* Behaviour sets: the final states a memory model allows for a test.
+/* The model stage's API: load a memory model, and compute a test's
+ * behaviour set under it (bset.h), or walk its consistent executions.
  * This is what the harness and every backend compare against. */
 #include "ir/ir.h"
+#include "model/bset.h"
 #include "util/diag.h"
 #include "util/mem.h"
 
@@ -10,7 +12,9 @@ typedef struct model model;
 
 /* Load a built-in model by name ("sc", "x86tso", "rc11", "jam21", "jls04") or a
  * .cat file by path (herd's own files run unchanged; includes are looked up
- * beside the file, then among the built-in files).  NULL + diag on error. */
+ * beside the file, then among the built-in files).  NULL + diag on error:
+ * an unknown name, or the name of an embedded file that is no model (cos,
+ * stdlib, ...: the models include them), is status 2. */
 model *model_load(const char *name_or_path, diag *d);
 void model_free(model *m);
 
@@ -30,33 +34,10 @@ void model_set_pruning(model *m, bool on);
  * sc, x86tso, rc11, jam21. */
 const char *const *model_builtin_names(void);
 /* The built-in models that are no cat file, NULL-terminated: jls04, the
- * Java 5 memory model with its causality requirements (model/jls04.h). */
+ * Java 5 memory model with its causality requirements (model/jls04/jls04.h). */
 const char *const *model_multi_names(void);
 /* herd's default model for an arch: x86tso for X86, rc11 for C, jam21 for Java. */
 const char *model_default_name(ir_arch arch);
-
-/* One allowed final state. */
-typedef struct bset_state {
-    ir_val *vals;           /* one per bset.obs[] */
-    bool cond;              /* the condition's proposition P holds in this state */
-} bset_state;
-
-typedef struct bset {
-    ir_obs *obs;            /* observables in herd's printed order */
-    int nobs;
-    bset_state *states;     /* distinct states, in herd's printed order (after filter) */
-    int nstates;
-    uint64_t pos, neg;      /* consistent executions where P holds / fails (herd's T, F) */
-    bool undef;             /* some consistent execution was flagged undefined */
-    char **flags;           /* names of flags raised (e.g. "*undef*", "race"), herd order */
-    int nflags;
-    bool symbolic;          /* some values were settled by the solver rather than by substitution */
-    char *race;             /* "line L: `src` and line M: `src`" for a data race, or NULL */
-    uint64_t candidates;    /* candidate executions examined (for benchmarks) */
-    int events;             /* events of the largest candidate, IW included (for benchmarks) */
-    char *notes;            /* comment lines ("(* ... *)\n") a model adds for `model --notes`
-                               (jls04: a justification of each witness state), or NULL */
-} bset;
 
 /* Compute the behaviour set of T under M.  NULL + diag on error. */
 bset *model_run(const model *m, const ir_test *t, diag *d);
@@ -76,15 +57,5 @@ typedef struct model_exec_info {
  * with D as FN left it). */
 typedef bool (*model_exec_fn)(void *ctx, const struct exec *x, const model_exec_info *info, diag *d);
 bset *model_run_observed(const model *m, const ir_test *t, model_exec_fn fn, void *ctx, diag *d);
-void bset_free(bset *b);
-
-/* Index of the state with these values (one per b->obs), or -1. */
-int bset_find(const bset *b, const ir_val *vals);
-/* herd's verdict line: "Ok", "No" or "Undef". */
-const char *bset_verdict(const ir_test *t, const bset *b);
-/* herd's observation word: "Never", "Sometimes" or "Always". */
-const char *bset_observation(const ir_test *t, const bset *b);
-/* herd7's whole output block for T (ends with an empty line); TIME in seconds. */
-void bset_format_herd(strbuf *out, const ir_test *t, const bset *b, double time);
 
 #endif

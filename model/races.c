@@ -174,9 +174,7 @@ static bool on_exec(void *ctx, const exec *x, const model_exec_info *info, diag 
     int n = 0;
     if (has_plain(x)) {
         exec_rel sw, hb;
-        hb_sync(x, &sw);
-        if (!hb_clocks(x, &sw, &hb))
-            hb_closure(x, &sw, &hb);
+        hb_compute(x, &sw, &hb);
         n = hb_races(x, &hb, rp, MAX_EXEC_PAIRS);
     }
     for (int k = 0; k < n; k++) {

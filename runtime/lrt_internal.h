@@ -1,7 +1,8 @@
 #ifndef LITMUSC_RUNTIME_LRT_INTERNAL_H
 #define LITMUSC_RUNTIME_LRT_INTERNAL_H
 /* Pieces of the runtime shared between its files: random numbers, the
- * outcome table, cell layouts, waiting primitives and the run driver. */
+ * outcome table, cell layouts, waiting primitives and the run driver's
+ * interface (its own state is lrt_drive.h's). */
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -126,7 +127,7 @@ bool lrt_interleave(lrt_interleaver *il, const unsigned char *piece, int npieces
  * the thread at its next piece.  False outside one. */
 bool lrt_interleave_switch(void);
 
-/* ---- the driver (lrt_run.c) */
+/* ---- the driver (lrt_run.c; lrt_config_default and lrt_default_chunk in lrt_pace.c) */
 typedef enum lrt_sync_kind { LRT_SYNC_LOOSE, LRT_SYNC_TIMEBASE, LRT_SYNC_USER } lrt_sync_kind;
 typedef enum lrt_affinity_kind { LRT_AFF_NONE, LRT_AFF_INCR, LRT_AFF_RANDOM } lrt_affinity_kind;
 
@@ -154,13 +155,13 @@ typedef struct lrt_schedule {
     unsigned char lane[LRT_MAX_THREADS];    /* test thread -> lane in its group */
     unsigned char pos[LRT_MAX_THREADS];     /* its place in the lane, 0 first */
     unsigned char stretch[LRT_MAX_THREADS]; /* bit k: a long gap before access k */
-    bool hold[LRT_MAX_THREADS];             /* its stores held back (run_lane) */
+    bool hold[LRT_MAX_THREADS];             /* its stores held back (lrt_run_lane) */
     unsigned char split[LRT_MAX_THREADS];   /* k > 0: the lane switches to its next
                                                thread before this one's access k */
     bool held;                              /* some thread is held */
     bool switched;                          /* some lane switches */
     bool nofence[LRT_MAX_THREADS];          /* no fence between the thread before it
-                                               in its lane and it (run_lane) */
+                                               in its lane and it (lrt_run_lane) */
     bool folded;                            /* some lane holds two threads or more */
     bool stretched;                         /* some thread has a stretch */
     int largest;                            /* most threads in one group */
@@ -231,12 +232,14 @@ typedef struct lrt_result {
 /* Set by the signal handler (or anyone) to stop at the next run boundary. */
 extern volatile sig_atomic_t lrt_stop_requested;
 
+/* With --until-covered the runs grow from this many instances (lrt_round.c,
+ * lrt_run_size). */
+#define LRT_RAMP_START 1
 /* Run T under C.  Returns 0, or 3 when memory or threads are refused
  * (then *R holds nothing to free).  Free R's tables with lrt_result_free. */
-/* With --until-covered the runs grow from this many instances (lrt_run.c,
- * run_size). */
-#define LRT_RAMP_START 1
 int lrt_run(const lrt_test *t, const lrt_config *c, lrt_result *r);
+
+/* ---- results (lrt_hist.c) */
 /* Free the tables of a finished run: its histogram and first-seen table. */
 void lrt_result_free(lrt_result *r);
 

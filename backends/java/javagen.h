@@ -4,7 +4,7 @@
  * (jcstress sources in backends/jcstress, the standalone runner in
  * backends/java).
  *
- * Semantics (REFERENCE 6.4):
+ * Semantics (as jcstress and the JVM give them):
  *   - every value is a Java int (values that do not fit are rejected);
  *     locations are int fields reached through one static VarHandle each;
  *   - each SSA value is one local declared at the top of the method, which

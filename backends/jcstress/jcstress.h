@@ -1,6 +1,6 @@
 #ifndef LITMUSC_BACKENDS_JCSTRESS_JCSTRESS_H
 #define LITMUSC_BACKENDS_JCSTRESS_JCSTRESS_H
-/* jcstress test sources (REFERENCE 6): one @JCStressTest class per litmus
+/* jcstress test sources (openjdk/jcstress's annotations): one @JCStressTest class per litmus
  * test, which is its own @State.
  *
  *   - each location is a package-private int field (no initialiser when

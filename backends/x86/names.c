@@ -43,7 +43,7 @@ const char *x86_op_name(x86_op op)
 
 /* herd7 7.57's X86 mode: CMPXCHG parses but is "not implemented"; its
  * lexer (lib/X86Lexer.mll) has no XADD, SUB, AND or OR; LOCK is legal
- * only on XCHG, ADD, XOR, INC and DEC (REFERENCE §1.4). */
+ * only on XCHG, ADD, XOR, INC and DEC (herd7 7.57's X86 parser). */
 bool x86_instr_herd_ok(const x86_instr *in)
 {
     switch (in->op) {

@@ -77,7 +77,7 @@ typedef struct x86_instr {
     int line;           /* source line this came from (0 if none) */
 } x86_instr;
 
-/* True when herd7 7.57 runs this instruction in X86 mode (REFERENCE §1.4):
+/* True when herd7 7.57 runs this instruction in X86 mode:
  * no CMPXCHG (parsed but not implemented), no XADD, no SUB/AND, LOCK only on
  * ADD/XOR/XCHG. */
 bool x86_instr_herd_ok(const x86_instr *in);

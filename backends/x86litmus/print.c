@@ -1,4 +1,4 @@
-/* Printing a compiled program as a herd X86 litmus test (REFERENCE §1.4):
+/* Printing a compiled program as a herd X86 litmus test (herd7 7.57's X86 syntax):
  * Intel operand order, `$` immediates, one column per thread, the
  * condition rewritten from source registers onto x86 registers. */
 #include <ctype.h>

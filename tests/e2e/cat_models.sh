@@ -3,7 +3,8 @@
 # tests/bad_cat is refused with exit status 2 and the file:line:col its
 # second line announces; a user's model file runs, with includes found
 # beside it first and then among the built-in files; built-in names and
-# their files agree on herd's verdicts for a few corpus tests.
+# their files agree on herd's verdicts for a few corpus tests; an unknown
+# name and the name of an include file are refused.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../corpora.sh"
@@ -76,6 +77,21 @@ fi
 rc=$?
 [ "$rc" -eq 2 ] || fail "unknown built-in model: exit status $rc, expected 2"
 grep -q "unknown model 'no-such-model'" "$tmp/err" || fail "unknown built-in model: $(cat "$tmp/err")"
+
+# 5. The embedded files the models include (cos, stdlib, fences, ...) are
+# no models: by name they are refused (a verdict from one would mean
+# nothing), for model and races alike; as a .cat file a user may still run
+# one on purpose.
+for inc in cos stdlib fences; do
+    for cmd in model races; do
+        "$LITMUSC" $cmd --model $inc "$sb" > "$tmp/out" 2> "$tmp/err"
+        rc=$?
+        [ "$rc" -eq 2 ] || fail "$cmd --model $inc: exit status $rc, expected 2"
+        [ ! -s "$tmp/out" ] || fail "$cmd --model $inc: printed $(head -3 "$tmp/out")"
+        [ "$(cat "$tmp/err")" = "litmusc $cmd: error: '$inc' is a file the built-in models include, not a model (built-in models: sc, x86tso, rc11, jam21, jls04; or give a .cat file)" ] ||
+            fail "$cmd --model $inc: $(cat "$tmp/err")"
+    done
+done
 
 if [ "$fails" -ne 0 ]; then
     echo "cat_models: $fails failure(s)"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `litmusc parse` on the command line: --help, the canonical text of a
 # small test (exact), several files at once with one bad among them,
-# --hash, the `--` name, and the herd hash vectors of REFERENCE §2.4.
+# --hash, the `--` name, and herd7 7.57's Hash= on known tests.
 set -u
 L=${LITMUSC:?LITMUSC must name the program under test}
 tmp=$(mktemp -d)
@@ -78,7 +78,7 @@ grep -q '^litmusc parse: broken.litmus:4:2: error: unknown instruction' "$tmp/bo
 { cat "$tmp/sb.want"; echo; cat "$tmp/mp.want"; } > "$tmp/both.want"
 cmp -s "$tmp/both.out" "$tmp/both.want" || bad "two good files print differently together"
 
-# --hash, with `--` meaning the file's base name, and REFERENCE §2.4's vectors
+# --hash, with `--` meaning the file's base name, and herd7's Hash= of known tests
 printf 'X86 --\n{ }\n P0          | P1          ;\n MOV [x],$1  | MOV [y],$1  ;\n MOV EAX,[y] | MOV EAX,[x] ;\nexists (0:EAX=0 /\\ 1:EAX=0)\n' > "$tmp/SBdash.litmus"
 printf 'X86 SB\n{ x=0; y=0; }\n P0          | P1          ;\n MOV [x],$1  | MOV [y],$1  ;\n MOV EAX,[y] | MOV EAX,[x] ;\nexists (0:EAX=0 /\\ 1:EAX=0)\n' > "$tmp/SB0.litmus"
 printf 'X86 SB\n{ x=0; y=0; }\n P0          | P1          ;\n MOV [x],$1  | MOV [y],$1  ;\n MOV EAX,[y] | MOV EAX,[x] ;\nlocations [x;]\nexists (0:EAX=0 /\\ 1:EAX=0)\n' > "$tmp/SBloc.litmus"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "model/cat.h"
+#include "model/cat/cat.h"
 #include "util/mem.h"
 
 /* tests/bad_cat from the source root (make runs tests there), else from

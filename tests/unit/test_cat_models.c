@@ -1,7 +1,7 @@
 /* The cat evaluator and the built-in models on hand-built executions:
  * the relation algebra, `with` enumeration counts, flags and undefined
  * behaviour, and the classic shapes (SB, MP, CoRR) under sc, x86tso, rc11
- * and jam21 with the verdicts of REFERENCE §3. */
+ * and jam21 with herd7 7.57's verdicts under the same cat files. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "model/cat.h"
-#include "model/cat_rel.h"
+#include "model/cat/cat.h"
+#include "model/cat/cat_rel.h"
 #include "util/mem.h"
 
 /* ---- building executions ------------------------------------------------------ */
@@ -325,7 +325,7 @@ static void test_corr_jam21(void **state)
 {
     (void)state;
     /* CoRR opaque: read the new value, then the initial one.  The initial
-     * write is plain, so JAM21 allows it (herd's behaviour, REFERENCE 3.5). */
+     * write is plain, so JAM21 allows it (herd's behaviour with jam21.cat). */
     xb *b = xb_new();
     int ix = iw(b, 0);
     int w = wr(b, 0, 0, IR_JM_OPAQUE);

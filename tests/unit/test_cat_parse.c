@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "model/cat_ast.h"
+#include "model/cat/cat_ast.h"
 #include "util/mem.h"
 
 /* The tree of an expression as a string: OP(kid,kid) or a name. */

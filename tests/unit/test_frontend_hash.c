@@ -1,5 +1,5 @@
 /* MD5 against RFC 1321's vectors, herd's test hash against the vectors
- * of REFERENCE §2.4 and what changes it, and print/parse round trips. */
+ * of herd7 7.57's Hash= and what changes it, and print/parse round trips. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* The litmus7 log and the verdict against a behaviour set, on hand-built
- * tests: SB under its three quantifiers (REFERENCE 5.4 and 2.2), memory
+ * tests: SB under its three quantifiers (litmus7's log and herd's verdict arithmetic), memory
  * observables, filters, and states outside the behaviour set. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -50,7 +50,7 @@ static ir_test *sb_test(ir_quant q)
     return t;
 }
 
-/* The run of REFERENCE 5.4, in an order unlike litmus7's. */
+/* A litmus7 run of SB, in an order unlike litmus7's. */
 static const char *SB_RUN =
     "litmusc-histogram 1\n"
     "config size 10000\nconfig runs 10\nconfig sync loose\nconfig affinity incr\nconfig layout line\n"
@@ -102,7 +102,7 @@ static void sb_log_matches_litmus7(void **state)
 }
 
 /* ~exists swaps Positive/Negative but not Observation; forall stars the
- * violations (REFERENCE 2.2 and 5.4). */
+ * violations (as herd7 and litmus7 count them). */
 static void not_exists_and_forall(void **state)
 {
     (void)state;

@@ -10,7 +10,7 @@
 #include "ir/ir.h"
 #include "util/mem.h"
 
-/* SB from REFERENCE §1.4, built by hand through the builder. */
+/* herd's catalogue SB (X86), built by hand through the builder. */
 static ir_test *build_sb(void)
 {
     ir_test *t = ir_test_new("SB", IR_ARCH_X86);
@@ -312,7 +312,7 @@ static void check_cond(ir_test *t, ir_quant q, ir_cond *c, const char *want)
     free(s);
 }
 
-/* herd's normal form (ConstrGen.pp_prop), REFERENCE §1.3. */
+/* herd's normal form (ConstrGen.pp_prop). */
 static void test_format_cond(void **state)
 {
     (void)state;

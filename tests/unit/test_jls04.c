@@ -1,4 +1,4 @@
-/* Unit tests of the JLS04 model (model/jls04*.c): behaviour sets worked
+/* Unit tests of the JLS04 model (model/jls04/): behaviour sets worked
  * out by hand from JLS 17.4.8, and the justification sequences it finds,
  * compared with the ones Pugh's causality test cases page gives (CTC 1:
  * commit y = 1, then r2 = y while it still sees 0, then x = r2, then

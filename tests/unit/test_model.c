@@ -62,7 +62,7 @@ static const char sb_x86[] =
     "end\n"
     "cond exists 0:EAX=0 /\\ 1:EAX=0\n";
 
-/* SB: TSO shows the store-buffering outcome, SC does not (REFERENCE §2.1). */
+/* SB: TSO shows the store-buffering outcome, SC does not (herd7 7.57 on the catalogue's SB). */
 static void test_sb_tso_and_sc(void **state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-/* Unit tests of a model's named relations (model/cat_show.c) and of the
+/* Unit tests of a model's named relations (model/cat/cat_show.c) and of the
  * pictures of executions (model/graph.c): which names a model can show
  * and the words for those it cannot; x86tso's ghb on SB's witness worked
  * out by hand, and acyclic on every consistent execution (x86tso requires
@@ -17,8 +17,8 @@
 #include "tests/unit/unit_litmus.h"
 #include "frontend/frontend.h"
 #include "ir/lower.h"
-#include "model/cat.h"
-#include "model/cat_rel.h"
+#include "model/cat/cat.h"
+#include "model/cat/cat_rel.h"
 #include "model/graph.h"
 #include "model/hb.h"
 #include "model/model.h"

@@ -1,13 +1,13 @@
-/* Unit tests of symbolic thread values (model/values.h) and of the z3
- * value solver (model/solver.h). */
+/* Unit tests of symbolic thread values (model/paths/values.h) and of the z3
+ * value solver (model/enum/solver.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <cmocka.h>
-#include "model/solver.h"
-#include "model/values.h"
+#include "model/enum/solver.h"
+#include "model/paths/values.h"
 
 static void test_folding(void **state)
 {

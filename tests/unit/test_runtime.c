@@ -18,6 +18,10 @@
 #include "runtime/lrt_sync.c"
 #include "runtime/lrt_cpu.c"
 #include "runtime/lrt_interleave.c"
+#include "runtime/lrt_pace.c"
+#include "runtime/lrt_round.c"
+#include "runtime/lrt_sweep.c"
+#include "runtime/lrt_lane.c"
 #include "runtime/lrt_run.c"
 #include "backends/native.h"
 #include "harness/harness.h"
@@ -1078,7 +1082,7 @@ static void test_stalled_runs(void **state)
         /* round 7: 64 instances; from round 8 the rounds are larger */
         assert_int_equal(sh.stalled, round % 2 == 1 || round >= 8);
         if (round >= 8)
-            assert_int_equal(run_size(&sh), STALL_RUN_MAX);
+            assert_int_equal(lrt_run_size(&sh), STALL_RUN_MAX);
     }
     /* every thread stalled in round 1, in half the instances after, else
      * a random nonempty set, the same for every thread */

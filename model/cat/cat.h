@@ -1,0 +1,98 @@
+#ifndef LITMUSC_MODEL_CAT_H
+#define LITMUSC_MODEL_CAT_H
+/* The cat language: herd's model description language, loaded once per
+ * model and evaluated on every candidate execution.
+ *
+ * A model is parsed and resolved (names to slots, includes inlined) by
+ * cat_load; cat_run_check then evaluates its instructions on one exec.
+ *
+ * How coherence is shared with the enumerator.  In herd, co is not a
+ * primitive: a model builds it with `with co from generate_cos(P)` (cos.cat).
+ * Enumerating co in the interpreter would forgo the enumerator's pruning, so:
+ *   - cat_model_generates_co(m) says whether the model binds co that way;
+ *   - if so, the enumerator fills exec.co with each candidate coherence
+ *     order (per location total over its writes, IW first, FW last), and the
+ *     interpreter's `with co from E` binds co to exec.co, keeping the
+ *     candidate iff exec.co is one of E's orders (for generate_cos(P) and
+ *     generate_orders(S,P): iff P restricted to same-location writes is
+ *     included in exec.co);
+ *   - if not (e.g. jam21), exec.co is ignored and `co` is an unbound name.
+ * Every other `with x from E` is enumerated by the interpreter itself; each
+ * choice is one more execution in herd's counts (cat_verdict.consistent).
+ *
+ * Event sets and relations a model sees (herd's names), derived from exec:
+ *   sets:  _ (all events), M R W IW FW F B RMW;
+ *          C: NA RLX CON ACQ REL ACQ_REL SC A;  Java: O RA V (and ACQ REL);
+ *          X86: X MFENCE LFENCE SFENCE.  Sets of another arch are empty.
+ *   rels:  id loc int ext po rf rmw amo addr data ctrl sm si, and co (see
+ *          above).  stdlib definitions (po-loc rfe rfi fencerel ...) are
+ *          always in scope, as in herd. */
+#include <stdbool.h>
+#include <stdint.h>
+#include "model/exec.h"
+#include "util/diag.h"
+
+typedef struct cat_model cat_model;
+
+/* NAME_OR_PATH is the name of an embedded file (model/cat/NAME.cat: the
+ * models sc, x86tso, rc11 and jam21, and the files they include, such as
+ * cos and stdlib; model_load lets only the models through) or a path to a
+ * .cat file.  `include "F"` is looked up beside the including file, then
+ * among the embedded model/cat/ files.  NULL + diag (file:line:col of the
+ * fault) on error. */
+cat_model *cat_load(const char *name_or_path, diag *d);
+/* The same from text in memory; FILE names it in diagnostics and is where
+ * includes are looked up first (may be NULL: embedded files only). */
+cat_model *cat_load_text(const char *text, const char *file, diag *d);
+void cat_free(cat_model *m);
+
+/* Base name without directory and ".cat", e.g. "rc11". */
+const char *cat_model_name(const cat_model *m);
+/* Whether the model binds co with `with co from ...` (see above). */
+bool cat_model_generates_co(const cat_model *m);
+
+/* Names of `flag ... as NAME` checks, in order of first appearance. */
+int cat_model_nflags(const cat_model *m);
+const char *cat_model_flag_name(const cat_model *m, int i);
+
+typedef struct cat_verdict {
+    uint64_t consistent;    /* consistent variants of the candidate (0: rejected) */
+    bool undef;             /* some consistent variant failed an undefined_unless
+                               (herd prints `Flag *undef*`) */
+    uint64_t flags;         /* bit i: flag cat_model_flag_name(m, i) raised by some
+                               consistent variant */
+} cat_verdict;
+
+/* Scratch space for evaluating one model; one per thread of evaluation.
+ * It may cache values that depend only on the events and po, and notices
+ * by itself when those change between calls. */
+typedef struct cat_run cat_run;
+cat_run *cat_run_new(const cat_model *m);
+void cat_run_free(cat_run *r);
+/* Evaluate the model on X.  False + diag only for an evaluation error in
+ * the model (a run-time type error, `fail`, a failed match). */
+bool cat_run_check(cat_run *r, const exec *x, cat_verdict *out, diag *d);
+
+/* One-shot form of cat_run_check (allocates scratch each call). */
+bool cat_check(const cat_model *m, const exec *x, cat_verdict *out, diag *d);
+
+/* Named relations, for pictures of executions (herd's -show; cat_show.c).
+ * A name is one the model binds at the top level when it ends (its own
+ * lets, stdlib's, the built-ins such as po and rf); its definition is
+ * evaluated even when no check needs it.
+ *
+ * cat_model_check_relations: whether M binds each of NAMES[0..N) to a
+ * relation, decided once, before any execution (by a dry run on no
+ * events).  False + diag (status 2) naming the first that M does not
+ * define ("cannot show 'x': model rc11 defines no such name") or that is
+ * no relation (a set, a function, ...). */
+bool cat_model_check_relations(const cat_model *m, const char *const *names, int n, diag *d);
+/* Evaluate R's model on X and copy into OUT[k] the relation bound to
+ * NAMES[k] in X's first consistent branch (a model whose `with` chooses
+ * among several may bind other values in other branches).  False + diag:
+ * an evaluation error, a name as above, or an X the model rejects. */
+bool cat_run_relations(cat_run *r, const exec *x, const char *const *names, int n, exec_rel *out, diag *d);
+/* The same for one name. */
+bool cat_run_relation(cat_run *r, const exec *x, const char *name, exec_rel *out, diag *d);
+
+#endif

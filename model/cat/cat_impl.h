@@ -1,0 +1,202 @@
+#ifndef LITMUSC_MODEL_CAT_IMPL_H
+#define LITMUSC_MODEL_CAT_IMPL_H
+/* Internals shared by the cat loader, resolver, evaluator and primitives:
+ * run-time values, frames, the loaded model, and the state of a run (whose
+ * values live in util/arena.h arenas). */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "model/cat/cat.h"
+#include "model/cat/cat_ast.h"
+#include "model/exec.h"
+#include "util/arena.h"
+
+/* ---- values ------------------------------------------------------------------
+ * herd's cat values are dynamically typed; {} and _ are polymorphic (they
+ * take the type of what they meet).  0 is the empty relation. */
+typedef enum cv_kind {
+    CV_EMPTY,   /* {}: empty set of anything */
+    CV_UNIV,    /* _: all events, or all pairs */
+    CV_SET,     /* set of events (bitset) */
+    CV_REL,     /* relation on events (n rows) */
+    CV_EVENT,   /* one event (from matching on a set) */
+    CV_TAG,     /* 'name */
+    CV_TUPLE,   /* (v1, ..., vn); n = 0 is unit */
+    CV_VSET,    /* set of values (sets of relations, of tags, ...) */
+    CV_CLOS,    /* function value */
+    CV_PRIM,    /* built-in function */
+    CV_PROC,    /* procedure */
+} cv_kind;
+
+struct cat_frame;
+
+typedef struct cat_clos {
+    const cat_fun *fun;         /* CV_CLOS */
+    const cat_ins *proc;        /* CV_PROC */
+    struct cat_frame *env;      /* enclosing function frame (NULL at top level) */
+} cat_clos;
+
+typedef struct cat_val {
+    uint8_t kind;
+    int32_t n;                  /* TUPLE/VSET length; EVENT index; TAG id; PRIM id */
+    union {
+        exec_set set;
+        exec_rel *rel;          /* never written through once built */
+        struct cat_val *elts;
+        cat_clos *clos;
+    } u;
+} cat_val;
+
+typedef struct cat_frame {
+    struct cat_frame *up;
+    cat_val v[];
+} cat_frame;
+
+/* ---- built-in names ------------------------------------------------------------ */
+typedef enum cat_builtin {
+    /* event sets */
+    CB_M, CB_R, CB_W, CB_IW, CB_FW, CB_F, CB_B, CB_RMW, CB_EXP, CB_NEXP,
+    CB_NA, CB_RLX, CB_CON, CB_ACQ, CB_REL, CB_ACQ_REL, CB_SC, CB_A,
+    CB_O, CB_RA, CB_V,
+    CB_X, CB_MFENCE, CB_LFENCE, CB_SFENCE,
+    CB_SET_LAST = CB_SFENCE,
+    /* relations */
+    CB_ID, CB_LOC, CB_INT, CB_EXT, CB_PO, CB_RF, CB_RMWREL, CB_AMO,
+    CB_ADDR, CB_DATA, CB_CTRL, CB_SM, CB_SI, CB_PARTIAL_PO,
+    CB_REL_LAST = CB_PARTIAL_PO,
+    /* functions */
+    CB_DOMAIN, CB_RANGE, CB_CLASSES_LOC, CB_CLASSES, CB_LINEARISATIONS, CB_FAIL,
+    CB_DIFFERENT_VALUES, CB_CROSS_ORDERS, CB_CROSS,
+    CB_COUNT
+} cat_builtin;
+
+const char *cat_builtin_name(int b);
+/* Which built-in sets and relations depend only on the events and po (not
+ * on rf, co, FW or values): those are cached across candidates. */
+bool cat_builtin_static(int b);
+
+/* ---- the loaded model ------------------------------------------------------------ */
+struct cat_model {
+    char *name, *title;
+    char **files;               /* every file name referenced by nodes (owned) */
+    int nfiles;
+    cat_file **parsed;          /* parsed files (own the trees) */
+    int nparsed;
+    const cat_ins **top;        /* top-level instructions after includes, in order */
+    int ntop;
+    int nglobals;               /* global frame size; slots < CB_COUNT are built-ins */
+    char **flags;
+    int nflags;
+    char **tags;                /* interned tags ('x), declared by enum */
+    int ntags;
+    bool generates_co;
+    int co_slot;                /* slot bound by `with co from` (or -1) */
+    bool *global_dyn;           /* per global slot: using it makes a value depend on the
+                                   candidate (for a function: its body does) */
+    char **top_names;           /* the names bound at the top level at the end, each once */
+    int *top_slots;             /* their global slots (the last binding of each) */
+    int ntop_names;
+};
+
+/* Resolve names, inline includes (stdlib.cat first), decide liveness and
+ * which globals are candidate-independent (cat_resolve.c).  MAIN was parsed
+ * from MAIN_PATH (NULL: not a file) and becomes owned by M. */
+bool cat_resolve(cat_model *m, cat_file *main_file, const char *main_path, diag *d);
+/* Which top-level instructions must run for the checks and for the global
+ * slots ROOTS[0..NROOTS): OUT[i] for m->top[i] (cat_resolve.c). */
+void cat_liveness(const cat_model *m, const int *roots, int nroots, bool *out);
+/* ---- files (cat_find.c) ------------------------------------------------------------ */
+/* The whole of the file at PATH (malloc'd), or NULL with errno set. */
+char *cat_read_file(const char *path);
+/* The embedded model/cat/NAME (NAME with its ".cat"): its text and the path
+ * to show in messages, "model/cat/NAME" (both malloc'd), or NULL. */
+char *cat_embedded_text(const char *name, char **path);
+/* Find an included file: beside FROM_PATH (when it is a real file), then
+ * among the embedded model/cat files.  Returns its text (malloc'd) and the
+ * path to show in messages (malloc'd), or false (the caller says why). */
+bool cat_find_include(const char *name, const char *from_path, char **text, char **path);
+/* Keep a file name alive as long as the model; returns the stored copy. */
+const char *cat_model_intern_file(cat_model *m, const char *path);
+
+/* ---- evaluation ------------------------------------------------------------------- */
+/* Values asked for by name (cat_show.c), set for one run and cleared
+ * after it: the top-level instructions to run (NULL: those the checks
+ * need), and the global slots whose values the first consistent branch
+ * copies out. */
+typedef struct cat_want {
+    const bool *live;
+    const int *slots;
+    int n;
+    exec_rel *out;              /* one per slot: the value, when it is a relation */
+    int *kind;                  /* one per slot: its kind (cv_kind) */
+    bool done;                  /* a consistent branch was reached and copied */
+} cat_want;
+
+struct cat_run {
+    const cat_model *m;
+    arena arena;                /* everything a candidate evaluation allocates; marks let a
+                                   `with` branch give back what it allocated */
+    arena static_arena;         /* values cached while the event structure is unchanged */
+    arena *cur;                 /* where new values go */
+    exec_rel *zero, *univ, *ident;  /* shared constants for the current n */
+    cat_val *globals;
+    bool *ins_cached;           /* per top-level instruction: its static value is cached */
+    const exec *x;
+    int n;
+    exec_set all;               /* {0..n-1} */
+    /* cache key of the static part */
+    bool have_key;
+    uint64_t key_hash;
+    exec *key;                  /* copy of the fields the static values depend on */
+    /* evaluation result */
+    cat_verdict *out;
+    diag *d;
+    bool error;
+    bool dry;                   /* type-checking run at load time */
+    cat_want want;
+};
+
+/* Fill the built-in slots of r->globals for r->x (cat_prim.c). */
+void cat_prim_fill(struct cat_run *r, bool statics, bool dynamics);
+/* Apply built-in function B to ARG at node E (for messages). */
+bool cat_prim_apply(struct cat_run *r, int b, cat_val arg, const cat_expr *e, cat_val *out);
+
+/* Helpers shared by the evaluator and the primitives (cat_val.c). */
+exec_rel *cat_new_rel(struct cat_run *r);
+bool cat_type_error(struct cat_run *r, const char *file, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+const char *cat_kind_name(int kind);
+int cat_val_cmp(const struct cat_run *r, const cat_val *a, const cat_val *b);
+cat_val cat_vset_make(struct cat_run *r, cat_val *elts, int n);   /* sorts and dedups */
+/* A type error at node E, in a function whose run is R. */
+#define TERR(e, ...) cat_type_error(r, (e)->file, (e)->line, (e)->col, __VA_ARGS__)
+
+/* Shared by expressions (cat_eval.c) and instructions (cat_exec.c); the
+ * value helpers and frames are in cat_val.c.  cat_want_rel and
+ * cat_want_set take {} and _ as the empty and the full relation or set;
+ * OP names the operator in the message. */
+bool cat_want_rel(struct cat_run *r, const cat_expr *e, cat_val v, const char *op, exec_rel **out);
+bool cat_want_set(struct cat_run *r, const cat_expr *e, cat_val v, const char *op, exec_set *out);
+bool cat_val_is_empty(const struct cat_run *r, const cat_val *v);
+bool cat_vset_has(struct cat_run *r, const cat_val *s, const cat_val *x);
+cat_frame *cat_new_frame(struct cat_run *r, int nslots, cat_frame *up);
+/* Bind V to PT in FR (NULL: the globals); WHAT names the binder in messages. */
+bool cat_bind_pattern(struct cat_run *r, const cat_pat *pt, cat_val v, cat_frame *fr, const cat_expr *at,
+                      const char *what);
+static inline cat_val *cat_slot_ref(struct cat_run *r, cat_frame *fr, int slot)
+{
+    return fr ? &fr->v[slot] : &r->globals[slot];
+}
+bool cat_eval(struct cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out);
+/* A let or let rec (REC) in FR; AT is where to report errors. */
+bool cat_eval_binds(struct cat_run *r, const cat_bind *b, int nb, bool rec, cat_frame *fr,
+                    const cat_expr *at);
+/* Run the model's top-level instructions on r->x into r->out; false on an
+ * error (cat_exec.c). */
+bool cat_exec_top(struct cat_run *r);
+
+static inline cat_val cv_set(exec_set s) { cat_val v = {CV_SET, 0, {.set = s}}; return v; }
+static inline cat_val cv_rel(exec_rel *x) { cat_val v = {CV_REL, 0, {.rel = x}}; return v; }
+static inline cat_val cv_kind_only(int k) { cat_val v = {(uint8_t)k, 0, {.set = 0}}; return v; }
+
+#endif

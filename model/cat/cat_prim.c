@@ -1,0 +1,443 @@
+/* What a model sees of a candidate: herd's predefined event sets and
+ * relations, computed from the exec graph, and herd's primitive functions
+ * (domain, range, classes-loc, linearisations, ...). */
+#include <stdlib.h>
+#include <string.h>
+#include "model/cat/cat_impl.h"
+#include "model/cat/cat_rel.h"
+#include "util/mem.h"
+
+static const char *const builtin_names[CB_COUNT] = {
+    [CB_M] = "M", [CB_R] = "R", [CB_W] = "W", [CB_IW] = "IW", [CB_FW] = "FW", [CB_F] = "F",
+    [CB_B] = "B", [CB_RMW] = "RMW", [CB_EXP] = "Exp", [CB_NEXP] = "NExp",
+    [CB_NA] = "NA", [CB_RLX] = "RLX", [CB_CON] = "CON", [CB_ACQ] = "ACQ", [CB_REL] = "REL",
+    [CB_ACQ_REL] = "ACQ_REL", [CB_SC] = "SC", [CB_A] = "A",
+    [CB_O] = "O", [CB_RA] = "RA", [CB_V] = "V",
+    [CB_X] = "X", [CB_MFENCE] = "MFENCE", [CB_LFENCE] = "LFENCE", [CB_SFENCE] = "SFENCE",
+    [CB_ID] = "id", [CB_LOC] = "loc", [CB_INT] = "int", [CB_EXT] = "ext", [CB_PO] = "po",
+    [CB_RF] = "rf", [CB_RMWREL] = "rmw", [CB_AMO] = "amo", [CB_ADDR] = "addr", [CB_DATA] = "data",
+    [CB_CTRL] = "ctrl", [CB_SM] = "sm", [CB_SI] = "si", [CB_PARTIAL_PO] = "partial_po",
+    [CB_DOMAIN] = "domain", [CB_RANGE] = "range", [CB_CLASSES_LOC] = "classes-loc",
+    [CB_CLASSES] = "classes", [CB_LINEARISATIONS] = "linearisations", [CB_FAIL] = "fail",
+    [CB_DIFFERENT_VALUES] = "different-values", [CB_CROSS_ORDERS] = "cross-orders",
+    [CB_CROSS] = "cross-product",
+};
+
+const char *cat_builtin_name(int b) { return builtin_names[b]; }
+
+bool cat_builtin_static(int b)
+{
+    return b != CB_FW && b != CB_RF && b != CB_DIFFERENT_VALUES;
+}
+
+/* ---- event sets --------------------------------------------------------------- */
+static bool c_atomic_order(ir_mode m)
+{
+    return m == IR_MO_RLX || m == IR_MO_CON || m == IR_MO_ACQ || m == IR_MO_REL || m == IR_MO_ACQ_REL ||
+           m == IR_MO_SC;
+}
+
+/* The access mode a fence stands for in herd's Java sets. */
+static ir_mode java_fence_mode(ir_fence_kind k)
+{
+    switch (k) {
+    case IR_FENCE_J_FULL: return IR_JM_VOLATILE;
+    case IR_FENCE_J_ACQUIRE: case IR_FENCE_J_LOADLOAD: return IR_JM_ACQUIRE;
+    case IR_FENCE_J_RELEASE: case IR_FENCE_J_STORESTORE: return IR_JM_RELEASE;
+    default: return IR_MODE_NONE;
+    }
+}
+
+static void fill_sets(cat_run *r, exec_set *s)
+{
+    const exec *x = r->x;
+    for (int i = 0; i < x->n; i++) {
+        const exec_event *e = &x->ev[i];
+        exec_set bit = (exec_set)1 << i;
+        bool mem = e->kind & (EV_R | EV_W);
+        if (e->kind & EV_R) s[CB_R] |= bit;
+        if (e->kind & EV_W) s[CB_W] |= bit;
+        if (mem) s[CB_M] |= bit;
+        if (e->kind & EV_IW) s[CB_IW] |= bit;
+        if (e->kind & EV_F) s[CB_F] |= bit;
+        if (e->is_rmw && (e->kind & EV_R) && (e->kind & EV_W)) s[CB_RMW] |= bit;
+        ir_mode m = e->mode;
+        if ((e->kind & EV_F) && e->fence >= IR_FENCE_J_FULL && e->fence <= IR_FENCE_J_STORESTORE)
+            m = java_fence_mode(e->fence);
+        /* C: herd calls an access atomic when it has a memory order or is an
+         * RMW; fences and initial writes are in NA. */
+        bool atomic = mem && !(e->kind & EV_IW) &&
+                      (c_atomic_order(m) || (e->is_rmw && m >= IR_MO_NA && m <= IR_MO_SC));
+        if (atomic) s[CB_A] |= bit;
+        else s[CB_NA] |= bit;
+        switch (m) {
+        case IR_MO_RLX: s[CB_RLX] |= bit; break;
+        case IR_MO_CON: s[CB_CON] |= bit; break;
+        case IR_MO_ACQ: s[CB_ACQ] |= bit; break;
+        case IR_MO_REL: s[CB_REL] |= bit; break;
+        case IR_MO_ACQ_REL: s[CB_ACQ_REL] |= bit; break;
+        case IR_MO_SC: s[CB_SC] |= bit; break;
+        case IR_JM_OPAQUE: s[CB_O] |= bit; break;
+        case IR_JM_ACQUIRE: s[CB_ACQ] |= bit; s[CB_RA] |= bit; break;
+        case IR_JM_RELEASE: s[CB_REL] |= bit; s[CB_RA] |= bit; break;
+        case IR_JM_VOLATILE: s[CB_V] |= bit; break;
+        case IR_X86_LOCKED: s[CB_X] |= bit; break;
+        default: break;
+        }
+        if (e->kind & EV_F) {
+            if (e->fence == IR_FENCE_MFENCE) s[CB_MFENCE] |= bit;
+            if (e->fence == IR_FENCE_LFENCE) s[CB_LFENCE] |= bit;
+            if (e->fence == IR_FENCE_SFENCE) s[CB_SFENCE] |= bit;
+        }
+    }
+    s[CB_EXP] = s[CB_M];
+}
+
+static exec_rel *copy_rel(cat_run *r, const exec_rel *src)
+{
+    exec_rel *d = cat_new_rel(r);
+    cr_copy(d, src, r->n);
+    return d;
+}
+
+void cat_prim_fill(cat_run *r, bool statics, bool dynamics)
+{
+    const exec *x = r->x;
+    int n = x->n;
+    cat_val *g = r->globals;
+    if (dynamics) {
+        /* Candidate-dependent values point straight into the exec. */
+        g[CB_FW] = cv_set(x->fw & r->all);
+        g[CB_RF] = cv_rel((exec_rel *)&x->rf);
+        g[CB_DIFFERENT_VALUES].kind = CV_PRIM;
+        g[CB_DIFFERENT_VALUES].n = CB_DIFFERENT_VALUES;
+    }
+    if (!statics) return;
+    exec_set s[CB_SET_LAST + 1];
+    memset(s, 0, sizeof s);
+    fill_sets(r, s);
+    for (int b = 0; b <= CB_SET_LAST; b++)
+        if (b != CB_FW) g[b] = cv_set(s[b]);
+    g[CB_ID] = cv_rel(r->ident);
+    exec_rel *loc = cat_new_rel(r), *in = cat_new_rel(r), *ext = cat_new_rel(r), *sm = cat_new_rel(r);
+    for (int i = 0; i < n; i++) {
+        exec_set l = 0, t = 0, e = 0;
+        const exec_event *a = &x->ev[i];
+        for (int j = 0; j < n; j++) {
+            const exec_event *b = &x->ev[j];
+            exec_set bit = (exec_set)1 << j;
+            if (a->loc >= 0 && a->loc == b->loc) l |= bit;
+            bool ia = a->kind & EV_IW, ib = b->kind & EV_IW;
+            /* herd: int relates events of one thread; ext relates events of
+             * different threads, and an initial write to a thread's event. */
+            if (!ia && !ib && a->thread == b->thread) t |= bit;
+            if (ia != ib || (!ia && !ib && a->thread != b->thread)) e |= bit;
+        }
+        loc->row[i] = l;
+        in->row[i] = t;
+        ext->row[i] = e;
+    }
+    cr_toid(sm, s[CB_M], n);
+    g[CB_LOC] = cv_rel(loc);
+    g[CB_INT] = cv_rel(in);
+    g[CB_EXT] = cv_rel(ext);
+    /* herd's po never relates two events of one instruction (the read and
+     * write of an x86 locked instruction are ordered by iico instead). */
+    exec_rel *po = copy_rel(r, &x->po);
+    for (int i = 0; i < n; i++)
+        for (exec_set b = po->row[i]; b; b &= b - 1) {
+            int j = __builtin_ctzll(b);
+            if (x->ev[i].instr && x->ev[i].instr == x->ev[j].instr) po->row[i] &= ~((exec_set)1 << j);
+        }
+    g[CB_PO] = cv_rel(po);
+    g[CB_PARTIAL_PO] = g[CB_PO];
+    g[CB_RMWREL] = cv_rel(copy_rel(r, &x->rmw));
+    g[CB_AMO] = g[CB_RMWREL];
+    g[CB_ADDR] = cv_rel(copy_rel(r, &x->addr));
+    g[CB_DATA] = cv_rel(copy_rel(r, &x->data));
+    g[CB_CTRL] = cv_rel(copy_rel(r, &x->ctrl));
+    g[CB_SM] = g[CB_SI] = cv_rel(sm);
+    for (int b = CB_REL_LAST + 1; b < CB_COUNT; b++) {
+        g[b].kind = CV_PRIM;
+        g[b].n = b;
+    }
+}
+
+/* ---- primitive functions ----------------------------------------------------------- */
+#define PERR(...) cat_type_error(r, at->file, at->line, at->col, __VA_ARGS__)
+
+static bool arg_set(cat_run *r, const cat_expr *at, cat_val v, const char *fn, exec_set *out)
+{
+    if (v.kind == CV_SET) { *out = v.u.set; return true; }
+    if (v.kind == CV_EMPTY) { *out = 0; return true; }
+    if (v.kind == CV_UNIV) { *out = r->all; return true; }
+    return PERR("%s expects a set of events, found a %s", fn, cat_kind_name(v.kind));
+}
+
+static bool arg_rel(cat_run *r, const cat_expr *at, cat_val v, const char *fn, exec_rel **out)
+{
+    if (v.kind == CV_REL) { *out = v.u.rel; return true; }
+    if (v.kind == CV_EMPTY) { *out = r->zero; return true; }
+    if (v.kind == CV_UNIV) { *out = r->univ; return true; }
+    return PERR("%s expects a relation, found a %s", fn, cat_kind_name(v.kind));
+}
+
+static bool arg_pair(cat_run *r, const cat_expr *at, cat_val v, const char *fn, cat_val *a, cat_val *b)
+{
+    *a = *b = cv_kind_only(CV_EMPTY);
+    if (v.kind != CV_TUPLE || v.n != 2)
+        return PERR("%s expects 2 arguments, got %s", fn, v.kind == CV_TUPLE ? "another number" : "one");
+    *a = v.u.elts[0];
+    *b = v.u.elts[1];
+    return true;
+}
+
+/* Partition S by location; events without one form their own class. */
+static cat_val classes_loc(cat_run *r, exec_set s)
+{
+    cat_val *el = arena_alloc(r->cur, (size_t)(r->n + 1) * sizeof *el);
+    int k = 0;
+    exec_set left = s;
+    while (left) {
+        int i = __builtin_ctzll(left);
+        exec_set cls = 0;
+        for (exec_set b = left; b; b &= b - 1) {
+            int j = __builtin_ctzll(b);
+            if (j == i || (r->x->ev[i].loc >= 0 && r->x->ev[j].loc == r->x->ev[i].loc)) cls |= (exec_set)1 << j;
+        }
+        el[k++] = cv_set(cls);
+        left &= ~cls;
+    }
+    return cat_vset_make(r, el, k);
+}
+
+/* Equivalence classes of (R | R^-1)* over the events R relates. */
+static cat_val classes(cat_run *r, const exec_rel *rel)
+{
+    int n = r->n;
+    exec_rel *u = cat_new_rel(r);
+    cr_inv(u, rel, n);
+    cr_union(u, u, rel, n);
+    cr_plus_inplace(u, n);
+    cat_val *el = arena_alloc(r->cur, (size_t)(n + 1) * sizeof *el);
+    int k = 0;
+    exec_set seen = 0;
+    for (int i = 0; i < n; i++) {
+        if (!u->row[i] || (seen >> i & 1)) continue;
+        exec_set cls = u->row[i] | (exec_set)1 << i;
+        el[k++] = cv_set(cls);
+        seen |= cls;
+    }
+    return cat_vset_make(r, el, k);
+}
+
+/* All total orders of the events of S that extend E (E's transitive
+ * closure, so paths through events outside S count).  A cycle gives none. */
+typedef struct lin_state {
+    cat_run *r;
+    exec_set nodes;
+    exec_set pred[EXEC_MAX];
+    int order[EXEC_MAX], depth, total;
+    cat_val *out;
+    int nout, cap;
+    bool overflow;
+} lin_state;
+
+enum { LIN_MAX = 1 << 20 };
+
+static void lin_emit(lin_state *ls)
+{
+    if (ls->nout == LIN_MAX) { ls->overflow = true; return; }
+    cat_run *r = ls->r;
+    exec_rel *o = cat_new_rel(r);
+    cr_clear(o, r->n);
+    exec_set later = 0;
+    for (int k = ls->depth - 1; k >= 0; k--) {
+        o->row[ls->order[k]] = later;
+        later |= (exec_set)1 << ls->order[k];
+    }
+    if (ls->nout == ls->cap) {
+        int cap = ls->cap ? 2 * ls->cap : 16;
+        cat_val *nv = arena_alloc(r->cur, (size_t)cap * sizeof *nv);
+        if (ls->nout) memcpy(nv, ls->out, (size_t)ls->nout * sizeof *nv);
+        ls->out = nv;
+        ls->cap = cap;
+    }
+    ls->out[ls->nout++] = cv_rel(o);
+}
+
+static void lin_rec(lin_state *ls, exec_set placed)
+{
+    if (ls->overflow) return;
+    if (ls->depth == ls->total) { lin_emit(ls); return; }
+    for (exec_set cand = ls->nodes & ~placed; cand; cand &= cand - 1) {
+        int i = __builtin_ctzll(cand);
+        if (ls->pred[i] & ~placed) continue;
+        ls->order[ls->depth++] = i;
+        lin_rec(ls, placed | (exec_set)1 << i);
+        ls->depth--;
+    }
+}
+
+/* Linearisations of S under E into LS (appended); false if cyclic. */
+static bool linearise(cat_run *r, lin_state *ls, exec_set s, const exec_rel *e)
+{
+    int n = r->n;
+    exec_rel *c = cat_new_rel(r);
+    cr_copy(c, e, n);
+    cr_plus_inplace(c, n);
+    memset(ls->pred, 0, sizeof ls->pred);
+    for (int i = 0; i < n; i++) {
+        if (!(s >> i & 1)) continue;
+        if (c->row[i] >> i & 1) return false;
+        for (exec_set b = c->row[i] & s; b; b &= b - 1) ls->pred[__builtin_ctzll(b)] |= (exec_set)1 << i;
+    }
+    ls->r = r;
+    ls->nodes = s;
+    ls->depth = 0;
+    ls->total = __builtin_popcountll(s);
+    lin_rec(ls, 0);
+    return true;
+}
+
+static bool prim_linearisations(cat_run *r, const cat_expr *at, cat_val arg, cat_val *out)
+{
+    cat_val a = cv_kind_only(CV_EMPTY), b = a;
+    exec_set s;
+    exec_rel *e;
+    if (!arg_pair(r, at, arg, "linearisations", &a, &b) || !arg_set(r, at, a, "linearisations", &s) ||
+        !arg_rel(r, at, b, "linearisations", &e))
+        return false;
+    lin_state *ls = xcalloc(1, sizeof *ls);
+    linearise(r, ls, s, e);
+    bool over = ls->overflow;
+    cat_val res = cat_vset_make(r, ls->out, ls->nout);
+    free(ls);
+    if (over) return PERR("linearisations: more than %d orders", LIN_MAX);
+    *out = res;
+    return true;
+}
+
+/* Every union of one element from each set of relations in OSS. */
+static bool cross_rec(cat_run *r, const cat_val *sets, int nsets, int k, exec_rel *acc, cat_val **out, int *nout,
+                      int *cap, const cat_expr *at)
+{
+    if (k == nsets) {
+        if (*nout == LIN_MAX) return PERR("cross product: more than %d orders", LIN_MAX);
+        if (*nout == *cap) {
+            int nc = *cap ? 2 * *cap : 16;
+            cat_val *nv = arena_alloc(r->cur, (size_t)nc * sizeof *nv);
+            if (*nout) memcpy(nv, *out, (size_t)*nout * sizeof *nv);
+            *out = nv;
+            *cap = nc;
+        }
+        exec_rel *o = cat_new_rel(r);
+        cr_copy(o, acc, r->n);
+        (*out)[(*nout)++] = cv_rel(o);
+        return true;
+    }
+    const cat_val *s = &sets[k];
+    int m = s->kind == CV_VSET ? s->n : 0;
+    for (int i = 0; i < m; i++) {
+        exec_rel *piece;
+        if (!arg_rel(r, at, s->u.elts[i], "cross product", &piece)) return false;
+        exec_rel *next = cat_new_rel(r);
+        cr_union(next, acc, piece, r->n);
+        if (!cross_rec(r, sets, nsets, k + 1, next, out, nout, cap, at)) return false;
+    }
+    return true;
+}
+
+static bool prim_cross_orders(cat_run *r, const cat_expr *at, cat_val arg, cat_val *out)
+{
+    cat_val a = cv_kind_only(CV_EMPTY), b = a;
+    exec_rel *e;
+    if (!arg_pair(r, at, arg, "cross-orders", &a, &b) || !arg_rel(r, at, b, "cross-orders", &e)) return false;
+    if (a.kind != CV_VSET && a.kind != CV_EMPTY)
+        return PERR("cross-orders expects a set of event sets, found a %s", cat_kind_name(a.kind));
+    int nc = a.kind == CV_VSET ? a.n : 0;
+    cat_val *per = arena_alloc(r->cur, (size_t)(nc + 1) * sizeof *per);
+    for (int k = 0; k < nc; k++) {
+        exec_set s;
+        if (!arg_set(r, at, a.u.elts[k], "cross-orders", &s)) return false;
+        lin_state *ls = xcalloc(1, sizeof *ls);
+        bool acyclic = linearise(r, ls, s, e);
+        bool over = ls->overflow;
+        per[k].kind = CV_VSET;
+        per[k].n = ls->nout;
+        per[k].u.elts = ls->out;
+        free(ls);
+        if (over) return PERR("cross-orders: more than %d orders", LIN_MAX);
+        if (!acyclic || per[k].n == 0) { *out = cv_kind_only(CV_EMPTY); return true; }
+    }
+    cat_val *res = NULL;
+    int nres = 0, cap = 0;
+    if (!cross_rec(r, per, nc, 0, r->zero, &res, &nres, &cap, at)) return false;
+    if (!nres) { *out = cv_kind_only(CV_EMPTY); return true; }
+    cat_val v = {CV_VSET, nres, {.elts = res}};
+    *out = v;
+    return true;
+}
+
+bool cat_prim_apply(cat_run *r, int b, cat_val arg, const cat_expr *at, cat_val *out)
+{
+    exec_rel *rel;
+    switch (b) {
+    case CB_DOMAIN: case CB_RANGE:
+        if (arg.kind == CV_EMPTY || arg.kind == CV_UNIV) { *out = arg; return true; }
+        if (!arg_rel(r, at, arg, builtin_names[b], &rel)) return false;
+        *out = cv_set(b == CB_DOMAIN ? cr_domain(rel, r->n) : cr_range(rel, r->n));
+        return true;
+    case CB_CLASSES_LOC: {
+        exec_set s;
+        if (!arg_set(r, at, arg, "classes-loc", &s)) return false;
+        *out = classes_loc(r, s);
+        return true;
+    }
+    case CB_CLASSES:
+        if (!arg_rel(r, at, arg, "classes", &rel)) return false;
+        *out = classes(r, rel);
+        return true;
+    case CB_LINEARISATIONS:
+        return prim_linearisations(r, at, arg, out);
+    case CB_CROSS_ORDERS:
+        return prim_cross_orders(r, at, arg, out);
+    case CB_CROSS: {
+        if (arg.kind == CV_EMPTY) {
+            cat_val *one = arena_alloc(r->cur, sizeof *one);
+            one[0] = cv_rel(r->zero);
+            cat_val v = {CV_VSET, 1, {.elts = one}};
+            *out = v;
+            return true;
+        }
+        if (arg.kind != CV_VSET) return PERR("cross-product expects a set of sets of relations, found a %s", cat_kind_name(arg.kind));
+        cat_val *res = NULL;
+        int nres = 0, cap = 0;
+        if (!cross_rec(r, arg.u.elts, arg.n, 0, r->zero, &res, &nres, &cap, at)) return false;
+        *out = cat_vset_make(r, res, nres);
+        return true;
+    }
+    case CB_FAIL:
+        return PERR("fail");
+    case CB_DIFFERENT_VALUES: {
+        if (!arg_rel(r, at, arg, "different-values", &rel)) return false;
+        exec_rel *d = cat_new_rel(r);
+        for (int i = 0; i < r->n; i++) {
+            const exec_event *a = &r->x->ev[i];
+            ir_val va = (a->kind & EV_W) ? a->wval : a->rval;
+            exec_set row = 0;
+            for (exec_set bb = rel->row[i]; bb; bb &= bb - 1) {
+                int j = __builtin_ctzll(bb);
+                const exec_event *c = &r->x->ev[j];
+                ir_val vc = (c->kind & EV_W) ? c->wval : c->rval;
+                if (va != vc) row |= (exec_set)1 << j;
+            }
+            d->row[i] = row;
+        }
+        *out = cv_rel(d);
+        return true;
+    }
+    default:
+        return PERR("internal error: '%s' is not a function", builtin_names[b]);
+    }
+}
