@@ -32,7 +32,10 @@ grep -q "^X86" "$tmp/made.litmus" || fail "emit -o DANGLING: the target was not 
 # a FIFO: written to in place, read at the other end
 if mkfifo "$tmp/fifo" 2>/dev/null; then
     for what in emit xml junit html; do
-        timeout 10 cat "$tmp/fifo" >"$tmp/fifo.out" &
+        # the reader waits as long as the writer may take (a sanitizer
+        # build on a loaded machine builds the harness for a while): a
+        # reader gone first would leave the writer blocked in open()
+        timeout 300 cat "$tmp/fifo" >"$tmp/fifo.out" &
         reader=$!
         case $what in
         emit) emit_to "$tmp/fifo" ;;
@@ -43,6 +46,11 @@ if mkfifo "$tmp/fifo" 2>/dev/null; then
         esac
         rc=$?
         [ "$rc" -eq 0 ] || { fail "$what to a FIFO: exit $rc: $(head -2 "$tmp/err")"; }
+        # a writer that closed the FIFO ends the reader at once; one that
+        # never opened it leaves the reader waiting: stop it
+        i=0
+        while kill -0 "$reader" 2>/dev/null && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+        kill "$reader" 2>/dev/null
         wait "$reader"
         [ -p "$tmp/fifo" ] || { fail "$what to a FIFO: the FIFO was replaced"; rm -f "$tmp/fifo"; mkfifo "$tmp/fifo"; }
         [ -s "$tmp/fifo.out" ] || fail "$what to a FIFO: nothing came through"
