@@ -85,7 +85,14 @@ static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model 
         if (!lift_elf_func(obj, fn, &funcs[n], d))
             goto done;
     }
-    if (!(text = lift_test_text(t, funcs, unroll, d)))
+    char *origin = xasprintf("%s %s -c -fno-pic", cc, cflags), *why = NULL;
+    text = lift_test_text(t, funcs, unroll, origin, &why, d);
+    free(origin);
+    if (why)
+        fprintf(stderr, "litmusc cc-check: %s %s %s: note: the lifted test is outside herd7 7.57's X86_64 (%s)\n",
+                t->name, cc, cflags, why);
+    free(why);
+    if (!text)
         goto done;
     if (out_dir) {
         char *a = tag(cc), *b = tag(cflags);

@@ -32,7 +32,9 @@ static const mnem mnems[] = {
     {"SETNE", FE_X86_SETNE, 1, false}, {"SETNZ", FE_X86_SETNE, 1, false},
     {"JL", FE_X86_JL, 1, false},       {"JNGE", FE_X86_JL, 1, false},   {"JGE", FE_X86_JGE, 1, false},
     {"JNL", FE_X86_JGE, 1, false},     {"JLE", FE_X86_JLE, 1, false},   {"JNG", FE_X86_JLE, 1, false},
-    {"JG", FE_X86_JG, 1, false},       {"JNLE", FE_X86_JG, 1, false},   {"JB", FE_X86_JB, 1, false},
+    {"JG", FE_X86_JG, 1, false},       {"JNLE", FE_X86_JG, 1, false},
+    /* herd7's own names; its jlt tests ZF|~SF (<=), litmusc reads it as jl (<) */
+    {"JGT", FE_X86_JG, 1, false},      {"JLT", FE_X86_JL, 1, false},   {"JB", FE_X86_JB, 1, false},
     {"JC", FE_X86_JB, 1, false},       {"JNAE", FE_X86_JB, 1, false},   {"JAE", FE_X86_JAE, 1, false},
     {"JNB", FE_X86_JAE, 1, false},     {"JNC", FE_X86_JAE, 1, false},   {"JBE", FE_X86_JBE, 1, false},
     {"JNA", FE_X86_JBE, 1, false},     {"JA", FE_X86_JA, 1, false},     {"JNBE", FE_X86_JA, 1, false},

@@ -1,7 +1,7 @@
 /* What each C access compiled to, beside litmusc's own scheme for it.
  * The pairing is by order, per thread: the source's accesses and fences in
  * IR order (blocks as written) against the lifted rows that touch memory,
- * that is a test location (`x(%rip)`, not the P<n>_<reg> globals) or a
+ * that is a test location (`(x)`, not the P<n>_<reg> globals) or a
  * fence.  A load, store or RMW takes the next row naming a location and
  * the fence rows right after it, unless the next C access is a fence,
  * which then takes them.  A branch the compiler duplicated or merged, or an
@@ -53,13 +53,11 @@ static bool is_fence_row(const char *r) { return !strcmp(r, "mfence") || !strcmp
 /* Does row R name one of T's locations as memory? */
 static bool loc_row(const ir_test *t, const char *r)
 {
-    for (const char *p = strstr(r, "(%rip)"); p; p = strstr(p + 1, "(%rip)")) {
-        const char *s = p;
-        while (s > r && s[-1] != ' ' && s[-1] != ',')
-            s--;
+    for (const char *p = strchr(r, '('); p; p = strchr(p + 1, '(')) {
+        size_t n = strcspn(p + 1, ")");
         char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)(p - s), s);
-        if (ir_find_loc(t, name) >= 0)
+        snprintf(name, sizeof name, "%.*s", (int)(n < 127 ? n : 127), p + 1);
+        if (p[1 + n] == ')' && ir_find_loc(t, name) >= 0)
             return true;
     }
     return false;

@@ -202,7 +202,7 @@ static bool in_dialect(const char *m)
 
 /* The rows of thread TH, each a string. */
 static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unroll, bool *unrolled, int *nrows,
-                          diag *d)
+                          char **why, diag *d)
 {
     int n = 0;
     lift_insn *v = lift_disasm(f->code, f->size, &n);
@@ -276,7 +276,7 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
         } else if (in->kind == LK_RET) {
             sb_add(&b, "ret");
         } else if (!strcmp(in->mnem, "cltq")) {
-            sb_add(&b, "movslq %eax,%rax");         /* the same sign extension, in the dialect */
+            sb_add(&b, "movslq %eax, %rax");         /* the same sign extension, in the dialect */
         } else if (!in_dialect(in->mnem)) {
             ok = diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s%s%s' (outside the X86_64 dialect)",
                             th, in->mnem, *in->ops ? " " : "", in->ops);
@@ -311,6 +311,10 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
         strv_free(rows, nr);
         return NULL;
     }
+    char *w = lift_herd_rows(&rows, &nr);
+    if (w && !*why)
+        *why = xasprintf("P%d: %s", th, w);
+    free(w);
     *nrows = nr;
     return rows;
 }
@@ -364,9 +368,17 @@ static void print_cond(strbuf *b, const ir_test *t, const ir_cond *c)
     }
 }
 
-char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, diag *d)
+/* ORIGIN in a comment: anything that could end it or break a line becomes '_'. */
+static void comment_text(strbuf *b, const char *s)
+{
+    for (; *s; s++)
+        sb_printf(b, "%c", *s < ' ' || *s > '~' || *s == '*' || *s == '(' || *s == ')' ? '_' : *s);
+}
+
+char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const char *origin, char **why, diag *d)
 {
     bool unrolled = false;
+    *why = NULL;
     if (ir_find_loc(t, LIFT_UNROLL_LOC) >= 0) {
         diag_error(d, t->file, 0, 0, "cc-check: location '%s' is the name the lifted test keeps for its unrolling bound",
                    LIFT_UNROLL_LOC);
@@ -380,8 +392,10 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, diag 
     }
     int h = 0;
     for (int n = 0; n < t->nthreads; n++) {
-        rows[n] = lift_thread(t, &funcs[n], n, unroll, &unrolled, &nrows[n], d);
+        rows[n] = lift_thread(t, &funcs[n], n, unroll, &unrolled, &nrows[n], why, d);
         if (!rows[n]) {
+            free(*why);
+            *why = NULL;
             for (int k = 0; k < n; k++)
                 strv_free(rows[k], nrows[k]);
             return NULL;
@@ -390,7 +404,15 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, diag 
             h = nrows[n];
     }
     strbuf b = {0};
-    sb_printf(&b, "X86_64 %s\n\"compiled from C\"\n{\n", t->name);
+    sb_printf(&b, "X86_64 %s\n\"compiled from C\"\n(* ", t->name);
+    comment_text(&b, origin);
+    if (*why) {
+        sb_add(&b, "; not in herd7 7.57's X86_64 grammar: ");
+        comment_text(&b, *why);
+        sb_add(&b, " *)\n{\n");
+    } else {
+        sb_add(&b, "; herd7 7.57 reads it as written: herd7 -model x86tso.cat FILE *)\n{\n");
+    }
     for (int i = 0; i < t->nlocs; i++)
         sb_printf(&b, "  %s %s=%lld;\n", int_type(t->locs[i].ctype), t->locs[i].name, (long long)t->locs[i].init);
     for (int n = 0; n < t->nthreads; n++)
