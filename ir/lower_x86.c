@@ -25,6 +25,8 @@ typedef struct label {
     const char *name;
     bool defined;
     lw_edges pending;
+    flags fl;               /* the flags every edge so far brings, when fl_any and not fl_mixed */
+    bool fl_any, fl_mixed;
 } label;
 
 typedef struct x86 {
@@ -43,9 +45,28 @@ static label *find_label(x86 *x, const char *name, bool add)
             return &x->labels[i];
     if (!add)
         return NULL;
-    label l = {name, false, {0}};
+    label l = {.name = name};
     VEC_PUSH(x->labels, x->nlabels, x->caplabels, l);
     return &x->labels[x->nlabels - 1];
+}
+
+static bool same_opnd(ir_operand a, ir_operand b)
+{
+    return a.kind == b.kind && (a.kind != IR_OPND_VAL || a.val == b.val) && (a.kind != IR_OPND_IMM || a.imm == b.imm);
+}
+
+/* An edge into L with flags F.  Where every edge brings the same flags
+ * (the same SSA values, defined before the branches, so valid at the
+ * label), the label keeps them: `jge L1; jmp L2; L1: jg L3` reads the
+ * flags of the compare before the jge. */
+static void merge_flags(label *l, const flags *f)
+{
+    if (!l->fl_any) {
+        l->fl = *f;
+        l->fl_any = true;
+    } else if (l->fl.kind != f->kind ||
+               (f->kind != FL_NONE && (!same_opnd(l->fl.a, f->a) || !same_opnd(l->fl.b, f->b) || l->fl.op != f->op)))
+        l->fl_mixed = true;
 }
 
 static bool is_mem(const fe_x86_opnd *o)
@@ -289,6 +310,7 @@ static bool jump(x86 *x, const fe_x86_instr *in)
     label *l = find_label(x, t->name, true);
     if (l->defined)
         return lw_error(w, t->pos, "jump back to label %s: loops are not supported", t->name);
+    merge_flags(l, &x->fl);
     if (in->op == FE_X86_JMP) {
         lw_jump(w, &l->pending);
         return true;
@@ -457,9 +479,12 @@ bool lw_x86_thread(lw *w)
                 break;
             }
             l->defined = true;
+            if (w->block >= 0)
+                merge_flags(l, &x.fl);
             lw_add_fall(w, &l->pending);
             lw_join(w, &l->pending);
-            x.fl.kind = FL_NONE;   /* flags are not merged across a join */
+            /* flags that differ by edge are not merged across a join */
+            x.fl = l->fl_any && !l->fl_mixed ? l->fl : (flags){.kind = FL_NONE};
         }
         if (w->block < 0)
             continue;   /* unreachable: after a JMP, before any label */
