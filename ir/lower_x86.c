@@ -167,8 +167,11 @@ static bool carry_flag(x86 *x, const fe_x86_instr *in, ir_operand *out)
 static bool ordered(x86 *x, const fe_x86_instr *in, ir_operand *out)
 {
     lw *w = x->w;
-    if (x->fl.kind != FL_CMP)
-        return lw_error(w, in->pos, "%s reads the sign or carry flag, which only CMP sets here",
+    /* SUB sets the flags CMP does; the signed conditions read them the
+     * same (DEC too, which leaves only CF alone) */
+    bool sub = x->fl.kind == FL_RESULT && x->fl.op == IR_SUB && in->op >= FE_X86_JL && in->op <= FE_X86_JG;
+    if (x->fl.kind != FL_CMP && !sub)
+        return lw_error(w, in->pos, "%s reads the sign or carry flag, which only CMP and SUB set here",
                         fe_x86_op_name(in->op));
     ir_operand a = x->fl.a, b = x->fl.b;
     switch (in->op) {

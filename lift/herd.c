@@ -7,7 +7,8 @@
  *   setCC d -> a branch storing 1 or 0 to d (one store on each path)
  *   cmovCC s,d -> a branch over a mov (32-bit: movl d,d first, the zero
  *     extension cmov makes whatever the condition)
- *   test r,r -> cmp $0,r (the same flags); sub $k -> add $-k
+ *   test r,r -> cmp $0,r (the same flags); sub $k -> add $-k; sub a,b ->
+ *     xor $-1,b; add a,b; xor $-1,b (b - a = ~(~b + a))
  *   movz from another register or memory -> mov $0 then a narrow mov;
  *     movz of a register into itself -> and with the mask
  *   movs -> the zero extension, then cmp with the largest positive value
@@ -296,8 +297,15 @@ static const char *row(out *o, char **rows, int nr, int i)
         return NULL;
     }
     if (prefix(mn, "sub") && ml <= 4 && nt == 2) {
+        if (t[0][0] != '$' && !lock && !live && !is_mem(t[1])) {
+            /* b - a = ~(~b + a); the flags differ, and nothing reads them */
+            put(o, xasprintf("xor%.*s $-1, %s", (int)(ml - 3), mn + 3, t[1]));
+            put(o, xasprintf("add%.*s %s, %s", (int)(ml - 3), mn + 3, t[0], t[1]));
+            put(o, xasprintf("xor%.*s $-1, %s", (int)(ml - 3), mn + 3, t[1]));
+            return NULL;
+        }
         if (t[0][0] != '$' || !strcmp(t[0], "$-2147483648"))
-            return "sub of a register";
+            return "sub of a register before a flag test";
         put(o, xasprintf("%sadd%.*s $%s%s, %s", lk, (int)(ml - 3), mn + 3, t[0][1] == '-' ? "" : "-",
                          t[0] + (t[0][1] == '-' ? 2 : 1), t[1]));
         return NULL;
