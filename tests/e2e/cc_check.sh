@@ -105,9 +105,11 @@ rc=$?
 rc=$?
 [ $rc = 2 ] && grep -q "P0: cannot lift .call __stack_chk_fail. (a call)" "$tmp/err" ||
   { echo "FAIL: canary not refused (rc $rc)"; cat "$tmp/err"; fail=1; }
-# every lifted file written here is in herd7 7.57's grammar (tests/cc/herd_x86_64.awk)
+# every lifted file written here whose header says herd7 7.57 reads it is
+# in its grammar (tests/cc/herd_x86_64.awk); the others name what it lacks
 for f in "$tmp"/*.litmus "$tmp"/b*/*.litmus; do
   head -1 "$f" | grep -q '^X86_64 ' || continue
+  grep -q "not in herd7 7.57's X86_64 grammar: P[0-9]*: '" "$f" && continue
   awk -f "$root/tests/cc/herd_x86_64.awk" "$f" || { echo "FAIL: $f outside herd7 7.57's X86_64"; fail=1; }
 done
 [ $fail = 0 ] || exit 1
