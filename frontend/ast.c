@@ -83,6 +83,8 @@ static void x86_instr_clear(fe_x86_instr *in)
 {
     free(in->dst.name);
     free(in->src.name);
+    free(in->dst.index);
+    free(in->src.index);
     free(in->label);
 }
 

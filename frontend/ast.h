@@ -128,7 +128,9 @@ typedef enum fe_x86_opnd_kind {
     FE_XO_IMM,                  /* $1 or 1 */
     FE_XO_REG,                  /* EAX, %eax: name is the full register (EAX / rax) */
     FE_XO_MEM,                  /* [x], (x): the location `name` */
-    FE_XO_MEM_REG,              /* [EAX], (%rax): memory at the address held in register `name` */
+    FE_XO_MEM_REG,              /* [EAX], (%rax): memory at the address held in register `name`;
+                                   X86_64 also 8(%rax), (%rax,%rdx,4), 8(%rax,%rdx,4): plus
+                                   imm, plus register `index` times `scale` */
     FE_XO_MEM_ABS,              /* [5]: memory at absolute address imm */
     FE_XO_LABEL                 /* jump target `name` */
 } fe_x86_opnd_kind;
@@ -139,6 +141,8 @@ typedef struct fe_x86_opnd {
     char *name;
     int reg_size;               /* FE_XO_REG / MEM_REG: bytes of the register as
                                    written (eax = 4, rax = 8, ax = 2, al = 1); 4 in X86 */
+    char *index;                /* FE_XO_MEM_REG: the index register, or NULL */
+    int index_size, scale;      /* its bytes as written; 1, 2, 4 or 8 */
     fe_pos pos;
 } fe_x86_opnd;
 

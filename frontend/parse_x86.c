@@ -186,6 +186,31 @@ static bool parse_mem_inner(xp *p, fe_x86_opnd *o, const char *close)
         o->kind = FE_XO_MEM_REG;
         if (!set_reg(p, o, &id))
             return false;
+        if (!lx_next(lx))
+            return false;
+        if (p->att && lx_accept(lx, ",")) {
+            /* (%base,%index,scale), herd's Rm64_scaled */
+            if (!lx_expect(lx, "%"))
+                return false;
+            if (lx->cur.kind != TK_IDENT)
+                return lx_error(lx, "expected an index register");
+            fe_x86_opnd ix = {0};
+            if (!set_reg(p, &ix, &lx->cur))
+                return false;
+            o->index = ix.name;
+            o->index_size = ix.reg_size;
+            if (!lx_next(lx) || !lx_expect(lx, ","))
+                return false;
+            if (lx->cur.kind != TK_NUM || lx->cur.big ||
+                (lx->cur.num != 1 && lx->cur.num != 2 && lx->cur.num != 4 && lx->cur.num != 8))
+                return lx_error(lx, "expected a scale of 1, 2, 4 or 8");
+            o->scale = (int)lx->cur.num;
+            if (!lx_next(lx))
+                return false;
+        }
+        if (lx->failed)
+            return false;
+        return lx_expect(lx, close);
     } else {
         o->kind = FE_XO_MEM;
         o->name = tok_str(&id);
@@ -234,9 +259,20 @@ static bool parse_operand(xp *p, fe_x86_opnd *o, bool want_label)
     if (lx->failed)
         return false;
     if (lx->cur.kind == TK_NUM || lx_is(lx, "-")) {
-        if (p->att)
-            return lx_error(lx, "immediates are written with '$' in X86_64 code");
-        return parse_imm(p, o);
+        if (!p->att)
+            return parse_imm(p, o);
+        /* 8(%rax), -4(%rax,%rdx,4): a displacement before a register base */
+        fe_x86_opnd d;
+        if (!parse_imm(p, &d))
+            return false;
+        if (!lx_is(lx, "("))
+            return lx_error_at(lx, o->pos.line, o->pos.col, "immediates are written with '$' in X86_64 code");
+        if (!lx_next(lx) || !lx_is(lx, "%"))
+            return lx_error(lx, "expected a base register after the displacement");
+        if (!parse_mem_inner(p, o, ")"))
+            return false;
+        o->imm = d.imm;
+        return true;
     }
     if (lx->cur.kind == TK_IDENT) {
         if (p->att) {

@@ -87,6 +87,12 @@ static bool mem_addr(x86 *x, const fe_x86_opnd *o, ir_operand *out)
         if (v.kind == IR_OPND_IMM && !IR_IS_ADDR(v.imm))
             return lw_error(w, o->pos, "register %s holds %lld, not the address of a location", o->name,
                             (long long)v.imm);
+        /* base + displacement + index * scale: a value the address then
+         * depends on (an address dependency when the index was loaded) */
+        if (o->imm)
+            v = lw_bin(w, IR_ADD, v, ir_imm(o->imm));
+        if (o->index)
+            v = lw_bin(w, IR_ADD, v, lw_bin(w, IR_MUL, w->cur[lw_find_reg(w, o->index)], ir_imm(o->scale)));
         *out = v;
         return true;
     }
@@ -459,6 +465,8 @@ static void scan_opnd(lw *w, const fe_x86_opnd *o)
 {
     if ((o->kind == FE_XO_REG || o->kind == FE_XO_MEM_REG) && o->name)
         lw_add_reg(w, o->name, false);
+    if (o->kind == FE_XO_MEM_REG && o->index)
+        lw_add_reg(w, o->index, false);
 }
 
 bool lw_x86_thread(lw *w)
