@@ -19,7 +19,29 @@ typedef struct slots {
     int reg[SLOTS];         /* index into the spare registers */
     int n;
     bool used[SLOTS];       /* %r8+i appears in the thread's own code */
+    const char *asym[SLOTS];    /* a spare register the init sets to this location's address */
+    int areg[SLOTS];
+    int na;
 } slots;
+
+/* A spare register holding SYM's address from the start (an init item
+ * `uint64_t P:rN=SYM`), the base of herd's indexed operand (%rN,%idx,S). */
+static bool addr_reg(slots *sl, const char *sym, int th, int *reg, diag *d)
+{
+    for (int k = 0; k < sl->na; k++)
+        if (!strcmp(sl->asym[k], sym))
+            return *reg = sl->areg[k], true;
+    int r = 0;
+    while (r < SLOTS && sl->used[r])
+        r++;
+    if (r == SLOTS || sl->na == SLOTS)
+        return diag_fail(d, "cc-check: P%d: no spare register left to hold %s's address", th, sym);
+    sl->used[r] = true;
+    sl->asym[sl->na] = sym;
+    sl->areg[sl->na++] = r;
+    *reg = r;
+    return true;
+}
 
 static const char *spare_name(int i, char w)
 {
@@ -91,9 +113,19 @@ static bool slot_reg(slots *sl, long off, int th, int *reg, diag *d)
 static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift_insn *in, slots *sl,
                         const lift_addrs *addrs, strbuf *out, bool *stack, diag *d)
 {
+    /* the blanks Capstone puts inside a memory operand, (, %rdx, 4), go */
     char buf[sizeof in->ops];
-    snprintf(buf, sizeof buf, "%s", in->ops);
+    size_t k = 0;
+    for (int depth = 0, i = 0; in->ops[i] && k + 1 < sizeof buf; i++) {
+        depth += in->ops[i] == '(' ? 1 : in->ops[i] == ')' ? -1 : 0;
+        if (!(depth > 0 && in->ops[i] == ' '))
+            buf[k++] = in->ops[i];
+    }
+    buf[k] = 0;
     const lift_reloc *r = reloc_in(f, in);
+    int nrel = 0;
+    for (int i = 0; i < f->nrelocs; i++)
+        nrel += f->relocs[i].offset >= in->addr && f->relocs[i].offset < in->addr + in->size;
     /* Does a memory operand take the relocation (else an immediate does)? */
     bool mem_reloc = strstr(in->ops, "(%rip)") != NULL;
     for (const char *p = in->ops; *p && !mem_reloc; p++)
@@ -103,14 +135,21 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
                 e++;
             mem_reloc = *e != '(';
         }
-    /* An index register, (,%rax,4) or x(,%rax,4): x plus a value, which
-     * only an address dependency makes; the dialect has no such operand. */
-    const char *lp = strchr(in->ops, '('), *rp = lp ? strchr(lp, ')') : NULL;
-    if (lp && rp && memchr(lp, ',', (size_t)(rp - lp)))
+    /* An index register, x(,%rax,4): x plus a value, which only an address
+     * dependency makes.  With x the one relocation and no base, herd's
+     * (%rN,%rax,4) with %rN holding x's address lifts it; a base, or an
+     * address that is no location, cannot. */
+    const char *lp = strchr(buf, '('), *rp = lp ? strchr(lp, ')') : NULL;
+    bool indexed = lp && rp && memchr(lp, ',', (size_t)(rp - lp));
+    if (indexed && !(lp[1] == ',' && lp[2] == '%' && r && nrel == 1 && ir_find_loc(t, r->sym) >= 0 &&
+                     (lp == buf || lp[-1] == ' ')))
         return diag_error(d, t->file, 0, 0,
-                          "cc-check: P%d: cannot lift '%s %s' (an indexed address%s%s: an address dependency, which "
-                          "the X86_64 dialect has no operand for)",
-                          th, in->mnem, in->ops, r ? " into " : "", r ? r->sym : "");
+                          "cc-check: P%d: cannot lift '%s %s' (an indexed address%s%s%s: an address dependency, "
+                          "which the X86_64 dialect has no operand for)",
+                          th, in->mnem, in->ops, r ? " into " : "", r ? r->sym : "",
+                          lp && lp[1] != ',' ? " with a base register" : "");
+    if (indexed)
+        mem_reloc = true;
     bool first = true;
     for (char *tok = buf, *next; tok; tok = next) {
         next = strstr(tok, ", ");
@@ -120,6 +159,15 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
             sb_add(out, ", ");
         first = false;
         bool rip = strstr(tok, "(%rip)") != NULL;
+        if (indexed && tok[0] == '(' && strchr(tok, ',')) {
+            int reg = 0;
+            if (!addr_reg(sl, r->sym, th, &reg, d))
+                return false;
+            if (r->addend)
+                sb_printf(out, "%ld", r->addend);
+            sb_printf(out, "(%s%s", spare_name(reg, 'q'), tok + 1);
+            continue;
+        }
         bool abs = !strchr(tok, '(') && *tok != '$' && *tok != '%';
         if (rip || (abs && r && mem_reloc)) {
             if (!r || !known_global(t, r->sym))
@@ -202,7 +250,7 @@ static bool in_dialect(const char *m)
 
 /* The rows of thread TH, each a string. */
 static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unroll, bool *unrolled, int *nrows,
-                          char **why, diag *d)
+                          char **why, strbuf *inits, diag *d)
 {
     int n = 0;
     lift_insn *v = lift_disasm(f->code, f->size, &n);
@@ -303,6 +351,8 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
     }
     free(v);
     free(label_in);
+    for (int k = 0; ok && k < sl.na; k++)
+        sb_printf(inits, "  uint64_t %d:r%d=%s;\n", th, 8 + sl.areg[k], sl.asym[k]);
     if (!ok) {
         strv_free(rows, nr);
         return NULL;
@@ -391,9 +441,11 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const
         return NULL;
     }
     int h = 0;
+    strbuf inits = {0};
     for (int n = 0; n < t->nthreads; n++) {
-        rows[n] = lift_thread(t, &funcs[n], n, unroll, &unrolled, &nrows[n], why, d);
+        rows[n] = lift_thread(t, &funcs[n], n, unroll, &unrolled, &nrows[n], why, &inits, d);
         if (!rows[n]) {
+            sb_free(&inits);
             free(*why);
             *why = NULL;
             for (int k = 0; k < n; k++)
@@ -420,6 +472,9 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const
             sb_printf(&b, "  int32_t P%d_%s=0;\n", n, t->threads[n].final_regs[r].name);
     if (unrolled)
         sb_add(&b, "  int32_t " LIFT_UNROLL_LOC "=0;\n");
+    if (inits.len)
+        sb_add(&b, inits.s);
+    sb_free(&inits);
     sb_add(&b, "}\n");
     for (int n = 0; n < t->nthreads; n++)
         sb_printf(&b, " P%d%s", n, n + 1 < t->nthreads ? " |" : " ;\n");

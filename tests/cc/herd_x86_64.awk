@@ -10,7 +10,21 @@
 #   awk -f tests/cc/herd_x86_64.awk FILE...
 function bad(why) { printf "%s:%d: %s: %s\n", FILENAME, FNR, why, $0; nbad++ }
 function is_reg(s) { return s ~ /^%(r(ax|bx|cx|dx|si|di|bp|sp)|e(ax|bx|cx|dx|si|di|bp|sp)|(ax|bx|cx|dx|si|di|bp|sp)|(al|bl|cl|dl|sil|dil|bpl|spl)|(ah|bh|ch|dh)|r(8|9|1[0-5])[dwb]?)$/ }
-function is_mem(s) { return s ~ /^(-?[0-9]+)?\(%[a-z0-9]+\)$/ && is_reg(substr(s, index(s, "(") + 1, length(s) - index(s, "(") - 1)) || s ~ /^\([A-Za-z_][A-Za-z0-9_\/.-]*\)$/ || s ~ /^\[[0-9]+\]$/ }
+function inner(s) { return substr(s, index(s, "(") + 1, length(s) - index(s, "(") - 1) }
+function is_scaled(s,   p) { if (s !~ /^(-?[0-9]+)?\(%[a-z0-9]+,%[a-z0-9]+,[0-9]+\)$/) return 0; split(inner(s), p, ","); return is_reg(p[1]) && is_reg(p[2]) }
+function is_mem(s) { return s ~ /^(-?[0-9]+)?\(%[a-z0-9]+\)$/ && is_reg(inner(s)) || is_scaled(s) || s ~ /^\([A-Za-z_][A-Za-z0-9_\/.-]*\)$/ || s ~ /^\[[0-9]+\]$/ }
+# OPS split at the commas outside parentheses into O; the count.
+function split_ops(ops, o,   n, i, c, depth, cur) {
+    n = 0; depth = 0; cur = ""
+    for (i = 1; i <= length(ops); i++) {
+        c = substr(ops, i, 1)
+        if (c == "(") depth++
+        if (c == ")") depth--
+        if (c == "," && depth == 0) { o[++n] = cur; cur = "" } else cur = cur c
+    }
+    if (ops != "") o[++n] = cur
+    return n
+}
 function is_ea(s) { return is_reg(s) || is_mem(s) }
 function is_imm(s) { return s ~ /^\$-?[0-9]+$/ }
 function is_label(s) { return s ~ /^_?[A-Za-z][A-Za-z0-9_\/.-]*$/ }
@@ -21,7 +35,7 @@ function instr(cell,   m, ops, n, o, lock, i) {
     m = cell; ops = ""
     if (index(cell, " ")) { m = substr(cell, 1, index(cell, " ") - 1); ops = substr(cell, index(cell, " ") + 1) }
     gsub(/ /, "", ops)
-    n = ops == "" ? 0 : split(ops, o, ",")
+    n = split_ops(ops, o)
     for (i = 1; i <= n; i++) if (o[i] == "") return "an empty operand"
     if (lock && m !~ /^(xchg|add|xor|inc|dec|cmpxchg)[bwlq]?$/) return "lock on " m " (herd7 runs it on xchg, add, xor, inc, dec, cmpxchg)"
     if (m ~ /^(add|xor|or|mov|cmp)[bwlq]?$/ || m == "and" || m == "shl")
@@ -52,7 +66,7 @@ part == "init" {
     if ($0 == "}") { part = "threads"; next }
     line = $0; sub(/^ +/, "", line)
     if (line !~ /^((u?int(8|16|32|64)_t|int|char|short|long) )?[A-Za-z_][A-Za-z0-9_]*=-?[0-9]+;$/ &&
-        line !~ /^((u?int(8|16|32|64)_t) )?[0-9]+:%[a-z0-9]+=(-?[0-9]+|[A-Za-z_][A-Za-z0-9_]*);$/)
+        line !~ /^((u?int(8|16|32|64)_t) )?[0-9]+:%?[a-z0-9]+=(-?[0-9]+|[A-Za-z_][A-Za-z0-9_]*);$/)
         bad("init item")
     next
 }
