@@ -116,6 +116,11 @@ typedef enum fe_x86_op {
     FE_X86_JB, FE_X86_JAE, FE_X86_JBE, FE_X86_JA,   /* unsigned, after CMP */
     FE_X86_LEA, FE_X86_NEG, FE_X86_NOT,
     FE_X86_CMOVE, FE_X86_CMOVNE,
+    /* the other conditions of setcc and cmovcc (SETAE is SETNB, CMOVB is
+     * CMOVC), after CMP or SUB as the jumps above */
+    FE_X86_SETL, FE_X86_SETGE, FE_X86_SETLE, FE_X86_SETG, FE_X86_SETB, FE_X86_SETBE, FE_X86_SETA,
+    FE_X86_CMOVL, FE_X86_CMOVGE, FE_X86_CMOVLE, FE_X86_CMOVG, FE_X86_CMOVAE, FE_X86_CMOVBE, FE_X86_CMOVA,
+    FE_X86_SHL, FE_X86_SHR, FE_X86_SAR,     /* by an immediate or %cl */
     FE_X86_OP_COUNT
 } fe_x86_op;
 

@@ -41,6 +41,20 @@ static const mnem mnems[] = {
     {"LEA", FE_X86_LEA, 2, false},     {"NEG", FE_X86_NEG, 1, false},   {"NOT", FE_X86_NOT, 1, true},
     {"CMOVE", FE_X86_CMOVE, 2, false}, {"CMOVZ", FE_X86_CMOVE, 2, false},
     {"CMOVNE", FE_X86_CMOVNE, 2, false}, {"CMOVNZ", FE_X86_CMOVNE, 2, false},
+    {"SETL", FE_X86_SETL, 1, false},   {"SETNGE", FE_X86_SETL, 1, false},  {"SETGE", FE_X86_SETGE, 1, false},
+    {"SETNL", FE_X86_SETGE, 1, false}, {"SETLE", FE_X86_SETLE, 1, false},  {"SETNG", FE_X86_SETLE, 1, false},
+    {"SETG", FE_X86_SETG, 1, false},   {"SETNLE", FE_X86_SETG, 1, false},  {"SETB", FE_X86_SETB, 1, false},
+    {"SETC", FE_X86_SETB, 1, false},   {"SETNAE", FE_X86_SETB, 1, false},  {"SETNC", FE_X86_SETNB, 1, false},
+    {"SETBE", FE_X86_SETBE, 1, false}, {"SETNA", FE_X86_SETBE, 1, false},  {"SETA", FE_X86_SETA, 1, false},
+    {"SETNBE", FE_X86_SETA, 1, false},
+    {"CMOVL", FE_X86_CMOVL, 2, false},   {"CMOVNGE", FE_X86_CMOVL, 2, false}, {"CMOVGE", FE_X86_CMOVGE, 2, false},
+    {"CMOVNL", FE_X86_CMOVGE, 2, false}, {"CMOVLE", FE_X86_CMOVLE, 2, false}, {"CMOVNG", FE_X86_CMOVLE, 2, false},
+    {"CMOVG", FE_X86_CMOVG, 2, false},   {"CMOVNLE", FE_X86_CMOVG, 2, false}, {"CMOVAE", FE_X86_CMOVAE, 2, false},
+    {"CMOVNB", FE_X86_CMOVAE, 2, false}, {"CMOVNC", FE_X86_CMOVAE, 2, false}, {"CMOVNAE", FE_X86_CMOVC, 2, false},
+    {"CMOVBE", FE_X86_CMOVBE, 2, false}, {"CMOVNA", FE_X86_CMOVBE, 2, false}, {"CMOVA", FE_X86_CMOVA, 2, false},
+    {"CMOVNBE", FE_X86_CMOVA, 2, false},
+    {"SHL", FE_X86_SHL, 2, false},     {"SAL", FE_X86_SHL, 2, false},     {"SHR", FE_X86_SHR, 2, false},
+    {"SAR", FE_X86_SAR, 2, false},
     {NULL, FE_X86_EMPTY, 0, false},
 };
 
@@ -329,6 +343,15 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
         if (is_mem(d) && is_mem(s))
             return lx_error_at(lx, line, col, "%s cannot have two memory operands", nm);
         break;
+    case FE_X86_SHL: case FE_X86_SHR: case FE_X86_SAR:
+        if (!d_rm)
+            return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s cannot write to %s", nm, kind_word(d));
+        if (s->kind != FE_XO_IMM && !(s->kind == FE_XO_REG && !strcmp(s->name, p->att ? "rcx" : "ECX") &&
+                                      s->reg_size == 1))
+            return lx_error_at(lx, s->pos.line, s->pos.col, "type mismatch: %s shifts by an immediate or %%cl", nm);
+        break;
+    case FE_X86_SETL: case FE_X86_SETGE: case FE_X86_SETLE: case FE_X86_SETG: case FE_X86_SETB:
+    case FE_X86_SETBE: case FE_X86_SETA:
     case FE_X86_INC: case FE_X86_DEC: case FE_X86_SETNB: case FE_X86_SETE: case FE_X86_SETNE:
         if (!d_rm)
             return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s needs a register or memory operand", nm);
@@ -358,7 +381,8 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
             return lx_error_at(lx, s->pos.line, s->pos.col, "type mismatch: %s needs a register source%s", nm,
                                p->att && in->op == FE_X86_CMPXCHG ? " (X86_64 writes memory first: cmpxchg (x),%reg)" : "");
         break;
-    case FE_X86_CMOVC: case FE_X86_CMOVE: case FE_X86_CMOVNE:
+    case FE_X86_CMOVC: case FE_X86_CMOVE: case FE_X86_CMOVNE: case FE_X86_CMOVL: case FE_X86_CMOVGE:
+    case FE_X86_CMOVLE: case FE_X86_CMOVG: case FE_X86_CMOVAE: case FE_X86_CMOVBE: case FE_X86_CMOVA:
         if (d->kind != FE_XO_REG || !s_rm)
             return lx_error_at(lx, line, col, "type mismatch: %s needs a register destination", nm);
         break;
@@ -382,13 +406,14 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
     if (p->att && in->size) {
         const fe_x86_opnd *ops[2] = {d, s};
         for (int i = 0; i < 2; i++)
-            if (ops[i]->kind == FE_XO_REG && ops[i]->reg_size != in->size)
+            if (ops[i]->kind == FE_XO_REG && ops[i]->reg_size != in->size &&
+                !(i == 1 && (in->op == FE_X86_SHL || in->op == FE_X86_SHR || in->op == FE_X86_SAR)))
                 return lx_error_at(lx, ops[i]->pos.line, ops[i]->pos.col,
                                    "type mismatch: register %%%s is %d bytes but the suffix says %d",
                                    x86_64_reg_sized(ops[i]->name, ops[i]->reg_size), ops[i]->reg_size, in->size);
     }
     if (p->att && !in->size && d->kind == FE_XO_REG && s->kind == FE_XO_REG && d->reg_size != s->reg_size &&
-        in->op != FE_X86_CMOVC)
+        in->op != FE_X86_CMOVC && in->op != FE_X86_SHL && in->op != FE_X86_SHR && in->op != FE_X86_SAR)
         return lx_error_at(lx, line, col, "type mismatch: registers of different sizes");
     return true;
 }
@@ -487,7 +512,16 @@ static bool parse_cell(xp *p, fe_thread *th, int row)
             free(a.name);
             goto fail;
         }
-        if (m->nops == 2) {
+        bool shift = m->op == FE_X86_SHL || m->op == FE_X86_SHR || m->op == FE_X86_SAR;
+        if (m->nops == 2 && shift && !lx_is(lx, ",")) {
+            /* `shll %eax`: by 1, read as `shll $1,%eax` */
+            b = (fe_x86_opnd){.kind = FE_XO_IMM, .imm = 1, .pos = a.pos};
+            if (p->att) {
+                fe_x86_opnd t = a;
+                a = b;
+                b = t;
+            }
+        } else if (m->nops == 2) {
             if (!lx_expect(lx, ",")) {
                 free(a.name);
                 goto fail;

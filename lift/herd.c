@@ -284,7 +284,10 @@ static const char *row(out *o, char **rows, int nr, int i)
         }
     }
     bool live = flags_live(rows, nr, i);
-    if ((prefix(mn, "and") || prefix(mn, "shl")) && ml <= 4 && nt >= 1 && nt <= 2) {
+    if ((prefix(mn, "shr") || prefix(mn, "sar")) && ml <= 4)
+        return "shr/sar (herd7 7.57's X86_64 shifts left only)";
+    bool sal = prefix(mn, "sal");
+    if ((prefix(mn, "and") || prefix(mn, "shl") || sal) && ml <= 4 && nt >= 1 && nt <= 2) {
         if (lock)
             return "lock and (herd7 7.57 locks xchg, add, xor, inc, dec and cmpxchg only)";
         bool mem = is_mem(t[nt - 1]);
@@ -293,7 +296,7 @@ static const char *row(out *o, char **rows, int nr, int i)
         if (nt == 1)
             put(o, xasprintf("shl $1, %s", t[0]));
         else
-            put(o, xasprintf("%.3s %s, %s", mn, t[0], t[1]));
+            put(o, xasprintf("%s %s, %s", sal ? "shl" : mn[0] == 'a' ? "and" : "shl", t[0], t[1]));
         return NULL;
     }
     if (prefix(mn, "sub") && ml <= 4 && nt == 2) {

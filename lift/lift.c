@@ -239,7 +239,8 @@ static bool in_dialect(const char *m)
 {
     static const char *const ok[] = {
         "mov", "movz", "movs", "xchg", "add", "sub", "and", "or", "xor", "inc", "dec", "xadd", "cmpxchg",
-        "mfence", "lfence", "sfence", "cmp", "test", "j", "set", "cmov", "neg", "not", NULL};
+        "mfence", "lfence", "sfence", "cmp", "test", "j", "set", "cmov", "neg", "not", "shl", "shr", "sar",
+        "sal", NULL};
     if (!strncmp(m, "lock ", 5))
         m += 5;
     for (int i = 0; ok[i]; i++)

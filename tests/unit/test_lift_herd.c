@@ -120,6 +120,8 @@ static void operands_and_jumps(void **state)
     const char *const t[] = {"movl x(%rip), %eax", "testl %eax, %eax", "je L1", "movl $1, r(%rip)", "L1:",
                              "subl $1, %eax", "movl %eax, s(%rip)", "lock subl $1, y(%rip)"};
     same_states("x=0; r=0; s=0; y=5;", t, 8, "movl $1,(x)", "r; s; y;");
+    const char *const sh[] = {"movl x(%rip), %eax", "shll $2, %eax", "sall %eax", "movl %eax, r(%rip)"};
+    same_states("x=0; r=0;", sh, 4, "movl $1,(x)", "r;");
     const char *const u[] = {"movl x(%rip), %eax", "movl $5, %ecx", "subl %eax, %ecx", "movl %ecx, r(%rip)",
                              "cmpl $3, %ecx", "jl L1", "movl $1, s(%rip)", "L1:"};
     same_states("x=0; r=0; s=0;", u, 8, "movl $3,(x)", "r; s;");
@@ -163,8 +165,9 @@ static void left_with_reason(void **state)
                                     {"cmpl $1, %eax", "ja L1", "unsigned"},
                                     {"lock orl $1, x(%rip)", "mfence", "lock or"},
                                     {"notl %eax", "jne L1", "a not before a flag test"},
-                                    {"subl %ecx, %eax", "jl L1", "sub of a register before a flag test"}};
-    for (int i = 0; i < 5; i++) {
+                                    {"subl %ecx, %eax", "jl L1", "sub of a register before a flag test"},
+                                    {"shrl $1, x(%rip)", "mfence", "shr/sar"}};
+    for (int i = 0; i < 6; i++) {
         const char *rows[] = {cases[i][0], cases[i][1], "L1:"};
         char **r = rows_of(rows, 3);
         int n = 3;
