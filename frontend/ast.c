@@ -85,6 +85,8 @@ static void x86_instr_clear(fe_x86_instr *in)
     free(in->src.name);
     free(in->dst.index);
     free(in->src.index);
+    free(in->dst.sym);
+    free(in->src.sym);
     free(in->label);
 }
 

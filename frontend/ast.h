@@ -147,6 +147,8 @@ typedef struct fe_x86_opnd {
     int reg_size;               /* FE_XO_REG / MEM_REG: bytes of the register as
                                    written (eax = 4, rax = 8, ax = 2, al = 1); 4 in X86 */
     char *index;                /* FE_XO_MEM_REG: the index register, or NULL */
+    char *sym;                  /* FE_XO_MEM_REG: a location whose address is added, x(%rax) or
+                                   x(,%rdx,4) as compilers write them (name NULL: no base), or NULL */
     int index_size, scale;      /* its bytes as written; 1, 2, 4 or 8 */
     fe_pos pos;
 } fe_x86_opnd;

@@ -184,6 +184,11 @@ static bool parse_mem_inner(xp *p, fe_x86_opnd *o, const char *close)
             return false;
         return lx_expect(lx, close);
     }
+    if (p->att && o->sym && lx_is(lx, ",")) {
+        /* x(,%rdx,4): no base */
+        o->kind = FE_XO_MEM_REG;
+        goto index;
+    }
     bool pct = lx_accept(lx, "%");
     if (lx->failed)
         return false;
@@ -202,6 +207,7 @@ static bool parse_mem_inner(xp *p, fe_x86_opnd *o, const char *close)
             return false;
         if (!lx_next(lx))
             return false;
+    index:
         if (p->att && lx_accept(lx, ",")) {
             /* (%base,%index,scale), herd's Rm64_scaled */
             if (!lx_expect(lx, "%"))
@@ -298,12 +304,22 @@ static bool parse_operand(xp *p, fe_x86_opnd *o, bool want_label)
                 return false;
             if (!lx_accept(lx, "("))
                 return !lx->failed;
-            if (!lx_expect(lx, "%"))
+            const char *q = lx->cur.end;
+            if (lx_is(lx, "%") && q + 3 <= lx->end && !strncasecmp(q, "rip", 3)) {
+                if (!lx_next(lx) || !lx_next(lx))
+                    return false;
+                return lx_expect(lx, ")");
+            }
+            /* x(%rax), x(,%rdx,4), x(%rax,%rdx,4): x's address plus registers */
+            if (!lx_is(lx, "%") && !lx_is(lx, ","))
+                return lx_error(lx, "expected %%rip or a register after '%s('", o->name);
+            o->sym = o->name;
+            o->name = NULL;
+            if (!parse_mem_inner(p, o, ")"))
                 return false;
-            if (!lx_is_ident_ci(lx, "rip"))
-                return lx_error(lx, "expected %%rip after '%s(' (a location plus a register is not supported)",
-                                o->name);
-            return lx_next(lx) && lx_expect(lx, ")");
+            if (o->kind != FE_XO_MEM_REG)
+                return lx_error_at(lx, o->pos.line, o->pos.col, "expected a register after '%s('", o->sym);
+            return true;
         }
         o->kind = FE_XO_REG;
         if (!set_reg(p, o, &lx->cur))

@@ -16,10 +16,12 @@ static void x86_opnd(strbuf *b, const fe_test *ft, const fe_x86_opnd *o)
     case FE_XO_REG: sb_printf(b, att ? "%%%s" : "%s", o->name); break;
     case FE_XO_MEM: sb_printf(b, att ? "(%s)" : "[%s]", o->name); break;
     case FE_XO_MEM_REG:
+        if (att && o->sym)
+            sb_add(b, o->sym);
         if (att && o->imm)
             sb_printf(b, "%" PRId64, o->imm);
         if (att && o->index)
-            sb_printf(b, "(%%%s,%%%s,%d)", o->name, o->index, o->scale);
+            sb_printf(b, "(%s%s,%%%s,%d)", o->name ? "%" : "", o->name ? o->name : "", o->index, o->scale);
         else
             sb_printf(b, att ? "(%%%s)" : "[%s]", o->name);
         break;

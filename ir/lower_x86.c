@@ -83,8 +83,10 @@ static bool mem_addr(x86 *x, const fe_x86_opnd *o, ir_operand *out)
         *out = ir_imm(IR_ADDR(lw_loc(w, o->name)));
         return true;
     case FE_XO_MEM_REG: {
-        ir_operand v = w->cur[lw_find_reg(w, o->name)];
-        if (v.kind == IR_OPND_IMM && !IR_IS_ADDR(v.imm))
+        ir_operand v = o->name ? w->cur[lw_find_reg(w, o->name)] : ir_imm(0);
+        if (o->sym)     /* x(%rax): x's address plus the register */
+            v = o->name ? lw_bin(w, IR_ADD, ir_imm(IR_ADDR(lw_loc(w, o->sym))), v) : ir_imm(IR_ADDR(lw_loc(w, o->sym)));
+        else if (v.kind == IR_OPND_IMM && !IR_IS_ADDR(v.imm))
             return lw_error(w, o->pos, "register %s holds %lld, not the address of a location", o->name,
                             (long long)v.imm);
         /* base + displacement + index * scale: a value the address then
