@@ -89,7 +89,9 @@ static bool build(const ir_test *t, const harness_native_opts *o, harness_run_re
     harness_file *files = collect_files(source, &nfiles);
     /* --cflags replaces the -O2 of NATIVE_CFLAGS ("-O2 -std=c11 -pthread"):
      * the runner built as cc-check builds the test, -std and -pthread kept */
-    char *line = o->cflags ? xasprintf("%s %s", o->cflags, NATIVE_CFLAGS + strlen("-O2 ")) : xstrdup(NATIVE_CFLAGS);
+    static const char native[] = NATIVE_CFLAGS;
+    const char *rest = strncmp(native, "-O2 ", 4) ? native : &native[4];
+    char *line = o->cflags ? xasprintf("%s %s", o->cflags, rest) : xstrdup(native);
     char **flags = split_words(line);
     char *label = xasprintf("the %s runner", t->name);
     harness_build b = {o->cc, o->cc_version, (const char *const *)flags, o->cache_dir,
