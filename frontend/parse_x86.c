@@ -53,6 +53,7 @@ static const mnem mnems[] = {
     {"CMOVNB", FE_X86_CMOVAE, 2, false}, {"CMOVNC", FE_X86_CMOVAE, 2, false}, {"CMOVNAE", FE_X86_CMOVC, 2, false},
     {"CMOVBE", FE_X86_CMOVBE, 2, false}, {"CMOVNA", FE_X86_CMOVBE, 2, false}, {"CMOVA", FE_X86_CMOVA, 2, false},
     {"CMOVNBE", FE_X86_CMOVA, 2, false},
+    {"MOVABS", FE_X86_MOV, 2, false},  /* GNU's mov of a 64-bit immediate */
     {"SHL", FE_X86_SHL, 2, false},     {"SAL", FE_X86_SHL, 2, false},     {"SHR", FE_X86_SHR, 2, false},
     {"SAR", FE_X86_SAR, 2, false},
     {NULL, FE_X86_EMPTY, 0, false},

@@ -268,6 +268,10 @@ static const char *row(out *o, char **rows, int nr, int i)
             jump(o, c, t[0]);
         return NULL;
     }
+    if (!strcmp(mn, "movabsq") && nt == 2) {    /* a 64-bit immediate: herd's movq takes any */
+        put(o, xasprintf("movq %s, %s", t[0], t[1]));
+        return NULL;
+    }
     /* herd's own: mov, add, xor, or, cmp, inc, dec, xchg, cmpxchg, any suffix */
     static const char *const same[] = {"mov", "add", "xor", "or", "cmp", "inc", "dec", "xchg", "cmpxchg", NULL};
     for (int k = 0; same[k]; k++) {

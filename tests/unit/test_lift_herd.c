@@ -120,8 +120,9 @@ static void operands_and_jumps(void **state)
     const char *const t[] = {"movl x(%rip), %eax", "testl %eax, %eax", "je L1", "movl $1, r(%rip)", "L1:",
                              "subl $1, %eax", "movl %eax, s(%rip)", "lock subl $1, y(%rip)"};
     same_states("x=0; r=0; s=0; y=5;", t, 8, "movl $1,(x)", "r; s; y;");
-    const char *const sh[] = {"movl x(%rip), %eax", "shll $2, %eax", "sall %eax", "movl %eax, r(%rip)"};
-    same_states("x=0; r=0;", sh, 4, "movl $1,(x)", "r;");
+    const char *const sh[] = {"movl x(%rip), %eax", "shll $2, %eax", "sall %eax", "movl %eax, r(%rip)",
+                              "movabsq $0x100000000, %rcx", "movq %rcx, s(%rip)"};
+    same_states("x=0; r=0; s=0;", sh, 6, "movl $1,(x)", "r; s;");
     const char *const u[] = {"movl x(%rip), %eax", "movl $5, %ecx", "subl %eax, %ecx", "movl %ecx, r(%rip)",
                              "cmpl $3, %ecx", "jl L1", "movl $1, s(%rip)", "L1:"};
     same_states("x=0; r=0; s=0;", u, 8, "movl $3,(x)", "r; s;");
