@@ -231,6 +231,14 @@ static const char *extend(out *o, bool sign, int from, int to, const char *src, 
     return NULL;
 }
 
+/* Is R `test r,r` (written cmp $0,r: the sign is the register's)? */
+static bool test_rr(const char *r)
+{
+    char t[3][128];
+    size_t ml = strcspn(r, " ");
+    return prefix(r, "test") && r[ml] && operands(r + ml + 1, t) == 2 && !strcmp(t[0], t[1]) && !is_mem(t[0]);
+}
+
 /* Row I of ROWS into O; NULL when it is in herd's grammar, else why not. */
 static const char *row(out *o, char **rows, int nr, int i)
 {
@@ -261,8 +269,7 @@ static const char *row(out *o, char **rows, int nr, int i)
             put(o, xasprintf("jmp %s", t[0]));
         else if (c == C_NONE)
             return "an unsigned, parity or overflow condition";
-        else if ((c == C_S || c == C_NS) && !(i > 0 && (prefix(rows[i - 1], "test") || prefix(rows[i - 1], "and") ||
-                                                         prefix(rows[i - 1], "or") || prefix(rows[i - 1], "xor"))))
+        else if ((c == C_S || c == C_NS) && !(i > 0 && test_rr(rows[i - 1])))
             return "a sign test of a difference";
         else
             jump(o, c, t[0]);

@@ -117,6 +117,18 @@ static void operands_and_jumps(void **state)
     same_states("x=0; r=0; s=0;", r, 10, "movl $1,(x)", "r; s;");
     const char *const g[] = {"movl x(%rip), %eax", "cmpl $1, %eax", "jg L1", "movl $1, r(%rip)", "L1:"};
     same_states("x=0; r=0;", g, 5, "movl $2,(x)", "r;");
+    /* js after test r,r: the register's sign (the wide form has no js: the
+     * herd form against cmp $0 and jl, the same test) */
+    const char *const sj[] = {"movl x(%rip), %eax", "testl %eax, %eax", "js L1", "movl $1, r(%rip)", "L1:"};
+    char **h = rows_of(sj, 5);
+    int nh = 5;
+    assert_null(lift_herd_rows(&h, &nh));
+    assert_string_equal(h[1], "cmpl $0, %eax");
+    assert_string_equal(h[2], "jge Lh0");
+    assert_string_equal(h[3], "jmp L1");
+    strv_free(h, nh);
+    const char *const sl[] = {"movl x(%rip), %eax", "cmpl $0, %eax", "jl L1", "movl $1, r(%rip)", "L1:"};
+    same_states("x=0; r=0;", sl, 5, "movl $-1,(x)", "r;");
     const char *const t[] = {"movl x(%rip), %eax", "testl %eax, %eax", "je L1", "movl $1, r(%rip)", "L1:",
                              "subl $1, %eax", "movl %eax, s(%rip)", "lock subl $1, y(%rip)"};
     same_states("x=0; r=0; s=0; y=5;", t, 8, "movl $1,(x)", "r; s; y;");
