@@ -385,6 +385,11 @@ char *lift_herd_rows(char ***rowsp, int *nrp)
     int nr = *nrp;
     out o = {0};
     char *why = NULL;
+    for (int i = 0; i < nr; i++) {          /* `mfence ` as the lifter prints an instruction without operands */
+        size_t n = strlen(rows[i]);
+        while (n && rows[i][n - 1] == ' ')
+            rows[i][--n] = 0;
+    }
     for (int i = 0; i < nr; i++) {
         int before = o.n;
         const char *w = row(&o, rows, nr, i);

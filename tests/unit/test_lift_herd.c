@@ -174,6 +174,11 @@ static void not_neg_ret(void **state)
 static void left_with_reason(void **state)
 {
     (void)state;
+    char **f = rows_of((const char *const[]){"mfence ", "lfence"}, 2);
+    int nf = 2;
+    assert_null(lift_herd_rows(&f, &nf));
+    assert_string_equal(f[0], "mfence");
+    strv_free(f, nf);
     const char *const cases[][3] = {{"lock xaddl %eax, x(%rip)", "movl %eax, r(%rip)", "xadd"},
                                     {"cmpl $1, %eax", "ja L1", "unsigned"},
                                     {"lock orl $1, x(%rip)", "mfence", "lock or"},
