@@ -1,5 +1,6 @@
 #!/bin/sh
-# Every file cc-check writes for the tests of tests/e2e/cc_check.sh (and a
+# Every file cc-check writes for the tests of tests/e2e/cc_check.sh, SB and MP
+# with a fence and an address dependency (and a
 # test whose code has comparisons, setcc, a branch and a subtraction),
 # under gcc and clang at -O0 -O1 -O2 -O3 -Os, is within herd7 7.57's
 # X86_64 grammar (tests/cc/herd_x86_64.awk, drawn from herdtools7 7.57's
@@ -45,7 +46,7 @@ P1 (atomic_int* x, atomic_int* y) {
 }
 exists (0:r0=1 /\ 0:r1=0)
 EOF
-tests="$c11/SB+poscscs.litmus $c11/MP+porlxrel+poacqrlx.litmus $c11/LB+porlxrlxs.litmus $c11/IRIW+poscscs+ScSc.litmus
+tests="$c11/SB+poscscs.litmus $c11/SB+fencescrlxrlxs.litmus $c11/MP+porlxrel+addrrlxrlx.litmus $c11/MP+porlxrel+poacqrlx.litmus $c11/LB+porlxrlxs.litmus $c11/IRIW+poscscs+ScSc.litmus
   $c11/2+2W+porelrels.litmus $c11/MP+porlxrel+ctrlrlxrlx.litmus $root/tests/corpus/c11/plaindep/MP+po+ctrl.litmus
   $tmp/FO.litmus $tmp/CMP.litmus"
 mkdir "$tmp/out"
@@ -62,6 +63,9 @@ for f in "$tmp/out"/*.litmus; do
     awk -f "$root/tests/cc/herd_x86_64.awk" "$f" >"$tmp/why" || { echo "FAIL: $name: outside herd7 7.57's grammar"; cat "$tmp/why"; fail=1; }
   elif grep -q "^(\* .*; not in herd7 7.57's X86_64 grammar: P[0-9]*: '.*': .* \*)$" "$f"; then
     wide=$((wide + 1))
+    # the corpus tests here all lift into herd's grammar; FO's clang -O0
+    # testb and CMP's subtraction before a flag test have no herd form
+    case $name in FO.*|CMP.*) ;; *) echo "FAIL: $name: outside herd's grammar: $(sed -n 3p "$f")"; fail=1 ;; esac
     grep -q "note: the lifted test is outside herd7 7.57's X86_64" "$tmp/err" || { echo "FAIL: $name: no note"; fail=1; }
   else
     echo "FAIL: $name: header names neither herd's command nor what herd lacks"; fail=1
@@ -79,6 +83,6 @@ done
 printf 'X86_64 T\n"compiled from C"\n(* x *)\n{\n  int32_t x=0;\n}\n P0 ;\n movl $1, x(%%rip) ;\n movzbl (x), %%eax ;\n sete %%al ;\n lock orl $1, (x) ;\n jl L1 ;\n ret ;\n L1: ;\nexists (x=1)\n' >"$tmp/bad.litmus"
 awk -f "$root/tests/cc/herd_x86_64.awk" "$tmp/bad.litmus" >"$tmp/why" && { echo "FAIL: checker accepts x(%rip)"; fail=1; }
 [ "$(wc -l <"$tmp/why")" = 6 ] || { echo "FAIL: checker: 6 problems expected"; cat "$tmp/why"; fail=1; }
-[ "$n" -ge 80 ] && [ "$herd" -ge 70 ] || { echo "FAIL: $n files, $herd in herd's grammar"; fail=1; }
+[ "$n" -ge 100 ] && [ "$herd" -ge 90 ] || { echo "FAIL: $n files, $herd in herd's grammar"; fail=1; }
 echo "cc_herd: $n lifted files, $herd in herd7 7.57's grammar, $wide naming what it lacks"
 exit $fail
