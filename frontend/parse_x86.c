@@ -282,12 +282,22 @@ static bool parse_operand(xp *p, fe_x86_opnd *o, bool want_label)
     if (lx->cur.kind == TK_NUM || lx_is(lx, "-")) {
         if (!p->att)
             return parse_imm(p, o);
-        /* 8(%rax), -4(%rax,%rdx,4): a displacement before a register base */
+        /* 8(%rax), -4(%rax,%rdx,4): a displacement before a register base;
+         * a number not followed by '(' is an immediate without its '$' */
+        const char *q = lx->cur.end;
+        if (lx_is(lx, "-")) {
+            while (q < lx->end && (*q == ' ' || *q == '\t'))
+                q++;
+            while (q < lx->end && (isalnum((unsigned char)*q)))
+                q++;
+        }
+        while (q < lx->end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q >= lx->end || *q != '(')
+            return lx_error(lx, "immediates are written with '$' in X86_64 code");
         fe_x86_opnd d;
         if (!parse_imm(p, &d))
             return false;
-        if (!lx_is(lx, "("))
-            return lx_error_at(lx, o->pos.line, o->pos.col, "immediates are written with '$' in X86_64 code");
         if (!lx_next(lx) || !lx_is(lx, "%"))
             return lx_error(lx, "expected a base register after the displacement");
         if (!parse_mem_inner(p, o, ")"))
