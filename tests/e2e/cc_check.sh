@@ -47,6 +47,9 @@ rc=$?
 f="$tmp/MP+porlxrel+addrrlxrlx.gcc.-O2.litmus"
 [ $rc = 0 ] && grep -q "^  uint64_t 1:r[0-9]*=x;$" "$f" && grep -q "(%r[0-9]*,%r[a-z0-9]*,4)" "$f" ||
   { echo "FAIL: gcc -O2 indexed address not lifted (rc $rc)"; cat "$tmp/err" "$f"; fail=1; }
+"$L" cc-check --accesses --cc gcc --cflags -O2 "$c11/MP+porlxrel+addrrlxrlx.litmus" >"$tmp/out" 2>&1
+grep -q "^  P1 line 17: int r1 = atomic_load_explicit(x + (r0 & 128), memory_order_relaxed); -> movl (%r[0-9]*,%r[a-z0-9]*,4), %e" "$tmp/out" ||
+  { echo "FAIL: --accesses on the indexed load"; cat "$tmp/out"; fail=1; }
 # gcc -O1 puts the if's block after the ret, jumping back to the join: lifts
 "$L" cc-check --cc gcc --cflags -O1 --out "$tmp" "$c11/MP+porlxrel+ctrlrlxrlx.litmus" >/dev/null 2>"$tmp/err"
 [ -s "$tmp/MP+porlxrel+ctrlrlxrlx.gcc.-O1.litmus" ] || { echo "FAIL: gcc -O1 join not lifted"; cat "$tmp/err"; fail=1; }
