@@ -1,10 +1,12 @@
-/* One thread's machine code as rows of an X86_64 litmus test (AT&T syntax,
- * herd7's dialect; `ret` other than the last instruction needs herd7's
- * -variant telechat).  What the compiler adds around the accesses is
+/* One thread's machine code as rows of an X86_64 litmus test (AT&T syntax
+ * as the compiler wrote it, then rewritten into herd7 7.57's grammar by
+ * herd.c: `ret` mid-thread becomes a jmp to the end, so no -variant
+ * telechat is needed).  What the compiler adds around the accesses is
  * dropped (endbr64, nops, the -O0 frame push %rbp / mov %rsp,%rbp / pop /
  * leave); stack slots are thread-private, so each becomes a spare register
  * (%r8..%r15 not otherwise used) of the access's width; global operands
- * x(%rip) get their names from the relocations.  Calls and indirect jumps
+ * x(%rip) get their names from the relocations, an indexed x(,%rdx,4) a
+ * spare register the init gives x's address.  Calls and indirect jumps
  * cannot lift and are refused by name. */
 #include <stdlib.h>
 #include <string.h>
