@@ -35,7 +35,9 @@ static void usage(FILE *f)
                "                 each CC x FLAGS pair is one configuration; -c -fno-pic are\n"
                "                 always given (globals as x(%%rip) with plain relocations)\n"
                "  --model M      the source's model (default rc11)\n"
-               "  --out DIR      write each lifted test as DIR/NAME.CC.FLAGS.litmus\n"
+               "  --out DIR      write each lifted test as DIR/NAME.CC.FLAGS.litmus, in the\n"
+               "                 X86_64 herd7 7.57 reads as it is (its header says so, or\n"
+               "                 names the instruction herd has no form for)\n"
                "  --accesses     after each verdict, each C access (by line) with what it\n"
                "                 compiled to, paired by order of memory accesses per\n"
                "                 thread, beside litmusc's c11-x86-mfence scheme for it\n"
@@ -68,6 +70,9 @@ static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model 
 {
     lift_result r;
     bool ok = lift_check(ft, t, sb, tso, cc, cflags, unroll, &r, d);
+    if (r.herd_note)
+        fprintf(stderr, "litmusc cc-check: %s %s %s: note: the lifted test is outside herd7 7.57's X86_64 (%s)\n",
+                t->name, cc, cflags, r.herd_note);
     if (r.text && out_dir) {
         char *a = tag(cc), *b = tag(cflags);
         const char *base = strrchr(cc, '/') ? a + (strrchr(cc, '/') - cc) + 1 : a;

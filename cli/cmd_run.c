@@ -49,6 +49,9 @@ static void usage(FILE *f)
             "  --scheme NAME          x86 target, C or Java test: compilation scheme\n"
             "  --plain volatile|relaxed  C11 target: how plain accesses are emitted\n"
             "  --cc CC                C compiler (default: $CC, else cc)\n"
+            "  --cflags FLAGS         native runners: compiler flags in place of -O2 (split\n"
+            "                         at blanks; -std=c11 -pthread kept): the harness built\n"
+            "                         as cc-check --cflags builds the test\n"
             "  --timeout SEC          safety limit: a runner still going after SEC seconds\n"
             "                         is killed and its run marked timed-out (default 120)\n"
             "  --cache-dir DIR        build cache (default: $LITMUSC_CACHE, else\n"
@@ -103,6 +106,7 @@ static void run_native(run_ctx *cx, const ir_test *t, const char *target, const 
     no.gen.plain_as_relaxed = cx->o->plain_relaxed;
     no.gen.scheme = cx->o->scheme;
     no.cc = cx->o->cc;
+    no.cflags = cx->o->cflags;
     no.cc_version = cx->cc_version;
     no.cache_dir = cx->o->cache_dir;
     no.run_args = cx->o->run_args;

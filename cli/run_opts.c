@@ -47,7 +47,7 @@ static const char *cmd_name = "litmusc run";
 enum {
     OPT_TARGET = 256, OPT_SYNC, OPT_AFFINITY, OPT_LAYOUT, OPT_MODEL, OPT_CC, OPT_TIMEOUT,
     OPT_JSON, OPT_FILTER, OPT_XML, OPT_CACHE, OPT_SEED, OPT_CPUS, OPT_TIME, OPT_SCHEME, OPT_PLAIN,
-    OPT_CHUNK, OPT_PERIOD, OPT_DELAY, OPT_UNTIL_COVERED, OPT_MAX_ITER, OPT_RACE_FUZZ
+    OPT_CHUNK, OPT_PERIOD, OPT_DELAY, OPT_UNTIL_COVERED, OPT_MAX_ITER, OPT_RACE_FUZZ, OPT_CFLAGS
 };
 
 /* --until-covered without --max-iterations stops at this many. */
@@ -60,6 +60,7 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
         {"target", required_argument, 0, OPT_TARGET}, {"sync", required_argument, 0, OPT_SYNC},
         {"affinity", required_argument, 0, OPT_AFFINITY}, {"layout", required_argument, 0, OPT_LAYOUT},
         {"model", required_argument, 0, OPT_MODEL}, {"cc", required_argument, 0, OPT_CC},
+        {"cflags", required_argument, 0, OPT_CFLAGS},
         {"timeout", required_argument, 0, OPT_TIMEOUT}, {"json", no_argument, 0, OPT_JSON},
         {"filter", required_argument, 0, OPT_FILTER}, {"xml", required_argument, 0, OPT_XML},
         {"cache-dir", required_argument, 0, OPT_CACHE}, {"seed", required_argument, 0, OPT_SEED},
@@ -174,6 +175,10 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
             o->cc = v;
             note_native_only(o, "--cc");
             break;
+        case OPT_CFLAGS:
+            o->cflags = v;
+            note_native_only(o, "--cflags");
+            break;
         case OPT_JSON: o->json = true; break;
         case OPT_FILTER: o->filter = v; break;
         case OPT_XML: o->xml = v; break;
@@ -239,6 +244,8 @@ char *run_opts_canonical(const run_opts *o, bool with_timeout)
         sb_printf(&b, "%s--race-fuzz on", b.len ? " " : "");
     else if (o->until_covered)
         sb_printf(&b, "%s--until-covered on", b.len ? " " : "");   /* flag and value, as the rest */
+    if (o->cflags)          /* builds a different runner; absent, the string is as before */
+        sb_printf(&b, "%s--cflags %s", b.len ? " " : "", o->cflags);
     if (with_timeout)
         sb_printf(&b, "%s--timeout %g", b.len ? " " : "", o->timeout_s);
     free(pairs);

@@ -13,6 +13,7 @@ typedef struct run_opts {
     const char *target;     /* NULL: x86 for X86 tests, c11 otherwise */
     const char *model;      /* NULL: the arch's default */
     const char *cc;
+    const char *cflags;     /* native runners: flags in place of -O2; NULL: -O2 */
     const char *cache_dir;
     const char *xml;
     const char *filter;

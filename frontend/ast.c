@@ -83,6 +83,10 @@ static void x86_instr_clear(fe_x86_instr *in)
 {
     free(in->dst.name);
     free(in->src.name);
+    free(in->dst.index);
+    free(in->src.index);
+    free(in->dst.sym);
+    free(in->src.sym);
     free(in->label);
 }
 
@@ -143,6 +147,11 @@ static const char *const x86_op_names[FE_X86_OP_COUNT] = {
     [FE_X86_JB] = "JB", [FE_X86_JAE] = "JAE", [FE_X86_JBE] = "JBE", [FE_X86_JA] = "JA",
     [FE_X86_LEA] = "LEA", [FE_X86_NEG] = "NEG", [FE_X86_NOT] = "NOT", [FE_X86_CMOVE] = "CMOVE",
     [FE_X86_CMOVNE] = "CMOVNE",
+    [FE_X86_SETL] = "SETL", [FE_X86_SETGE] = "SETGE", [FE_X86_SETLE] = "SETLE", [FE_X86_SETG] = "SETG",
+    [FE_X86_SETB] = "SETB", [FE_X86_SETBE] = "SETBE", [FE_X86_SETA] = "SETA",
+    [FE_X86_CMOVL] = "CMOVL", [FE_X86_CMOVGE] = "CMOVGE", [FE_X86_CMOVLE] = "CMOVLE", [FE_X86_CMOVG] = "CMOVG",
+    [FE_X86_CMOVAE] = "CMOVAE", [FE_X86_CMOVBE] = "CMOVBE", [FE_X86_CMOVA] = "CMOVA",
+    [FE_X86_SHL] = "SHL", [FE_X86_SHR] = "SHR", [FE_X86_SAR] = "SAR",
 };
 
 const char *fe_x86_op_name(fe_x86_op op)

@@ -116,6 +116,11 @@ typedef enum fe_x86_op {
     FE_X86_JB, FE_X86_JAE, FE_X86_JBE, FE_X86_JA,   /* unsigned, after CMP */
     FE_X86_LEA, FE_X86_NEG, FE_X86_NOT,
     FE_X86_CMOVE, FE_X86_CMOVNE,
+    /* the other conditions of setcc and cmovcc (SETAE is SETNB, CMOVB is
+     * CMOVC), after CMP or SUB as the jumps above */
+    FE_X86_SETL, FE_X86_SETGE, FE_X86_SETLE, FE_X86_SETG, FE_X86_SETB, FE_X86_SETBE, FE_X86_SETA,
+    FE_X86_CMOVL, FE_X86_CMOVGE, FE_X86_CMOVLE, FE_X86_CMOVG, FE_X86_CMOVAE, FE_X86_CMOVBE, FE_X86_CMOVA,
+    FE_X86_SHL, FE_X86_SHR, FE_X86_SAR,     /* by an immediate or %cl */
     FE_X86_OP_COUNT
 } fe_x86_op;
 
@@ -128,7 +133,9 @@ typedef enum fe_x86_opnd_kind {
     FE_XO_IMM,                  /* $1 or 1 */
     FE_XO_REG,                  /* EAX, %eax: name is the full register (EAX / rax) */
     FE_XO_MEM,                  /* [x], (x): the location `name` */
-    FE_XO_MEM_REG,              /* [EAX], (%rax): memory at the address held in register `name` */
+    FE_XO_MEM_REG,              /* [EAX], (%rax): memory at the address held in register `name`;
+                                   X86_64 also 8(%rax), (%rax,%rdx,4), 8(%rax,%rdx,4): plus
+                                   imm, plus register `index` times `scale` */
     FE_XO_MEM_ABS,              /* [5]: memory at absolute address imm */
     FE_XO_LABEL                 /* jump target `name` */
 } fe_x86_opnd_kind;
@@ -139,6 +146,10 @@ typedef struct fe_x86_opnd {
     char *name;
     int reg_size;               /* FE_XO_REG / MEM_REG: bytes of the register as
                                    written (eax = 4, rax = 8, ax = 2, al = 1); 4 in X86 */
+    char *index;                /* FE_XO_MEM_REG: the index register, or NULL */
+    char *sym;                  /* FE_XO_MEM_REG: a location whose address is added, x(%rax) or
+                                   x(,%rdx,4) as compilers write them (name NULL: no base), or NULL */
+    int index_size, scale;      /* its bytes as written; 1, 2, 4 or 8 */
     fe_pos pos;
 } fe_x86_opnd;
 

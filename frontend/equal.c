@@ -55,7 +55,8 @@ static bool eq_prop(const fe_prop *a, const fe_prop *b)
 
 static bool eq_opnd(const fe_x86_opnd *a, const fe_x86_opnd *b)
 {
-    return a->kind == b->kind && a->imm == b->imm && streq(a->name, b->name) &&
+    return a->kind == b->kind && a->imm == b->imm && streq(a->name, b->name) && streq(a->index, b->index) && streq(a->sym, b->sym) &&
+           a->scale == b->scale && (!a->index || a->index_size == b->index_size) &&
            (a->kind != FE_XO_REG && a->kind != FE_XO_MEM_REG ? true : a->reg_size == b->reg_size);
 }
 

@@ -102,6 +102,10 @@ static void known_locations(const fe_test *t, nameset *out)
                 ns_add(out, th->code[j].dst.name);
             if (th->code[j].src.kind == FE_XO_MEM)
                 ns_add(out, th->code[j].src.name);
+            if (th->code[j].dst.sym)
+                ns_add(out, th->code[j].dst.sym);
+            if (th->code[j].src.sym)
+                ns_add(out, th->code[j].src.sym);
         }
         for (int j = 0; j < th->nparams; j++)
             ns_add(out, th->params[j].name);

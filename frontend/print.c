@@ -81,7 +81,14 @@ static void print_x86_opnd(strbuf *b, const fe_test *t, const fe_x86_opnd *o)
         break;
     case FE_XO_MEM: sb_printf(b, att ? "(%s)" : "[%s]", o->name); break;
     case FE_XO_MEM_REG:
-        if (att)
+        if (att && o->sym)
+            sb_add(b, o->sym);
+        if (att && o->imm)
+            sb_printf(b, "%" PRId64, o->imm);
+        if (att && o->index)
+            sb_printf(b, "(%s%s,%%%s,%d)", o->name ? "%" : "", o->name ? x86_64_reg_sized(o->name, o->reg_size) : "",
+                      x86_64_reg_sized(o->index, o->index_size), o->scale);
+        else if (att)
             sb_printf(b, "(%%%s)", x86_64_reg_sized(o->name, o->reg_size));
         else
             sb_printf(b, "[%s]", o->name);

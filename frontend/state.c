@@ -174,7 +174,24 @@ static bool parse_init_item(lexer *lx, fe_test *t, fe_init *it)
             sb_free(&ty);
             return lx_error(lx, "'*x=v' init items are not supported; write 'T *x=v'");
         }
-        while (lx->cur.kind == TK_IDENT || lx_is(lx, "*")) {
+        while (lx->cur.kind == TK_IDENT || lx_is(lx, "*") || (nw > 0 && !stars && lx->cur.kind == TK_NUM)) {
+            if (nw > 0 && !stars && thread_prefix(lx, &th)) {
+                /* a typed register, `uint64_t 1:rax=x` (herd's X86_64
+                 * tests type the registers that hold addresses) */
+                for (int i = 0; i < nw; i++) {
+                    if (i)
+                        sb_addc(&ty, ' ');
+                    sb_addn(&ty, words[i].s, words[i].len);
+                }
+                it->type = sb_take(&ty);
+                if (!parse_loc(lx, t, &it->loc))
+                    return false;
+                if (it->loc.kind == FE_LOC_MEM)
+                    return lx_error_at(lx, line, col, "expected a register after the type");
+                goto value;
+            }
+            if (lx->cur.kind == TK_NUM)
+                break;
             if (lx_is(lx, "*")) {
                 if (nw == 0)
                     break;
@@ -235,6 +252,7 @@ static bool parse_init_item(lexer *lx, fe_test *t, fe_init *it)
         if (lx->failed)
             return false;
     }
+value:
     if (!lx_accept(lx, "=")) {
         if (lx->failed)
             return false;

@@ -439,6 +439,7 @@ typedef struct harness_native_opts {
     native_opts gen;            /* target C11 or x86, plain accesses, scheme */
     const char *cc;             /* compiler command */
     const char *cc_version;     /* harness_cc_version(cc) */
+    const char *cflags;         /* the optimisation flags in place of NATIVE_CFLAGS' -O2; NULL: -O2 */
     const char *cache_dir;      /* NULL: harness_cache_dir(NULL) */
     char *const *run_args;      /* extra runner arguments (-s N, --sync M, ...), NULL-terminated */
     double timeout_s;           /* limit for the runner; <= 0: none */

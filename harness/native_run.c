@@ -87,11 +87,17 @@ static bool build(const ir_test *t, const harness_native_opts *o, harness_run_re
         return false;
     int nfiles;
     harness_file *files = collect_files(source, &nfiles);
-    char **flags = split_words(NATIVE_CFLAGS);
+    /* --cflags replaces the -O2 of NATIVE_CFLAGS ("-O2 -std=c11 -pthread"):
+     * the runner built as cc-check builds the test, -std and -pthread kept */
+    static const char native[] = NATIVE_CFLAGS;
+    const char *rest = strncmp(native, "-O2 ", 4) ? native : &native[4];
+    char *line = o->cflags ? xasprintf("%s %s", o->cflags, rest) : xstrdup(native);
+    char **flags = split_words(line);
     char *label = xasprintf("the %s runner", t->name);
     harness_build b = {o->cc, o->cc_version, (const char *const *)flags, o->cache_dir,
                        o->compile_timeout_s > 0 ? o->compile_timeout_s : 300, label};
-    r->compiler = harness_compiler_line(o->cc, NATIVE_CFLAGS);
+    r->compiler = harness_compiler_line(o->cc, line);
+    free(line);
     bool ok = harness_compile(&b, files, nfiles, &r->exe, &r->cached, d);
     free_words(flags);
     free(label);

@@ -15,7 +15,16 @@ static void add_operand_src(strbuf *b, const fe_test *ft, const fe_x86_opnd *o)
     case FE_XO_IMM: sb_printf(b, "$%" PRId64, o->imm); break;
     case FE_XO_REG: sb_printf(b, att ? "%%%s" : "%s", o->name); break;
     case FE_XO_MEM: sb_printf(b, att ? "(%s)" : "[%s]", o->name); break;
-    case FE_XO_MEM_REG: sb_printf(b, att ? "(%%%s)" : "[%s]", o->name); break;
+    case FE_XO_MEM_REG:
+        if (att && o->sym)
+            sb_add(b, o->sym);
+        if (att && o->imm)
+            sb_printf(b, "%" PRId64, o->imm);
+        if (att && o->index)
+            sb_printf(b, "(%s%s,%%%s,%d)", o->name ? "%" : "", o->name ? o->name : "", o->index, o->scale);
+        else
+            sb_printf(b, att ? "(%%%s)" : "[%s]", o->name);
+        break;
     case FE_XO_MEM_ABS: sb_printf(b, att ? "(%" PRId64 ")" : "[%" PRId64 "]", o->imm); break;
     case FE_XO_LABEL: sb_add(b, o->name); break;
     case FE_XO_NONE: break;

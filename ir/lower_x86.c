@@ -25,6 +25,8 @@ typedef struct label {
     const char *name;
     bool defined;
     lw_edges pending;
+    flags fl;               /* the flags every edge so far brings, when fl_any and not fl_mixed */
+    bool fl_any, fl_mixed;
 } label;
 
 typedef struct x86 {
@@ -43,9 +45,28 @@ static label *find_label(x86 *x, const char *name, bool add)
             return &x->labels[i];
     if (!add)
         return NULL;
-    label l = {name, false, {0}};
+    label l = {.name = name};
     VEC_PUSH(x->labels, x->nlabels, x->caplabels, l);
     return &x->labels[x->nlabels - 1];
+}
+
+static bool same_opnd(ir_operand a, ir_operand b)
+{
+    return a.kind == b.kind && (a.kind != IR_OPND_VAL || a.val == b.val) && (a.kind != IR_OPND_IMM || a.imm == b.imm);
+}
+
+/* An edge into L with flags F.  Where every edge brings the same flags
+ * (the same SSA values, defined before the branches, so valid at the
+ * label), the label keeps them: `jge L1; jmp L2; L1: jg L3` reads the
+ * flags of the compare before the jge. */
+static void merge_flags(label *l, const flags *f)
+{
+    if (!l->fl_any) {
+        l->fl = *f;
+        l->fl_any = true;
+    } else if (l->fl.kind != f->kind ||
+               (f->kind != FL_NONE && (!same_opnd(l->fl.a, f->a) || !same_opnd(l->fl.b, f->b) || l->fl.op != f->op)))
+        l->fl_mixed = true;
 }
 
 static bool is_mem(const fe_x86_opnd *o)
@@ -62,10 +83,18 @@ static bool mem_addr(x86 *x, const fe_x86_opnd *o, ir_operand *out)
         *out = ir_imm(IR_ADDR(lw_loc(w, o->name)));
         return true;
     case FE_XO_MEM_REG: {
-        ir_operand v = w->cur[lw_find_reg(w, o->name)];
-        if (v.kind == IR_OPND_IMM && !IR_IS_ADDR(v.imm))
+        ir_operand v = o->name ? w->cur[lw_find_reg(w, o->name)] : ir_imm(0);
+        if (o->sym)     /* x(%rax): x's address plus the register */
+            v = o->name ? lw_bin(w, IR_ADD, ir_imm(IR_ADDR(lw_loc(w, o->sym))), v) : ir_imm(IR_ADDR(lw_loc(w, o->sym)));
+        else if (v.kind == IR_OPND_IMM && !IR_IS_ADDR(v.imm))
             return lw_error(w, o->pos, "register %s holds %lld, not the address of a location", o->name,
                             (long long)v.imm);
+        /* base + displacement + index * scale: a value the address then
+         * depends on (an address dependency when the index was loaded) */
+        if (o->imm)
+            v = lw_bin(w, IR_ADD, v, ir_imm(o->imm));
+        if (o->index)
+            v = lw_bin(w, IR_ADD, v, lw_bin(w, IR_MUL, w->cur[lw_find_reg(w, o->index)], ir_imm(o->scale)));
         *out = v;
         return true;
     }
@@ -143,14 +172,45 @@ static bool carry_flag(x86 *x, const fe_x86_instr *in, ir_operand *out)
 
 /* The condition of JL ... JA after CMP A,B (Intel order: A - B): signed
  * or unsigned A < B, A >= B, A <= B, A > B on the 64-bit values. */
+static bool ordered_op(x86 *x, const fe_x86_instr *in, fe_x86_op op, ir_operand *out);
+
 static bool ordered(x86 *x, const fe_x86_instr *in, ir_operand *out)
 {
+    return ordered_op(x, in, in->op, out);
+}
+
+/* The condition of a setcc or cmovcc as 0 or 1: its jump's. */
+static bool condition(x86 *x, const fe_x86_instr *in, ir_operand *out)
+{
+    static const struct {
+        fe_x86_op op, jump;
+    } as_jump[] = {{FE_X86_SETE, FE_X86_JE},     {FE_X86_SETNE, FE_X86_JNE},   {FE_X86_CMOVE, FE_X86_JE},
+                   {FE_X86_CMOVNE, FE_X86_JNE},  {FE_X86_SETL, FE_X86_JL},     {FE_X86_SETGE, FE_X86_JGE},
+                   {FE_X86_SETLE, FE_X86_JLE},   {FE_X86_SETG, FE_X86_JG},     {FE_X86_SETB, FE_X86_JB},
+                   {FE_X86_SETBE, FE_X86_JBE},   {FE_X86_SETA, FE_X86_JA},     {FE_X86_CMOVL, FE_X86_JL},
+                   {FE_X86_CMOVGE, FE_X86_JGE},  {FE_X86_CMOVLE, FE_X86_JLE},  {FE_X86_CMOVG, FE_X86_JG},
+                   {FE_X86_CMOVAE, FE_X86_JAE},  {FE_X86_CMOVBE, FE_X86_JBE},  {FE_X86_CMOVA, FE_X86_JA},
+                   {FE_X86_SETNB, FE_X86_JAE},   {FE_X86_CMOVC, FE_X86_JB}};
+    for (size_t i = 0; i < sizeof as_jump / sizeof *as_jump; i++)
+        if (as_jump[i].op == in->op) {
+            if (as_jump[i].jump == FE_X86_JE || as_jump[i].jump == FE_X86_JNE)
+                return zero_flag(x, in, as_jump[i].jump == FE_X86_JE, out);
+            return ordered_op(x, in, as_jump[i].jump, out);
+        }
+    return lw_error(x->w, in->pos, "%s: no condition", fe_x86_op_name(in->op));
+}
+
+static bool ordered_op(x86 *x, const fe_x86_instr *in, fe_x86_op op, ir_operand *out)
+{
     lw *w = x->w;
-    if (x->fl.kind != FL_CMP)
-        return lw_error(w, in->pos, "%s reads the sign or carry flag, which only CMP sets here",
+    /* SUB sets the flags CMP does; the signed conditions read them the
+     * same (DEC too, which leaves only CF alone) */
+    bool sub = x->fl.kind == FL_RESULT && x->fl.op == IR_SUB && op >= FE_X86_JL && op <= FE_X86_JG;
+    if (x->fl.kind != FL_CMP && !sub)
+        return lw_error(w, in->pos, "%s reads the sign or carry flag, which only CMP and SUB set here",
                         fe_x86_op_name(in->op));
     ir_operand a = x->fl.a, b = x->fl.b;
-    switch (in->op) {
+    switch (op) {
     case FE_X86_JL: *out = lw_bin(w, IR_LT, a, b); return true;
     case FE_X86_JGE: *out = lw_bin(w, IR_GE, a, b); return true;
     case FE_X86_JLE: *out = lw_bin(w, IR_LE, a, b); return true;
@@ -194,6 +254,44 @@ static bool arith(x86 *x, const fe_x86_instr *in, ir_binop op, ir_rmw_op rop, co
     old = update_mem(w, in->lock, op, rop, addr, v);
     x->fl = (flags){FL_RESULT, old, v, op};
     return true;
+}
+
+/* SHL, SAR: the value shifted (values are whole numbers, so SAR is >>).
+ * SHR: the value cut to its width first (a negative 32-bit value is its
+ * 32 bits), by a count of 1..63 for 64 bits.  The flags: ZF and SF of the
+ * result (a count of 0, which leaves them, is not told apart). */
+static bool shift(x86 *x, const fe_x86_instr *in)
+{
+    lw *w = x->w;
+    ir_operand n, old, addr = ir_none();
+    if (!value_of(x, &in->src, &n))
+        return false;
+    int width = in->size ? in->size : in->dst.kind == FE_XO_REG ? in->dst.reg_size : 4;
+    if (is_mem(&in->dst)) {
+        if (!mem_addr(x, &in->dst, &addr))
+            return false;
+        old = lw_load(w, addr, IR_X86_PLAIN);
+    } else {
+        old = w->cur[lw_find_reg(w, in->dst.name)];
+    }
+    ir_operand v;
+    if (in->op == FE_X86_SHL) {
+        v = lw_bin(w, IR_SHL, old, n);
+    } else if (in->op == FE_X86_SAR) {
+        v = lw_bin(w, IR_SHR, old, n);
+    } else if (width < 8) {
+        v = lw_bin(w, IR_SHR, lw_bin(w, IR_AND, old, ir_imm((ir_val)((1ull << (8 * width)) - 1))), n);
+    } else {
+        if (n.kind != IR_OPND_IMM || n.imm < 1 || n.imm > 63)
+            return lw_error(w, in->src.pos, "a 64-bit SHR is supported by an immediate of 1 to 63 only");
+        v = lw_bin(w, IR_AND, lw_bin(w, IR_SHR, old, n), ir_imm((ir_val)(~0ull >> n.imm)));
+    }
+    x->fl = (flags){FL_RESULT, v, ir_imm(0), IR_ADD};
+    if (addr.kind != IR_OPND_NONE) {
+        lw_store(w, addr, v, IR_X86_PLAIN);
+        return true;
+    }
+    return set_reg(x, &in->dst, v);
 }
 
 static bool xchg(x86 *x, const fe_x86_instr *in)
@@ -289,6 +387,7 @@ static bool jump(x86 *x, const fe_x86_instr *in)
     label *l = find_label(x, t->name, true);
     if (l->defined)
         return lw_error(w, t->pos, "jump back to label %s: loops are not supported", t->name);
+    merge_flags(l, &x->fl);
     if (in->op == FE_X86_JMP) {
         lw_jump(w, &l->pending);
         return true;
@@ -369,10 +468,10 @@ static bool instr(x86 *x, const fe_x86_instr *in)
         x->fl = (flags){FL_RESULT, a, b, IR_AND};
         return true;
     }
-    case FE_X86_SETE:
-    case FE_X86_SETNE: {
+    case FE_X86_SETE: case FE_X86_SETNE: case FE_X86_SETL: case FE_X86_SETGE: case FE_X86_SETLE:
+    case FE_X86_SETG: case FE_X86_SETB: case FE_X86_SETBE: case FE_X86_SETA: {
         ir_operand zf;
-        if (!zero_flag(x, in, in->op == FE_X86_SETE, &zf))
+        if (!condition(x, in, &zf))
             return false;
         if (is_mem(&in->dst)) {
             if (!mem_addr(x, &in->dst, &addr))
@@ -407,13 +506,13 @@ static bool instr(x86 *x, const fe_x86_instr *in)
         }
         return set_reg(x, &in->dst, v);
     }
-    case FE_X86_CMOVC:
-    case FE_X86_CMOVE:
-    case FE_X86_CMOVNE: {   /* old + c * (src - old), c the condition as 0 or 1 */
+    case FE_X86_CMOVC: case FE_X86_CMOVE: case FE_X86_CMOVNE: case FE_X86_CMOVL: case FE_X86_CMOVGE:
+    case FE_X86_CMOVLE: case FE_X86_CMOVG: case FE_X86_CMOVAE: case FE_X86_CMOVBE: case FE_X86_CMOVA: {
+        /* old + c * (src - old), c the condition as 0 or 1 */
         ir_operand cf, src;
         if (in->dst.kind != FE_XO_REG)
             return lw_error(w, in->pos, "%s needs a register destination", fe_x86_op_name(in->op));
-        bool got = in->op == FE_X86_CMOVC ? carry_flag(x, in, &cf) : zero_flag(x, in, in->op == FE_X86_CMOVE, &cf);
+        bool got = in->op == FE_X86_CMOVC ? carry_flag(x, in, &cf) : condition(x, in, &cf);
         if (!got || !value_of(x, &in->src, &src))
             return false;
         int d = lw_find_reg(w, in->dst.name);
@@ -421,6 +520,8 @@ static bool instr(x86 *x, const fe_x86_instr *in)
         w->cur[d] = lw_bin(w, IR_ADD, old, lw_bin(w, IR_MUL, cf, lw_bin(w, IR_SUB, src, old)));
         return true;
     }
+    case FE_X86_SHL: case FE_X86_SHR: case FE_X86_SAR:
+        return shift(x, in);
     case FE_X86_RET:
         lw_jump(w, &x->end);
         return true;
@@ -434,6 +535,8 @@ static void scan_opnd(lw *w, const fe_x86_opnd *o)
 {
     if ((o->kind == FE_XO_REG || o->kind == FE_XO_MEM_REG) && o->name)
         lw_add_reg(w, o->name, false);
+    if (o->kind == FE_XO_MEM_REG && o->index)
+        lw_add_reg(w, o->index, false);
 }
 
 bool lw_x86_thread(lw *w)
@@ -457,9 +560,12 @@ bool lw_x86_thread(lw *w)
                 break;
             }
             l->defined = true;
+            if (w->block >= 0)
+                merge_flags(l, &x.fl);
             lw_add_fall(w, &l->pending);
             lw_join(w, &l->pending);
-            x.fl.kind = FL_NONE;   /* flags are not merged across a join */
+            /* flags that differ by edge are not merged across a join */
+            x.fl = l->fl_any && !l->fl_mixed ? l->fl : (flags){.kind = FL_NONE};
         }
         if (w->block < 0)
             continue;   /* unreachable: after a JMP, before any label */

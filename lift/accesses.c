@@ -1,7 +1,8 @@
 /* What each C access compiled to, beside litmusc's own scheme for it.
  * The pairing is by order, per thread: the source's accesses and fences in
  * IR order (blocks as written) against the lifted rows that touch memory,
- * that is a test location (`x(%rip)`, not the P<n>_<reg> globals) or a
+ * that is a test location (`(x)` or an indexed operand on a register the
+ * init gives x's address, not the P<n>_<reg> globals) or a
  * fence.  A load, store or RMW takes the next row naming a location and
  * the fence rows right after it, unless the next C access is a fence,
  * which then takes them.  A branch the compiler duplicated or merged, or an
@@ -50,16 +51,29 @@ static char **thread_rows(const char *text, int th, int *n)
 
 static bool is_fence_row(const char *r) { return !strcmp(r, "mfence") || !strcmp(r, "lfence") || !strcmp(r, "sfence"); }
 
-/* Does row R name one of T's locations as memory? */
-static bool loc_row(const ir_test *t, const char *r)
+/* Does row R of thread TH name one of T's locations as memory: `(x)`, or
+ * an indexed operand whose base the init of TEXT gives a location's
+ * address (`uint64_t 1:r8=x;` and `(%r8,%rdx,4)`)? */
+static bool loc_row(const ir_test *t, const char *text, int th, const char *r)
 {
-    for (const char *p = strstr(r, "(%rip)"); p; p = strstr(p + 1, "(%rip)")) {
-        const char *s = p;
-        while (s > r && s[-1] != ' ' && s[-1] != ',')
-            s--;
+    for (const char *p = strstr(r, "(%r"); p; p = strstr(p + 1, "(%r")) {
+        size_t n = strcspn(p + 2, ",)");
+        char init[64];
+        snprintf(init, sizeof init, "  uint64_t %d:%.*s=", th, (int)(n < 8 ? n : 8), p + 2);
+        const char *e = strstr(text, init), *end = strstr(text, "}\n");
+        if (e && end && e < end) {
+            size_t k = strcspn(e + strlen(init), ";");
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(k < 127 ? k : 127), e + strlen(init));
+            if (ir_find_loc(t, name) >= 0)
+                return true;
+        }
+    }
+    for (const char *p = strchr(r, '('); p; p = strchr(p + 1, '(')) {
+        size_t n = strcspn(p + 1, ")");
         char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)(p - s), s);
-        if (ir_find_loc(t, name) >= 0)
+        snprintf(name, sizeof name, "%.*s", (int)(n < 127 ? n : 127), p + 1);
+        if (p[1 + n] == ')' && ir_find_loc(t, name) >= 0)
             return true;
     }
     return false;
@@ -87,14 +101,14 @@ char *lift_access_report(const ir_test *t, const char *text, const char *scheme_
             strbuf got = {0};
             bool fence = acc[a]->op == IR_FENCE;
             if (!fence) {
-                while (k < nr && !loc_row(t, rows[k]))
+                while (k < nr && !loc_row(t, text, n, rows[k]))
                     k++;
                 if (k < nr)
                     sb_add(&got, rows[k++]);
             }
             bool next_fence = a + 1 < na && acc[a + 1]->op == IR_FENCE;
             if (fence || !next_fence)
-                for (; k < nr && !loc_row(t, rows[k]); k++)
+                for (; k < nr && !loc_row(t, text, n, rows[k]); k++)
                     if (is_fence_row(rows[k]))
                         sb_printf(&got, "%s%s", got.len ? "; " : "", rows[k]);
             char mine[96];

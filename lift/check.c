@@ -24,6 +24,7 @@ const char *lift_verdict_name(lift_verdict v)
 void lift_result_free(lift_result *r)
 {
     free(r->text);
+    free(r->herd_note);
     if (r->cb)
         bset_free(r->cb);
     if (r->ct)
@@ -91,7 +92,9 @@ bool lift_check(const fe_test *ft, const ir_test *t, const struct bset *sb, cons
         snprintf(fn, sizeof fn, "P%d", n);
         ok = lift_elf_func(obj, fn, &funcs[n], d);
     }
-    ok = ok && (r->text = lift_test_text(t, funcs, unroll, d)) != NULL;
+    char *origin = xasprintf("%s %s -c -fno-pic", cc, cflags);
+    ok = ok && (r->text = lift_test_text(t, funcs, unroll, origin, &r->herd_note, d)) != NULL;
+    free(origin);
     ok = ok && run_lifted(t, tso, cc, cflags, unroll, r, d);
     if (ok) {
         bool same = false;

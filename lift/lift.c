@@ -1,10 +1,12 @@
-/* One thread's machine code as rows of an X86_64 litmus test (AT&T syntax,
- * herd7's dialect; `ret` other than the last instruction needs herd7's
- * -variant telechat).  What the compiler adds around the accesses is
+/* One thread's machine code as rows of an X86_64 litmus test (AT&T syntax
+ * as the compiler wrote it, then rewritten into herd7 7.57's grammar by
+ * herd.c: `ret` mid-thread becomes a jmp to the end, so no -variant
+ * telechat is needed).  What the compiler adds around the accesses is
  * dropped (endbr64, nops, the -O0 frame push %rbp / mov %rsp,%rbp / pop /
  * leave); stack slots are thread-private, so each becomes a spare register
  * (%r8..%r15 not otherwise used) of the access's width; global operands
- * x(%rip) get their names from the relocations.  Calls and indirect jumps
+ * x(%rip) get their names from the relocations, an indexed x(,%rdx,4) a
+ * spare register the init gives x's address.  Calls and indirect jumps
  * cannot lift and are refused by name. */
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +21,29 @@ typedef struct slots {
     int reg[SLOTS];         /* index into the spare registers */
     int n;
     bool used[SLOTS];       /* %r8+i appears in the thread's own code */
+    const char *asym[SLOTS];    /* a spare register the init sets to this location's address */
+    int areg[SLOTS];
+    int na;
 } slots;
+
+/* A spare register holding SYM's address from the start (an init item
+ * `uint64_t P:rN=SYM`), the base of herd's indexed operand (%rN,%idx,S). */
+static bool addr_reg(slots *sl, const char *sym, int th, int *reg, diag *d)
+{
+    for (int k = 0; k < sl->na; k++)
+        if (!strcmp(sl->asym[k], sym))
+            return *reg = sl->areg[k], true;
+    int r = 0;
+    while (r < SLOTS && sl->used[r])
+        r++;
+    if (r == SLOTS || sl->na == SLOTS)
+        return diag_fail(d, "cc-check: P%d: no spare register left to hold %s's address", th, sym);
+    sl->used[r] = true;
+    sl->asym[sl->na] = sym;
+    sl->areg[sl->na++] = r;
+    *reg = r;
+    return true;
+}
 
 static const char *spare_name(int i, char w)
 {
@@ -91,9 +115,19 @@ static bool slot_reg(slots *sl, long off, int th, int *reg, diag *d)
 static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift_insn *in, slots *sl,
                         const lift_addrs *addrs, strbuf *out, bool *stack, diag *d)
 {
+    /* the blanks Capstone puts inside a memory operand, (, %rdx, 4), go */
     char buf[sizeof in->ops];
-    snprintf(buf, sizeof buf, "%s", in->ops);
+    size_t k = 0;
+    for (int depth = 0, i = 0; in->ops[i] && k + 1 < sizeof buf; i++) {
+        depth += in->ops[i] == '(' ? 1 : in->ops[i] == ')' ? -1 : 0;
+        if (!(depth > 0 && in->ops[i] == ' '))
+            buf[k++] = in->ops[i];
+    }
+    buf[k] = 0;
     const lift_reloc *r = reloc_in(f, in);
+    int nrel = 0;
+    for (int i = 0; i < f->nrelocs; i++)
+        nrel += f->relocs[i].offset >= in->addr && f->relocs[i].offset < in->addr + in->size;
     /* Does a memory operand take the relocation (else an immediate does)? */
     bool mem_reloc = strstr(in->ops, "(%rip)") != NULL;
     for (const char *p = in->ops; *p && !mem_reloc; p++)
@@ -103,14 +137,21 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
                 e++;
             mem_reloc = *e != '(';
         }
-    /* An index register, (,%rax,4) or x(,%rax,4): x plus a value, which
-     * only an address dependency makes; the dialect has no such operand. */
-    const char *lp = strchr(in->ops, '('), *rp = lp ? strchr(lp, ')') : NULL;
-    if (lp && rp && memchr(lp, ',', (size_t)(rp - lp)))
+    /* An index register, x(,%rax,4): x plus a value, which only an address
+     * dependency makes.  With x the one relocation and no base, herd's
+     * (%rN,%rax,4) with %rN holding x's address lifts it; a base, or an
+     * address that is no location, cannot. */
+    const char *lp = strchr(buf, '('), *rp = lp ? strchr(lp, ')') : NULL;
+    bool indexed = lp && rp && memchr(lp, ',', (size_t)(rp - lp));
+    if (indexed && !(lp[1] == ',' && lp[2] == '%' && r && nrel == 1 && ir_find_loc(t, r->sym) >= 0 &&
+                     (lp == buf || lp[-1] == ' ')))
         return diag_error(d, t->file, 0, 0,
-                          "cc-check: P%d: cannot lift '%s %s' (an indexed address%s%s: an address dependency, which "
-                          "the X86_64 dialect has no operand for)",
-                          th, in->mnem, in->ops, r ? " into " : "", r ? r->sym : "");
+                          "cc-check: P%d: cannot lift '%s %s' (an indexed address%s%s%s: an address dependency, "
+                          "which the X86_64 dialect has no operand for)",
+                          th, in->mnem, in->ops, r ? " into " : "", r ? r->sym : "",
+                          lp && lp[1] != ',' ? " with a base register" : "");
+    if (indexed)
+        mem_reloc = true;
     bool first = true;
     for (char *tok = buf, *next; tok; tok = next) {
         next = strstr(tok, ", ");
@@ -120,6 +161,15 @@ static bool rewrite_ops(const ir_test *t, const lift_func *f, int th, const lift
             sb_add(out, ", ");
         first = false;
         bool rip = strstr(tok, "(%rip)") != NULL;
+        if (indexed && tok[0] == '(' && strchr(tok, ',')) {
+            int reg = 0;
+            if (!addr_reg(sl, r->sym, th, &reg, d))
+                return false;
+            if (r->addend)
+                sb_printf(out, "%ld", r->addend);
+            sb_printf(out, "(%s%s", spare_name(reg, 'q'), tok + 1);
+            continue;
+        }
         bool abs = !strchr(tok, '(') && *tok != '$' && *tok != '%';
         if (rip || (abs && r && mem_reloc)) {
             if (!r || !known_global(t, r->sym))
@@ -191,7 +241,8 @@ static bool in_dialect(const char *m)
 {
     static const char *const ok[] = {
         "mov", "movz", "movs", "xchg", "add", "sub", "and", "or", "xor", "inc", "dec", "xadd", "cmpxchg",
-        "mfence", "lfence", "sfence", "cmp", "test", "j", "set", "cmov", "neg", "not", NULL};
+        "mfence", "lfence", "sfence", "cmp", "test", "j", "set", "cmov", "neg", "not", "shl", "shr", "sar",
+        "sal", NULL};
     if (!strncmp(m, "lock ", 5))
         m += 5;
     for (int i = 0; ok[i]; i++)
@@ -202,7 +253,7 @@ static bool in_dialect(const char *m)
 
 /* The rows of thread TH, each a string. */
 static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unroll, bool *unrolled, int *nrows,
-                          diag *d)
+                          char **why, strbuf *inits, diag *d)
 {
     int n = 0;
     lift_insn *v = lift_disasm(f->code, f->size, &n);
@@ -276,7 +327,7 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
         } else if (in->kind == LK_RET) {
             sb_add(&b, "ret");
         } else if (!strcmp(in->mnem, "cltq")) {
-            sb_add(&b, "movslq %eax,%rax");         /* the same sign extension, in the dialect */
+            sb_add(&b, "movslq %eax, %rax");         /* the same sign extension, in the dialect */
         } else if (!in_dialect(in->mnem)) {
             ok = diag_error(d, t->file, 0, 0, "cc-check: P%d: cannot lift '%s%s%s' (outside the X86_64 dialect)",
                             th, in->mnem, *in->ops ? " " : "", in->ops);
@@ -303,6 +354,8 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
     }
     free(v);
     free(label_in);
+    for (int k = 0; ok && k < sl.na; k++)
+        sb_printf(inits, "  uint64_t %d:r%d=%s;\n", th, 8 + sl.areg[k], sl.asym[k]);
     if (!ok) {
         strv_free(rows, nr);
         return NULL;
@@ -311,6 +364,10 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
         strv_free(rows, nr);
         return NULL;
     }
+    char *w = lift_herd_rows(&rows, &nr);
+    if (w && !*why)
+        *why = xasprintf("P%d: %s", th, w);
+    free(w);
     *nrows = nr;
     return rows;
 }
@@ -364,9 +421,17 @@ static void print_cond(strbuf *b, const ir_test *t, const ir_cond *c)
     }
 }
 
-char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, diag *d)
+/* ORIGIN in a comment: anything that could end it or break a line becomes '_'. */
+static void comment_text(strbuf *b, const char *s)
+{
+    for (; *s; s++)
+        sb_printf(b, "%c", *s < ' ' || *s > '~' || *s == '*' || *s == '(' || *s == ')' ? '_' : *s);
+}
+
+char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const char *origin, char **why, diag *d)
 {
     bool unrolled = false;
+    *why = NULL;
     if (ir_find_loc(t, LIFT_UNROLL_LOC) >= 0) {
         diag_error(d, t->file, 0, 0, "cc-check: location '%s' is the name the lifted test keeps for its unrolling bound",
                    LIFT_UNROLL_LOC);
@@ -379,9 +444,13 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, diag 
         return NULL;
     }
     int h = 0;
+    strbuf inits = {0};
     for (int n = 0; n < t->nthreads; n++) {
-        rows[n] = lift_thread(t, &funcs[n], n, unroll, &unrolled, &nrows[n], d);
+        rows[n] = lift_thread(t, &funcs[n], n, unroll, &unrolled, &nrows[n], why, &inits, d);
         if (!rows[n]) {
+            sb_free(&inits);
+            free(*why);
+            *why = NULL;
             for (int k = 0; k < n; k++)
                 strv_free(rows[k], nrows[k]);
             return NULL;
@@ -390,7 +459,15 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, diag 
             h = nrows[n];
     }
     strbuf b = {0};
-    sb_printf(&b, "X86_64 %s\n\"compiled from C\"\n{\n", t->name);
+    sb_printf(&b, "X86_64 %s\n\"compiled from C\"\n(* ", t->name);
+    comment_text(&b, origin);
+    if (*why) {
+        sb_add(&b, "; not in herd7 7.57's X86_64 grammar: ");
+        comment_text(&b, *why);
+        sb_add(&b, " *)\n{\n");
+    } else {
+        sb_add(&b, "; herd7 7.57 reads it as written: herd7 -model x86tso.cat FILE *)\n{\n");
+    }
     for (int i = 0; i < t->nlocs; i++)
         sb_printf(&b, "  %s %s=%lld;\n", int_type(t->locs[i].ctype), t->locs[i].name, (long long)t->locs[i].init);
     for (int n = 0; n < t->nthreads; n++)
@@ -398,6 +475,9 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, diag 
             sb_printf(&b, "  int32_t P%d_%s=0;\n", n, t->threads[n].final_regs[r].name);
     if (unrolled)
         sb_add(&b, "  int32_t " LIFT_UNROLL_LOC "=0;\n");
+    if (inits.len)
+        sb_add(&b, inits.s);
+    sb_free(&inits);
     sb_add(&b, "}\n");
     for (int n = 0; n < t->nthreads; n++)
         sb_printf(&b, " P%d%s", n, n + 1 < t->nthreads ? " |" : " ;\n");

@@ -38,9 +38,20 @@ typedef struct lift_func {
 bool lift_elf_func(const char *obj, const char *name, lift_func *out, diag *d);
 void lift_func_free(lift_func *f);
 
-/* lift.c: the X86_64 litmus test for FUNCS[i] = thread i of T; NULL and
- * D set (exit 2 naming the instruction and thread) when one cannot lift. */
-char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, diag *d);
+/* lift.c: the X86_64 litmus test for FUNCS[i] = thread i of T, in the
+ * grammar herd7 7.57 reads (doc/x86_64-dialect.md), its header comment
+ * naming ORIGIN (the compiler and flags); NULL and D set (exit 2 naming the
+ * instruction and thread) when one cannot lift.  *WHY (malloc'd) names the
+ * first instruction left outside herd's grammar (litmusc reads it), else
+ * NULL. */
+char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const char *origin, char **why,
+                     diag *d);
+/* herd.c: a thread's rows (malloc'd, replaced) rewritten into herd7
+ * 7.57's X86_64: `(x)` for `x(%rip)`, herd's mnemonics, and for what herd
+ * lacks (setcc, cmovcc, movz/movs, test, sub, ret mid-thread, ...) the
+ * same computation in what it has.  Returns the first row left as it was
+ * with the reason (malloc'd), or NULL when every row is herd's. */
+char *lift_herd_rows(char ***rows, int *nrows);
 /* The location a lifted test stores 1 to when a run needs more than the
  * unrolling bound; declared and listed in `locations` only then. */
 #define LIFT_UNROLL_LOC "cc_unroll"
@@ -77,6 +88,7 @@ typedef struct lift_result {
     bool compiled;          /* the compiler built the object */
     bool lifted;            /* every thread lifted and the lifted test reads back */
     char *text;             /* the lifted test, or NULL */
+    char *herd_note;        /* why TEXT is outside herd7 7.57's X86_64, or NULL */
     ir_test *ct;            /* it, read back, or NULL */
     struct bset *cb;        /* its states under x86tso, or NULL */
     int *bad;               /* indices into CB->states of those the source forbids */

@@ -198,7 +198,17 @@ static void test_x86_64_compiler_forms(void **st)
     assert_int_equal(cell(t, 0, 7)->src.kind, FE_XO_MEM_REG);
     fe_test_free(t);
     expect_error("X86_64 C\n{ }\n P0 ;\n movzwl (x),%ax ;\nexists (x=0)\n", 4, 13, "movzwl writes 4");
-    expect_error("X86_64 C\n{ }\n P0 ;\n movl x(%rbx),%eax ;\nexists (x=0)\n", 4, 10, "expected %rip");
+    expect_error("X86_64 C\n{ }\n P0 ;\n movl x(y),%eax ;\nexists (x=0)\n", 4, 9, "expected %rip or a register");
+    /* x(%rbx): x's address plus %rbx; x(,%rdx,4) has no base */
+    t = parse("X86_64 C\n{ }\n P0 ;\n movl x(%rbx),%eax ;\n movl $1,x(,%rdx,4) ;\nexists (x=0)\n");
+    assert_non_null(t);
+    assert_int_equal(cell(t, 0, 0)->src.kind, FE_XO_MEM_REG);
+    assert_string_equal(cell(t, 0, 0)->src.sym, "x");
+    assert_string_equal(cell(t, 0, 0)->src.name, "rbx");
+    assert_null(cell(t, 0, 1)->dst.name);
+    assert_string_equal(cell(t, 0, 1)->dst.index, "rdx");
+    assert_int_equal(cell(t, 0, 1)->dst.scale, 4);
+    fe_test_free(t);
     expect_error("X86_64 C\n{ }\n P0 ;\n leaq $1,%rax ;\nexists (x=0)\n", 4, 2, "LEA takes a location");
 }
 
