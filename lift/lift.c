@@ -428,6 +428,30 @@ static void comment_text(strbuf *b, const char *s)
         sb_printf(b, "%c", *s < ' ' || *s > '~' || *s == '*' || *s == '(' || *s == ')' ? '_' : *s);
 }
 
+/* herd's labels are the test's, not a thread's ("Label L15 occurs more
+ * than once"), and every function's code starts at address 0: thread N's
+ * label Lxxx becomes LN_xxx, where it is defined and where a jump names it. */
+static void label_rename(char **rows, int nrows, int n)
+{
+    for (int i = 0; i < nrows; i++) {
+        char *r = rows[i];
+        char *colon = strchr(r, ':');
+        char *sp = strrchr(r, ' ');
+        char *fresh = NULL;
+        if (r[0] == 'L' && colon && (!sp || colon < sp)) {
+            /* a definition, "Lxxx:" or "Lxxx: instr" */
+            fresh = xasprintf("L%d_%s", n, r + 1);
+        } else if (r[0] == 'j' && sp && sp[1] == 'L' && !strchr(sp, '(')) {
+            /* a jump to a label: its last word */
+            fresh = xasprintf("%.*sL%d_%s", (int)(sp + 1 - r), r, n, sp + 2);
+        }
+        if (fresh) {
+            free(rows[i]);
+            rows[i] = fresh;
+        }
+    }
+}
+
 char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const char *origin, char **why, diag *d)
 {
     bool unrolled = false;
@@ -455,6 +479,7 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const
                 strv_free(rows[k], nrows[k]);
             return NULL;
         }
+        label_rename(rows[n], nrows[n], n);
         if (nrows[n] > h)
             h = nrows[n];
     }
@@ -466,7 +491,7 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const
         comment_text(&b, *why);
         sb_add(&b, " *)\n{\n");
     } else {
-        sb_add(&b, "; herd7 7.57 reads it as written: herd7 -model x86tso.cat FILE *)\n{\n");
+        sb_add(&b, "; herd7 7.57 reads it as written: herd7 FILE *)\n{\n");
     }
     for (int i = 0; i < t->nlocs; i++)
         sb_printf(&b, "  %s %s=%lld;\n", int_type(t->locs[i].ctype), t->locs[i].name, (long long)t->locs[i].init);

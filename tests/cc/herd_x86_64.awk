@@ -84,7 +84,13 @@ part == "code" {
     if (n != nthreads) bad("cells per row")
     for (i = 1; i <= n; i++) {
         cell = c[i]; gsub(/^ +| +$/, "", cell)
-        if (match(cell, /^_?[A-Za-z][A-Za-z0-9_\/.-]*:/)) { cell = substr(cell, RLENGTH + 1); gsub(/^ +/, "", cell) }
+        if (match(cell, /^_?[A-Za-z][A-Za-z0-9_\/.-]*:/)) {
+            # herd's labels are the whole test's: one definition each
+            lab = substr(cell, 1, RLENGTH - 1)
+            if (lab in labels) bad("label " lab " defined twice")
+            labels[lab] = 1
+            cell = substr(cell, RLENGTH + 1); gsub(/^ +/, "", cell)
+        }
         if (cell == "") continue
         why = instr(cell)
         if (why != "") bad(why)
