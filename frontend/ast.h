@@ -40,6 +40,9 @@ typedef struct fe_loc {
     char *text;                 /* FE_LOC_REG: the register as written when that differs
                                    from `name` (0:RAX -> name "rax", text "RAX"); herd's
                                    hash covers the spelling.  NULL otherwise */
+    bool symbolic;              /* FE_LOC_REG: an X86_64 init's `%NAME`, herd's symbolic
+                                   register: no thread is written; it is the one
+                                   thread whose code uses %NAME */
 } fe_loc;
 
 typedef enum fe_value_kind {

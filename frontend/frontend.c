@@ -132,7 +132,7 @@ static bool check_loc(checker *c, const fe_loc *l, const char *where)
             ok = x86_reg(l->name) != NULL;
         else if (t->arch == FE_ARCH_X86_64) {
             int size;
-            ok = x86_64_reg(l->name, &size) != NULL;
+            ok = x86_64_reg(l->name, &size) != NULL || l->symbolic;
         } else
             ok = ns_has(&c->regs[l->thread], l->name);
         if (!ok)

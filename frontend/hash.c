@@ -13,11 +13,17 @@
 #include "util/mem.h"
 
 /* Location order of herd's MiscParser.location_compare: registers first
- * (by thread, then name), then memory by name. */
+ * (by thread, then name), then symbolic registers by name, then memory by
+ * name. */
+static int loc_rank(const fe_loc *l)
+{
+    return l->kind != FE_LOC_REG ? 2 : l->symbolic ? 1 : 0;
+}
+
 static int loc_cmp(const fe_loc *a, const fe_loc *b)
 {
-    if (a->kind != b->kind)
-        return a->kind == FE_LOC_REG ? -1 : 1;
+    if (loc_rank(a) != loc_rank(b))
+        return loc_rank(a) - loc_rank(b);
     if (a->kind == FE_LOC_REG && a->thread != b->thread)
         return a->thread < b->thread ? -1 : 1;
     int c = strcmp(a->text ? a->text : a->name, b->text ? b->text : b->name);
@@ -55,7 +61,9 @@ static void stable_sort_init(const fe_init **v, int n)
 
 static void dump_loc(strbuf *b, const fe_loc *l)
 {
-    if (l->kind == FE_LOC_REG)
+    if (l->kind == FE_LOC_REG && l->symbolic)
+        sb_add(b, l->name);     /* herd's dump of a symbolic register: the bare name */
+    else if (l->kind == FE_LOC_REG)
         sb_printf(b, "%d:%s", l->thread, l->text ? l->text : l->name);
     else if (l->index >= 0)
         sb_printf(b, "%s[%d]", l->name, l->index);

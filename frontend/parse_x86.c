@@ -124,7 +124,17 @@ typedef struct xp {
     lexer lx;
     fe_test *t;
     bool att;       /* X86_64: AT&T syntax */
+    int thread;     /* the thread whose cell is being read */
 } xp;
+
+/* The init item declaring symbolic register NAME (`uint64_t %NAME=x`), or NULL. */
+static fe_init *symbolic_init(fe_test *t, const char *name)
+{
+    for (int i = 0; i < t->ninit; i++)
+        if (t->init[i].loc.symbolic && !strcmp(t->init[i].loc.name, name))
+            return &t->init[i];
+    return NULL;
+}
 
 static bool is_mem(const fe_x86_opnd *o)
 {
@@ -158,8 +168,21 @@ static bool set_reg(xp *p, fe_x86_opnd *o, const tok *rt)
     if (p->att) {
         int size;
         const char *r = x86_64_reg(name, &size);
-        if (!r)
+        fe_init *sym = r ? NULL : symbolic_init(p->t, name);
+        if (!r && !sym)
             return lx_error_at(&p->lx, rt->line, rt->col, "unknown register '%%%s'", name);
+        if (sym) {
+            /* herd's rule: one thread uses a symbolic register, and that
+             * thread's register it is */
+            if (sym->loc.thread >= 0 && sym->loc.thread != p->thread)
+                return lx_error_at(&p->lx, rt->line, rt->col,
+                                   "symbolic register '%%%s' used by P%d and P%d: a symbolic register is one "
+                                   "thread's", name, sym->loc.thread, p->thread);
+            sym->loc.thread = p->thread;
+            o->name = xstrdup(name);
+            o->reg_size = 8;
+            return true;
+        }
         o->name = xstrdup(r);
         o->reg_size = size;
     } else {
@@ -656,6 +679,7 @@ static bool check_labels(xp *p, fe_thread *th)
 bool fe_parse_x86(fe_test *t, const section *s, const char *file, diag *d)
 {
     xp p;
+    p.thread = 0;
     p.t = t;
     p.att = t->arch == FE_ARCH_X86_64;
     lx_init(&p.lx, s->p, s->end, s->line, s->col, LX_ML_COMMENTS | LX_HASH_COMMENTS, file, d);
@@ -665,6 +689,7 @@ bool fe_parse_x86(fe_test *t, const section *s, const char *file, diag *d)
     int row = 0;
     while (lx->cur.kind != TK_EOF) {
         for (int i = 0; i < t->nthreads; i++) {
+            p.thread = i;
             if (!parse_cell(&p, &t->threads[i], row))
                 return false;
             if (i + 1 < t->nthreads) {
@@ -684,5 +709,9 @@ bool fe_parse_x86(fe_test *t, const section *s, const char *file, diag *d)
     for (int i = 0; i < t->nthreads; i++)
         if (!check_labels(&p, &t->threads[i]))
             return false;
+    for (int i = 0; i < t->ninit; i++)
+        if (t->init[i].loc.symbolic && t->init[i].loc.thread < 0)
+            return lx_error_at(lx, t->init[i].loc.pos.line, t->init[i].loc.pos.col,
+                               "symbolic register '%%%s' does not appear in the code", t->init[i].loc.name);
     return !lx->failed;
 }

@@ -24,7 +24,9 @@ void fe_print_value(strbuf *b, const fe_value *v)
 
 void fe_print_loc(strbuf *b, const fe_loc *l, bool brackets)
 {
-    if (l->kind == FE_LOC_REG) {
+    if (l->kind == FE_LOC_REG && l->symbolic)
+        sb_printf(b, "%%%s", l->name);     /* herd's symbolic register: no thread written */
+    else if (l->kind == FE_LOC_REG) {
         sb_printf(b, "%d:%s", l->thread, l->text ? l->text : l->name);
     } else if (l->index >= 0) {
         sb_printf(b, "%s[%d]", l->name, l->index);

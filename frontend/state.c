@@ -174,7 +174,41 @@ static bool parse_init_item(lexer *lx, fe_test *t, fe_init *it)
             sb_free(&ty);
             return lx_error(lx, "'*x=v' init items are not supported; write 'T *x=v'");
         }
-        while (lx->cur.kind == TK_IDENT || lx_is(lx, "*") || (nw > 0 && !stars && lx->cur.kind == TK_NUM)) {
+        while (lx->cur.kind == TK_IDENT || lx_is(lx, "*") || (nw > 0 && !stars && lx->cur.kind == TK_NUM) ||
+               (nw > 0 && !stars && t->arch == FE_ARCH_X86_64 && lx_is(lx, "%"))) {
+            if (lx_is(lx, "%")) {
+                /* herd's symbolic register, `uint64_t %P1_x=x`: its thread
+                 * is the one whose code uses it (fe_parse_x86 sets it) */
+                for (int i = 0; i < nw; i++) {
+                    if (i)
+                        sb_addc(&ty, ' ');
+                    sb_addn(&ty, words[i].s, words[i].len);
+                }
+                it->type = sb_take(&ty);
+                it->loc.kind = FE_LOC_REG;
+                it->loc.thread = -1;
+                it->loc.index = -1;
+                it->loc.symbolic = true;
+                it->loc.pos.line = lx->cur.line;
+                it->loc.pos.col = lx->cur.col;
+                if (!lx_next(lx))
+                    return false;
+                if (lx->cur.kind != TK_IDENT)
+                    return lx_error(lx, "expected a register name after '%%'");
+                char *name = tok_str(&lx->cur);
+                int size;
+                if (x86_64_reg(name, &size)) {
+                    lx_error_at(lx, lx->cur.line, lx->cur.col,
+                                "register %%%s in the init needs its thread (0:%s); only a symbolic register "
+                                "goes without one", name, name);
+                    free(name);
+                    return false;
+                }
+                it->loc.name = name;
+                if (!lx_next(lx))
+                    return false;
+                goto value;
+            }
             if (nw > 0 && !stars && thread_prefix(lx, &th)) {
                 /* a typed register, `uint64_t 1:rax=x` (herd's X86_64
                  * tests type the registers that hold addresses) */
