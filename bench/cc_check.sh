@@ -3,7 +3,8 @@
 # clang at -O0 -O1 -O2 -O3 -Os: the share lifted, the refusals by reason,
 # the same/stronger/bug counts, and how many lifted files herd7 7.57 reads
 # as written (their header says so and tests/cc/herd_x86_64.awk agrees),
-# the others by what herd lacks.
+# the others by what herd lacks; and the compilers alone on the same
+# translation units, against the whole pipeline's time.
 #   sh bench/cc_check.sh [LITMUSC]
 set -u
 L=${1:-${LITMUSC:-bin/litmusc}}
@@ -27,6 +28,18 @@ for v in same stronger bug refused; do
 done
 lifted=$(grep -c ': \(same\|stronger\|bug\)' "$tmp/out")
 echo "configurations $total, lifted $lifted ($(( total ? 100 * lifted / total : 0 ))%), $(( end - start )) s"
+# the compilers alone on the same translation units (cc-check --out's NAME.c)
+# with the flags cc-check gives them: what the rest of the pipeline adds
+cstart=$(date +%s)
+for c in "$tmp/lifted"/*/*.c; do
+  for cc in gcc clang; do
+    for o in -O0 -O1 -O2 -O3 -Os; do
+      "$cc" $o -c -fno-pic "$c" -o "$tmp/tu.o" 2>/dev/null
+    done
+  done
+done
+cend=$(date +%s)
+echo "the compilers alone on the $(ls "$tmp/lifted"/*/*.c | wc -l) translation units: $(( cend - cstart )) s (the whole pipeline: $(( end - start )) s)"
 echo "refusals by reason:"
 # litmusc's own diagnostics only, one a refused configuration: the
 # compiler's messages (its own `error:` lines) go to the same stream

@@ -37,7 +37,8 @@ static void usage(FILE *f)
                "  --model M      the source's model (default rc11)\n"
                "  --out DIR      write each lifted test as DIR/NAME.CC.FLAGS.litmus, in the\n"
                "                 X86_64 herd7 7.57 reads as it is (its header says so, or\n"
-               "                 names the instruction herd has no form for)\n"
+               "                 names the instruction herd has no form for), and the\n"
+               "                 translation unit every compiler is given as DIR/NAME.c\n"
                "  --accesses     after each verdict, each C access (by line) with what it\n"
                "                 compiled to, paired by order of memory accesses per\n"
                "                 thread, beside litmusc's c11-x86-mfence scheme for it\n"
@@ -158,6 +159,19 @@ int cmd_cc_check(int argc, char **argv)
         model *src_m = d.set ? NULL : model_set_get(models, model_arg, &d);
         model *tso = d.set ? NULL : model_set_get(models, "x86tso", &d);
         bset *sb = d.set ? NULL : model_run(src_m, t, &d);
+        if (sb && out_dir) {
+            /* the translation unit every compiler is given, beside the lifted tests */
+            char *tu = lift_tu_text(ft, t, &d);
+            char *path = tu ? xasprintf("%s/%s.c", out_dir, t->name) : NULL;
+            if (tu && !file_write_atomic(path, tu, strlen(tu)))
+                diag_fail(&d, "cc-check: cannot write %s", path);
+            free(path);
+            free(tu);
+            if (d.set) {
+                bset_free(sb);
+                sb = NULL;
+            }
+        }
         for (int c = 0; c < ncc && sb; c++)
             for (int g = 0; g < nflags; g++) {
                 diag dd = {0};

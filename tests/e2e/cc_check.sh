@@ -27,6 +27,9 @@ for t in $samples; do
       ! grep -q "push\|%rbp\|endbr64\|nop" "$f" || { echo "FAIL: $t $cc $o: frame or padding kept"; fail=1; }
     done
   done
+  # beside the lifted tests, the translation unit the compilers were given
+  grep -q "^void P0(void)$" "$tmp/$t.c" 2>/dev/null || { echo "FAIL: $t: no translation unit $t.c"; fail=1; continue; }
+  gcc -std=c11 -c "$tmp/$t.c" -o "$tmp/tu.o" 2>"$tmp/tu.err" || { echo "FAIL: $t.c does not compile: $(head -3 "$tmp/tu.err")"; fail=1; }
 done
 # a register declared in an if's block compiles (declared at the function's top)
 "$L" cc-check --cc gcc --cc clang --cflags -O2 --out "$tmp" "$root/tests/corpus/c11/plaindep/MP+po+ctrl.litmus" \
