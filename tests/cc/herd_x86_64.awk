@@ -50,7 +50,7 @@ function instr(cell,   m, ops, n, o, lock, i) {
     return "mnemonic " m " (not in herd7 7.57's X86_64Lexer)"
 }
 FNR == 1 {
-    part = "head"; telechat = 0; nthreads = 0
+    part = "head"; telechat = 0; nthreads = 0; split("", labels)   # labels are per file
     if ($0 !~ /^X86_64 [A-Za-z0-9_\/.+\[\]-]+$/) bad("first line")
     next
 }
