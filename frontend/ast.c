@@ -15,7 +15,7 @@ void fe_loc_clear(fe_loc *l)
     l->text = NULL;
 }
 
-void fe_value_clear(fe_value *v)
+static void fe_value_clear(fe_value *v)
 {
     free(v->sym);
     v->sym = NULL;

@@ -122,7 +122,6 @@ void fe_expr_free(fe_expr *e);
 void fe_stmt_free(fe_stmt *s);
 void fe_prop_free(fe_prop *p);
 void fe_loc_clear(fe_loc *l);
-void fe_value_clear(fe_value *v);
 
 /* Print helpers shared by the printer and the hash (frontend/print.c). */
 typedef struct strbuf strbuf;

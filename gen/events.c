@@ -179,7 +179,8 @@ bool gen_place(gen_cycle *c, diag *d)
     return set_threads(c, d);
 }
 
-bool gen_loc_written(const gen_cycle *c, int loc)
+/* Is location LOC written by some event? */
+static bool gen_loc_written(const gen_cycle *c, int loc)
 {
     for (int i = 0; i < c->n; i++)
         if (c->ev[i].loc == loc && c->ev[i].dir == GD_W)

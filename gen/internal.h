@@ -92,9 +92,6 @@ typedef struct gen_cycle {
 bool gen_edge_error(diag *d, const gen_cycle *c, int k, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Resolve directions and annotations across neighbouring edges and set
- * each event's direction, annotation and RMW flag (diy7's resolution). */
-bool gen_resolve(gen_cycle *c, diag *d);
 /* Rotate so that event K becomes event 0. */
 void gen_rotate(gen_cycle *c, int k);
 
@@ -133,8 +130,6 @@ typedef struct gen_final {
 bool gen_memory_finals(const gen_cycle *c, gen_final *out, int *n, diag *d);
 /* Should a register loaded by event I appear in the condition? */
 bool gen_show_read(const gen_cycle *c, int i);
-/* Is location LOC written by some event? */
-bool gen_loc_written(const gen_cycle *c, int loc);
 
 /* "Prefetch=" and "Com=" info values. */
 void gen_prefetch_info(const gen_cycle *c, strbuf *out);

@@ -82,7 +82,9 @@ static const char *dir_word(int d)
     return d == GD_W ? "a write" : "a read";
 }
 
-bool gen_resolve(gen_cycle *c, diag *d)
+/* Resolve directions and annotations across neighbouring edges and set
+ * each event's direction, annotation and RMW flag (diy7's resolution). */
+static bool gen_resolve(gen_cycle *c, diag *d)
 {
     int n = c->n;
     const gen_arch *a = c->arch;

@@ -15,7 +15,9 @@
 #include "harness/lane_order.h"
 #include "ir/ir.h"
 
-bool lane_add_before(exec_set *r, int n, exec_set from, exec_set to)
+/* Every event of FROM before every event of TO, added to R; false when
+ * that closes a cycle. */
+static bool lane_add_before(exec_set *r, int n, exec_set from, exec_set to)
 {
     exec_set after = to;
     for (int e = 0; e < n; e++)

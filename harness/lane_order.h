@@ -21,9 +21,6 @@ typedef struct lane_view {
     const exec_set *order;      /* the execution's own order (harness_exec_order) */
 } lane_view;
 
-/* Every event of FROM before every event of TO, added to R; false when
- * that closes a cycle. */
-bool lane_add_before(exec_set *r, int n, exec_set from, exec_set to);
 /* The place after the chain of switches that starts at place Q of the
  * lane SEQ of LEN ids (Q + 1 when SEQ[Q] is not switched). */
 int lane_chain_end(const int *seq, int len, int q, const exec_set *pre);

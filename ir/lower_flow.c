@@ -26,7 +26,8 @@ int lw_find_reg(const lw *w, const char *name)
     return -1;
 }
 
-ir_operand lw_init_value(const lw *w, const char *name)
+/* Initial operand of register NAME of the current thread (init section, else 0). */
+static ir_operand lw_init_value(const lw *w, const char *name)
 {
     for (int i = 0; i < w->th->ninit_regs; i++)
         if (!strcmp(w->th->init_regs[i].name, name))
@@ -153,7 +154,8 @@ void lw_fence(lw *w, ir_fence_kind k, ir_mode mode)
     in->mode = mode;
 }
 
-ir_operand *lw_snapshot(const lw *w)
+/* Every register's current operand, for an edge leaving the block (malloc'd). */
+static ir_operand *lw_snapshot(const lw *w)
 {
     ir_operand *s = xmalloc(((size_t)w->nregs + 1) * sizeof *s);
     if (w->nregs)

@@ -51,8 +51,6 @@ bool lw_error(lw *w, fe_pos pos, const char *fmt, ...) __attribute__((format(pri
 /* Registers. */
 int lw_find_reg(const lw *w, const char *name);
 int lw_add_reg(lw *w, const char *name, bool hidden);     /* existing -> its id */
-/* Initial operand of register NAME of the current thread (init section, else 0). */
-ir_operand lw_init_value(const lw *w, const char *name);
 
 /* Memory locations: index of NAME, added on first use. */
 int lw_loc(lw *w, const char *name);
@@ -69,7 +67,6 @@ ir_instr *lw_cas(lw *w, ir_operand addr, ir_operand expected, ir_operand v, ir_m
 void lw_fence(lw *w, ir_fence_kind k, ir_mode mode);
 
 /* Control flow. */
-ir_operand *lw_snapshot(const lw *w);
 /* The edge leaving the current block by falling through (current map). */
 void lw_add_fall(lw *w, lw_edges *e);
 /* End the current block with a BR on COND; the then side goes to a fresh

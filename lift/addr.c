@@ -128,7 +128,8 @@ void lift_addrs_slots(lift_addrs *a, const ir_test *t, const lift_func *f, const
     }
 }
 
-const char *lift_addrs_slot(const lift_addrs *a, const char *tok)
+/* The location whose address the %rbp-relative slot TOK holds all along (lift_addrs_slots), or NULL. */
+static const char *lift_addrs_slot(const lift_addrs *a, const char *tok)
 {
     long off;
     if (!rbp_slot(tok, &off))

@@ -24,8 +24,6 @@ typedef struct lift_addrs {
 int lift_reg_family(const char *tok, int *width);
 /* Find the slots of V[0..N) that hold one location's address all along. */
 void lift_addrs_slots(lift_addrs *a, const ir_test *t, const lift_func *f, const lift_insn *v, int n);
-/* Is the %rbp-relative operand TOK such a slot? */
-const char *lift_addrs_slot(const lift_addrs *a, const char *tok);
 /* A label that jumps bring IN[r] to: registers known before it (falling
  * through) or brought by a jump may hold an address, and are not known. */
 void lift_addrs_label(lift_addrs *a, const bool *in);
