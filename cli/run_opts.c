@@ -53,6 +53,146 @@ enum {
 /* --until-covered without --max-iterations stops at this many. */
 #define DEFAULT_MAX_ITERATIONS "10M"
 
+/* What the option parsers below return for an option that is not theirs. */
+enum { NOT_MINE = -2 };
+
+/* The native runner's counts and stress options: -1 when C was one and
+ * fine, NOT_MINE when it is not one, else the exit status. */
+static int runner_option(run_opts *o, int c, const char *v, bool *max_iterations)
+{
+    switch (c) {
+    case 's':
+    case 'r':
+        if (!valid_count(v))
+            return cli_usage_error(cmd_name, "-%s needs a count (digits, optional k/M/G), not '%s'",
+                                   c == 's' ? "s" : "r", v);
+        /* 0 would run nothing (and -s 0 fails in the runner): refuse it here. */
+        if (strtoull(v, NULL, 10) == 0)
+            return cli_usage_error(cmd_name, "-%s must be positive, not '%s'", c == 's' ? "s" : "r", v);
+        add_run_arg(o, c == 's' ? "-s" : "-r", v);
+        *(c == 's' ? &o->size : &o->runs) = v;
+        break;
+    case OPT_CHUNK:
+        if (!valid_count(v))
+            return cli_usage_error(cmd_name,
+                                   "--chunk needs a count (digits, optional k/M/G), not '%s'", v);
+        add_run_arg(o, "--chunk", v);
+        note_native_only(o, "--chunk");
+        break;
+    case OPT_PERIOD:
+    case OPT_DELAY: {
+        const char *flag = c == OPT_PERIOD ? "--period" : "--delay";
+        if (strcmp(v, "auto") && !valid_count(v))
+            return cli_usage_error(cmd_name, "%s needs a number of ticks or auto, not '%s'", flag, v);
+        /* valid_count: at most 12 digits, then an optional suffix. */
+        if (c == OPT_PERIOD && strcmp(v, "auto") && strtoull(v, NULL, 10) == 0)
+            return cli_usage_error(cmd_name, "--period must be positive (or auto)");
+        add_run_arg(o, flag, v);
+        note_native_only(o, flag);
+        break;
+    }
+    case OPT_UNTIL_COVERED:
+        o->until_covered = true;
+        note_native_only(o, "--until-covered");
+        break;
+    case OPT_RACE_FUZZ:
+        /* a run until the states that confirm the targets are seen */
+        o->race_fuzz = o->until_covered = true;
+        note_native_only(o, "--race-fuzz");
+        break;
+    case OPT_MAX_ITER:
+        if (!valid_count(v) || strtoull(v, NULL, 10) == 0)
+            return cli_usage_error(cmd_name,
+                                   "--max-iterations needs a positive count (digits, optional k/M/G), "
+                                   "not '%s'", v);
+        add_run_arg(o, "--max-iterations", v);
+        *max_iterations = true;
+        break;
+    case OPT_SEED:
+    case OPT_CPUS:
+        if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 19)
+            return cli_usage_error(cmd_name,
+                                   "%s needs a number, not '%s'", c == OPT_SEED ? "--seed" : "--cpus", v);
+        add_run_arg(o, c == OPT_SEED ? "--seed" : "--cpus", v);
+        note_native_only(o, c == OPT_SEED ? "--seed" : "--cpus");
+        break;
+    default:
+        return NOT_MINE;
+    }
+    return -1;
+}
+
+/* The target, the runner's modes, limits, model, compiler and outputs:
+ * -1 when C was one and fine, NOT_MINE when it is not one, else the exit
+ * status. */
+static int harness_option(run_opts *o, int c, const char *v)
+{
+    static const char *const targets[] = {"c11", "x86", "java", NULL};
+    static const char *const syncs[] = {"loose", "timebase", "user", NULL};
+    static const char *const affinities[] = {"none", "incr", "random", NULL};
+    static const char *const layouts[] = {"packed", "line", "shuffle", "array", NULL};
+    static const char *const plains[] = {"volatile", "relaxed", NULL};
+    switch (c) {
+    case OPT_TARGET:
+        if (!one_of(v, targets))
+            return cli_usage_error(cmd_name, "unknown target '%s' (c11, x86, java)", v);
+        o->target = v;
+        break;
+    case OPT_SYNC:
+    case OPT_AFFINITY:
+    case OPT_LAYOUT: {
+        const char *const *names = c == OPT_SYNC ? syncs : c == OPT_AFFINITY ? affinities : layouts;
+        const char *flag = c == OPT_SYNC ? "--sync" : c == OPT_AFFINITY ? "--affinity" : "--layout";
+        if (!one_of(v, names))
+            return cli_usage_error(cmd_name, "%s: unknown mode '%s'", flag, v);
+        add_run_arg(o, flag, v);
+        if (c != OPT_SYNC || strcmp(v, "loose"))
+            note_native_only(o, flag);
+        break;
+    }
+    case OPT_TIME:
+    case OPT_TIMEOUT: {
+        double s;
+        if (!cli_parse_seconds(v, &s))
+            return cli_usage_error(cmd_name, "%s needs a positive number of seconds, not '%s'",
+                                   c == OPT_TIME ? "--time" : "--timeout", v);
+        if (c == OPT_TIME)
+            add_run_arg(o, "--time", v), o->time = v;
+        else
+            o->timeout_s = s;
+        break;
+    }
+    case OPT_MODEL: o->model = v; break;
+    case OPT_CC:
+        if (!*v)
+            return cli_usage_error(cmd_name, "--cc needs a compiler");
+        o->cc = v;
+        note_native_only(o, "--cc");
+        break;
+    case OPT_CFLAGS:
+        o->cflags = v;
+        note_native_only(o, "--cflags");
+        break;
+    case OPT_JSON: o->json = true; break;
+    case OPT_FILTER: o->filter = v; break;
+    case OPT_XML: o->xml = v; break;
+    case OPT_CACHE: o->cache_dir = v; break;
+    case OPT_SCHEME:
+        o->scheme = v;
+        note_native_only(o, "--scheme");
+        break;
+    case OPT_PLAIN:
+        if (!one_of(v, plains))
+            return cli_usage_error(cmd_name, "--plain: '%s' is neither volatile nor relaxed", v);
+        o->plain_relaxed = !strcmp(v, "relaxed");
+        note_native_only(o, "--plain");
+        break;
+    default:
+        return NOT_MINE;
+    }
+    return -1;
+}
+
 int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*usage)(FILE *f))
 {
     cmd_name = cmd;
@@ -72,135 +212,25 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
         {"race-fuzz", no_argument, 0, OPT_RACE_FUZZ},
         {"max-iterations", required_argument, 0, OPT_MAX_ITER},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    static const char *const targets[] = {"c11", "x86", "java", NULL};
-    static const char *const syncs[] = {"loose", "timebase", "user", NULL};
-    static const char *const affinities[] = {"none", "incr", "random", NULL};
-    static const char *const layouts[] = {"packed", "line", "shuffle", "array", NULL};
-    static const char *const plains[] = {"volatile", "relaxed", NULL};
     optind = 1;
     opterr = 0;
     int c;
     bool max_iterations = false;
     while ((c = getopt_long(argc, argv, "+s:r:h", longs, NULL)) != -1) {
-        const char *v = optarg;
-        switch (c) {
-        case 's':
-        case 'r':
-            if (!valid_count(v))
-                return cli_usage_error(cmd_name, "-%s needs a count (digits, optional k/M/G), not '%s'",
-                                       c == 's' ? "s" : "r", v);
-            /* 0 would run nothing (and -s 0 fails in the runner): refuse it here. */
-            if (strtoull(v, NULL, 10) == 0)
-                return cli_usage_error(cmd_name, "-%s must be positive, not '%s'", c == 's' ? "s" : "r", v);
-            add_run_arg(o, c == 's' ? "-s" : "-r", v);
-            *(c == 's' ? &o->size : &o->runs) = v;
-            break;
-        case OPT_CHUNK:
-            if (!valid_count(v))
-                return cli_usage_error(cmd_name,
-                                       "--chunk needs a count (digits, optional k/M/G), not '%s'", v);
-            add_run_arg(o, "--chunk", v);
-            note_native_only(o, "--chunk");
-            break;
-        case OPT_PERIOD:
-        case OPT_DELAY: {
-            const char *flag = c == OPT_PERIOD ? "--period" : "--delay";
-            if (strcmp(v, "auto") && !valid_count(v))
-                return cli_usage_error(cmd_name, "%s needs a number of ticks or auto, not '%s'", flag, v);
-            /* valid_count: at most 12 digits, then an optional suffix. */
-            if (c == OPT_PERIOD && strcmp(v, "auto") && strtoull(v, NULL, 10) == 0)
-                return cli_usage_error(cmd_name, "--period must be positive (or auto)");
-            add_run_arg(o, flag, v);
-            note_native_only(o, flag);
-            break;
-        }
-        case OPT_UNTIL_COVERED:
-            o->until_covered = true;
-            note_native_only(o, "--until-covered");
-            break;
-        case OPT_RACE_FUZZ:
-            /* a run until the states that confirm the targets are seen */
-            o->race_fuzz = o->until_covered = true;
-            note_native_only(o, "--race-fuzz");
-            break;
-        case OPT_MAX_ITER:
-            if (!valid_count(v) || strtoull(v, NULL, 10) == 0)
-                return cli_usage_error(cmd_name,
-                                       "--max-iterations needs a positive count (digits, optional k/M/G), "
-                                       "not '%s'", v);
-            add_run_arg(o, "--max-iterations", v);
-            max_iterations = true;
-            break;
-        case OPT_TARGET:
-            if (!one_of(v, targets))
-                return cli_usage_error(cmd_name, "unknown target '%s' (c11, x86, java)", v);
-            o->target = v;
-            break;
-        case OPT_SYNC:
-        case OPT_AFFINITY:
-        case OPT_LAYOUT: {
-            const char *const *names = c == OPT_SYNC ? syncs : c == OPT_AFFINITY ? affinities : layouts;
-            const char *flag = c == OPT_SYNC ? "--sync" : c == OPT_AFFINITY ? "--affinity" : "--layout";
-            if (!one_of(v, names))
-                return cli_usage_error(cmd_name, "%s: unknown mode '%s'", flag, v);
-            add_run_arg(o, flag, v);
-            if (c != OPT_SYNC || strcmp(v, "loose"))
-                note_native_only(o, flag);
-            break;
-        }
-        case OPT_SEED:
-        case OPT_CPUS:
-            if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 19)
-                return cli_usage_error(cmd_name,
-                                       "%s needs a number, not '%s'", c == OPT_SEED ? "--seed" : "--cpus", v);
-            add_run_arg(o, c == OPT_SEED ? "--seed" : "--cpus", v);
-            note_native_only(o, c == OPT_SEED ? "--seed" : "--cpus");
-            break;
-        case OPT_TIME:
-        case OPT_TIMEOUT: {
-            double s;
-            if (!cli_parse_seconds(v, &s))
-                return cli_usage_error(cmd_name, "%s needs a positive number of seconds, not '%s'",
-                                       c == OPT_TIME ? "--time" : "--timeout", v);
-            if (c == OPT_TIME)
-                add_run_arg(o, "--time", v), o->time = v;
-            else
-                o->timeout_s = s;
-            break;
-        }
-        case OPT_MODEL: o->model = v; break;
-        case OPT_CC:
-            if (!*v)
-                return cli_usage_error(cmd_name, "--cc needs a compiler");
-            o->cc = v;
-            note_native_only(o, "--cc");
-            break;
-        case OPT_CFLAGS:
-            o->cflags = v;
-            note_native_only(o, "--cflags");
-            break;
-        case OPT_JSON: o->json = true; break;
-        case OPT_FILTER: o->filter = v; break;
-        case OPT_XML: o->xml = v; break;
-        case OPT_CACHE: o->cache_dir = v; break;
-        case OPT_SCHEME:
-            o->scheme = v;
-            note_native_only(o, "--scheme");
-            break;
-        case OPT_PLAIN:
-            if (!one_of(v, plains))
-                return cli_usage_error(cmd_name, "--plain: '%s' is neither volatile nor relaxed", v);
-            o->plain_relaxed = !strcmp(v, "relaxed");
-            note_native_only(o, "--plain");
-            break;
-        case 'h':
+        int st = runner_option(o, c, optarg, &max_iterations);
+        if (st == NOT_MINE)
+            st = harness_option(o, c, optarg);
+        if (st == -1)
+            continue;
+        if (st != NOT_MINE)
+            return st;
+        if (c == 'h') {
             usage(stdout);
             return EXIT_OK;
-        default:
-            if (optopt && optopt < 256)
-                return cli_usage_error(cmd_name, "unknown option or missing value: -%c", optopt);
-            return cli_usage_error(cmd_name, "unknown option or missing value: %s", argv[optind - 1]);
         }
+        if (optopt && optopt < 256)
+            return cli_usage_error(cmd_name, "unknown option or missing value: -%c", optopt);
+        return cli_usage_error(cmd_name, "unknown option or missing value: %s", argv[optind - 1]);
     }
     if (optind >= argc && !o->files_optional)
         return cli_usage_error(cmd_name, "no test files given");
