@@ -132,13 +132,7 @@ static bool record(campaign *c, const ccrun_job *j, int64_t machine, double secs
 {
     if (!cdb_begin(c, d))
         return false;
-    sqlite3_stmt *del = cdb_prepare(c, "DELETE FROM states WHERE run_id = ?1", d);
-    bool ok = del != NULL;
-    if (del) {
-        sqlite3_bind_int64(del, 1, j->id);
-        ok = cdb_done(c, del, d);
-        sqlite3_finalize(del);
-    }
+    bool ok = cdb_clear_states(c, j->id, d);
     sqlite3_stmt *u = ok ? cdb_prepare(c,
         "UPDATE runs SET status = ?2, worker_id = NULL, machine_id = ?3, finished = ?4, verdict = ?5, "
         "model_name = ?6, observation = NULL, iterations = NULL, seconds = ?7, build_seconds = NULL, "

@@ -77,6 +77,17 @@ bool cdb_done(campaign *c, sqlite3_stmt *st, diag *d)
     return cdb_error(c, "writing", d);
 }
 
+bool cdb_clear_states(campaign *c, int64_t run_id, diag *d)
+{
+    sqlite3_stmt *del = cdb_prepare(c, "DELETE FROM states WHERE run_id = ?1", d);
+    if (!del)
+        return false;
+    sqlite3_bind_int64(del, 1, run_id);
+    bool ok = cdb_done(c, del, d);
+    sqlite3_finalize(del);
+    return ok;
+}
+
 bool cdb_begin(campaign *c, diag *d)
 {
     return cdb_exec(c, "BEGIN IMMEDIATE", d);

@@ -158,15 +158,7 @@ static bool record(campaign *c, const job *j, int64_t machine, const outcome *o,
 {
     if (!cdb_begin(c, d))
         return false;
-    bool ok = true;
-    sqlite3_stmt *del = cdb_prepare(c, "DELETE FROM states WHERE run_id = ?1", d);
-    if (!del) {
-        cdb_rollback(c);
-        return false;
-    }
-    sqlite3_bind_int64(del, 1, j->id);
-    ok = cdb_done(c, del, d);
-    sqlite3_finalize(del);
+    bool ok = cdb_clear_states(c, j->id, d);
     sqlite3_stmt *u = ok ? cdb_prepare(c,
         "UPDATE runs SET status = ?2, worker_id = NULL, machine_id = ?3, finished = ?4, verdict = ?5, "
         "model_name = ?6, observation = ?7, iterations = ?8, seconds = ?9, build_seconds = ?10, positive = ?11, "

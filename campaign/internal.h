@@ -23,6 +23,9 @@ bool cdb_exec(campaign *c, const char *sql, diag *d);
 sqlite3_stmt *cdb_prepare(campaign *c, const char *sql, diag *d);
 /* A step that must end the statement (SQLITE_DONE); false + diag. */
 bool cdb_done(campaign *c, sqlite3_stmt *st, diag *d);
+/* Delete the states stored for run RUN_ID (before its result is recorded
+ * anew); false + diag on a database error. */
+bool cdb_clear_states(campaign *c, int64_t run_id, diag *d);
 /* The diag for the connection's last error. */
 bool cdb_error(campaign *c, const char *what, diag *d);
 /* BEGIN IMMEDIATE (waiting for other writers), COMMIT, ROLLBACK. */
