@@ -67,33 +67,20 @@ grep -q "^  P1 line 18: atomic_thread_fence(memory_order_seq_cst); -> mfence  \[
 # a fetch_or whose result is used is a lock cmpxchg retry loop: unrolled
 # (--unroll 2 by default: P1's one store to x can fail one try), lifted
 # with herd's memory-first cmpxchg; with --unroll 1 a run needs more: exit 3
-cat >"$tmp/FO.litmus" <<'EOF'
-C FO
-{}
-P0 (atomic_int* x, atomic_int* y) {
-  int r0 = atomic_fetch_or_explicit(x, 2, memory_order_relaxed);
-  int r1 = atomic_load_explicit(y, memory_order_relaxed);
-}
-P1 (atomic_int* x, atomic_int* y) {
-  atomic_store_explicit(y, 1, memory_order_relaxed);
-  atomic_store_explicit(x, 1, memory_order_release);
-}
-exists (0:r0=1 /\ 0:r1=0)
-EOF
 for cc in gcc clang; do
   for o in -O0 -O2; do
-    "$L" cc-check --cc $cc --cflags $o --out "$tmp" "$tmp/FO.litmus" >"$tmp/out" 2>"$tmp/err"
+    "$L" cc-check --cc $cc --cflags $o --out "$tmp" "$root/tests/cc/FO.litmus" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     [ $rc = 0 ] && grep -q "FO $cc $o: \(same\|stronger\)" "$tmp/out" &&
       grep -q "lock cmpxchgl (x), %" "$tmp/FO.$cc.$o.litmus" && grep -q "cc_unroll" "$tmp/FO.$cc.$o.litmus" ||
       { echo "FAIL: $cc $o CAS loop (rc $rc)"; cat "$tmp/out" "$tmp/err"; fail=1; }
-    "$L" cc-check --unroll 1 --cc $cc --cflags $o "$tmp/FO.litmus" >"$tmp/out" 2>"$tmp/err"
+    "$L" cc-check --unroll 1 --cc $cc --cflags $o "$root/tests/cc/FO.litmus" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     [ $rc = 3 ] && grep -q "a loop needs more than 1 iterations on some run (--unroll 1 is not enough)" "$tmp/err" ||
       { echo "FAIL: $cc $o --unroll 1 not exit 3 (rc $rc)"; cat "$tmp/err"; fail=1; }
   done
 done
-"$L" cc-check --unroll x "$tmp/FO.litmus" >/dev/null 2>"$tmp/err"
+"$L" cc-check --unroll x "$root/tests/cc/FO.litmus" >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc = 2 ] && grep -q "unroll takes a count" "$tmp/err" || { echo "FAIL: --unroll x (rc $rc)"; fail=1; }
 # seq_cst stores: xchg or mfence survive; the broken compiler drops them

@@ -15,19 +15,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 c11="$root/tests/corpus/c11/classic"
-cat >"$tmp/FO.litmus" <<'EOF'
-C FO
-{}
-P0 (atomic_int* x, atomic_int* y) {
-  int r0 = atomic_fetch_or_explicit(x, 2, memory_order_relaxed);
-  int r1 = atomic_load_explicit(y, memory_order_relaxed);
-}
-P1 (atomic_int* x, atomic_int* y) {
-  atomic_store_explicit(y, 1, memory_order_relaxed);
-  atomic_store_explicit(x, 1, memory_order_release);
-}
-exists (0:r0=1 /\ 0:r1=0)
-EOF
 cat >"$tmp/CMP.litmus" <<'EOF'
 C CMP
 {}
@@ -49,7 +36,7 @@ EOF
 tests="$c11/SB+poscscs.litmus $c11/SB+fencescrlxrlxs.litmus $c11/MP+porlxrel+addrrlxrlx.litmus $c11/MP+porlxrel+poacqrlx.litmus $c11/LB+porlxrlxs.litmus $c11/IRIW+poscscs+ScSc.litmus
   $c11/2+2W+porelrels.litmus $c11/MP+porlxrel+ctrlrlxrlx.litmus $root/tests/corpus/c11/plaindep/MP+po+ctrl.litmus
   $root/tests/corpus/c11/plaindep/LB+ctrls.litmus
-  $tmp/FO.litmus $tmp/CMP.litmus"
+  $root/tests/cc/FO.litmus $tmp/CMP.litmus"
 mkdir "$tmp/out"
 for t in $tests; do
   "$L" cc-check --cc gcc --cc clang --cflags -O0 --cflags -O1 --cflags -O2 --cflags -O3 --cflags -Os \
