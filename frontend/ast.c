@@ -180,6 +180,8 @@ static const char *const c_call_names[FE_C_CALL_COUNT] = {
     [FE_C_FETCH_XOR] = "atomic_fetch_xor", [FE_C_CAS_STRONG] = "atomic_compare_exchange_strong",
     [FE_C_CAS_WEAK] = "atomic_compare_exchange_weak", [FE_C_THREAD_FENCE] = "atomic_thread_fence",
     [FE_C_SIGNAL_FENCE] = "atomic_signal_fence",
+    [FE_C_SPIN_LOCK] = "__lock", [FE_C_SPIN_UNLOCK] = "__unlock", [FE_C_SPIN_TRYLOCK] = "__trylock",
+    [FE_C_MTX_LOCK] = "lock", [FE_C_MTX_UNLOCK] = "unlock", [FE_C_MTX_TRYLOCK] = "mtx_trylock",
 };
 static const char *const c_call_names_explicit[FE_C_CALL_COUNT] = {
     [FE_C_LOAD] = "atomic_load_explicit", [FE_C_STORE] = "atomic_store_explicit",
@@ -189,6 +191,8 @@ static const char *const c_call_names_explicit[FE_C_CALL_COUNT] = {
     [FE_C_CAS_STRONG] = "atomic_compare_exchange_strong_explicit",
     [FE_C_CAS_WEAK] = "atomic_compare_exchange_weak_explicit",
     [FE_C_THREAD_FENCE] = "atomic_thread_fence", [FE_C_SIGNAL_FENCE] = "atomic_signal_fence",
+    [FE_C_SPIN_LOCK] = "spin_lock", [FE_C_SPIN_UNLOCK] = "spin_unlock", [FE_C_SPIN_TRYLOCK] = "spin_trylock",
+    [FE_C_MTX_LOCK] = "mtx_lock", [FE_C_MTX_UNLOCK] = "mtx_unlock", [FE_C_MTX_TRYLOCK] = "mtx_trylock",
 };
 
 const char *fe_c_call_name(fe_c_call c, bool explicit_form)

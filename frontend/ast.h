@@ -191,6 +191,12 @@ typedef enum fe_c_call {
     FE_C_FETCH_ADD, FE_C_FETCH_SUB, FE_C_FETCH_AND, FE_C_FETCH_OR, FE_C_FETCH_XOR,
     FE_C_CAS_STRONG, FE_C_CAS_WEAK,     /* result: 1 on success, 0 on failure */
     FE_C_THREAD_FENCE, FE_C_SIGNAL_FENCE,
+    /* Locks (explicit_form: the spin_* and mtx_* spellings; else herd's raw
+     * __lock/__unlock/__trylock for spin locks and lock/unlock for C11
+     * mutexes).  spin_trylock gives 1 when it took the lock; mtx_trylock, as
+     * C11, gives thrd_success (0) when it took it and thrd_busy (1) when not. */
+    FE_C_SPIN_LOCK, FE_C_SPIN_UNLOCK, FE_C_SPIN_TRYLOCK,
+    FE_C_MTX_LOCK, FE_C_MTX_UNLOCK, FE_C_MTX_TRYLOCK,
     FE_C_CALL_COUNT
 } fe_c_call;
 

@@ -59,6 +59,11 @@ static const builtin c_builtins[] = {
     {"atomic_compare_exchange_weak_explicit", FE_C_CAS_WEAK, true},
     {"atomic_compare_exchange_weak", FE_C_CAS_WEAK, false},
     {"atomic_thread_fence", FE_C_THREAD_FENCE, true}, {"atomic_signal_fence", FE_C_SIGNAL_FENCE, true},
+    {"spin_lock", FE_C_SPIN_LOCK, true}, {"spin_unlock", FE_C_SPIN_UNLOCK, true},
+    {"spin_trylock", FE_C_SPIN_TRYLOCK, true}, {"__lock", FE_C_SPIN_LOCK, false},
+    {"__unlock", FE_C_SPIN_UNLOCK, false}, {"__trylock", FE_C_SPIN_TRYLOCK, false},
+    {"mtx_lock", FE_C_MTX_LOCK, true}, {"mtx_unlock", FE_C_MTX_UNLOCK, true},
+    {"mtx_trylock", FE_C_MTX_TRYLOCK, true}, {"lock", FE_C_MTX_LOCK, false}, {"unlock", FE_C_MTX_UNLOCK, false},
     {NULL, FE_C_LOAD, false},
 };
 
@@ -130,6 +135,8 @@ static fe_expr *parse_c_call(lexer *lx, code_scope *sc, const builtin *bi, int d
     if (!a)
         goto fail;
     add_arg(e, a);
+    if (c >= FE_C_SPIN_LOCK)    /* a lock call takes the mutex alone */
+        return closed(lx, e);
     int nvals = c == FE_C_LOAD ? 0 : (c == FE_C_CAS_STRONG || c == FE_C_CAS_WEAK) ? 2 : 1;
     for (int i = 0; i < nvals; i++) {
         if (!lx_expect(lx, ","))

@@ -285,7 +285,7 @@ static void print_expr(strbuf *b, const fe_test *t, const fe_expr *e, int minlvl
     case FE_E_JCALL:
         fe_print_call_open(b, e);
         print_args(b, t, e);
-        if (e->explicit_form) {
+        if (e->explicit_form && !(e->kind == FE_E_CCALL && e->ccall >= FE_C_SPIN_LOCK)) {
             if (e->nargs)
                 sb_add(b, ", ");
             sb_add(b, fe_mo_name(e->mo));

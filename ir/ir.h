@@ -55,6 +55,18 @@ typedef enum ir_fence_kind {
 } ir_fence_kind;
 const char *ir_fence_name(ir_fence_kind k); /* "c" "full" "acquire" "release" "loadload" "storestore" "mfence" "lfence" "sfence" */
 
+/* Locks.  A mutex is a location of its own (init 0 = free) that only lock
+ * and unlock instructions name, always directly (an IMM address); the kind
+ * is how the source spells it, which backends keep.  Each thread takes and
+ * frees its locks in pairs on every path (ir/locks.c checks it). */
+typedef enum ir_lock_kind {
+    IR_LK_SPIN,     /* herd's Linux spin_lock / spin_unlock / spin_trylock */
+    IR_LK_MTX,      /* C11 mtx_lock / mtx_unlock / mtx_trylock (herd's lock / unlock) */
+    IR_LK_MONITOR,  /* Java synchronized: monitor enter / exit */
+    IR_LK_COUNT
+} ir_lock_kind;
+const char *ir_lock_name(ir_lock_kind k);  /* "spin" "mtx" "monitor" */
+
 /* Read-modify-writes.  The result of every RMW is the old value. */
 typedef enum ir_rmw_op {
     IR_RMW_XCHG, IR_RMW_ADD, IR_RMW_SUB, IR_RMW_AND, IR_RMW_OR, IR_RMW_XOR,
@@ -98,6 +110,9 @@ typedef enum ir_op {
     IR_BR,      /* br a, then_block, else_block   (a != 0 -> then) */
     IR_JMP,     /* jmp then_block */
     IR_RET,     /* end of thread; exactly one per thread */
+    IR_LOCK,    /* lock.lock_kind [addr]: waits until it takes the mutex; with dst >= 0 a
+                   trylock, which does not wait: dst = 1 when it took it, 0 when not */
+    IR_UNLOCK,  /* unlock.lock_kind [addr] */
     IR_OP_COUNT
 } ir_op;
 
@@ -116,6 +131,7 @@ typedef struct ir_instr {
                              * weak CAS's spurious failure would not) */
     ir_binop binop;
     ir_fence_kind fence;
+    ir_lock_kind lock;      /* LOCK/UNLOCK */
     int then_block, else_block;     /* BR/JMP targets (block indices) */
     ir_operand *phi_args;   /* PHI: one per predecessor, in the block's preds order */
     int nphi_args;
@@ -275,6 +291,7 @@ int ir_mode_from_name(const char *name);
 int ir_fence_from_name(const char *name);
 int ir_rmw_from_name(const char *name);
 int ir_binop_from_name(const char *name);
+int ir_lock_from_name(const char *name);
 /* ir_read for text that starts at line FIRST_LINE of FILE (a file holding
  * several tests, as `litmusc ir` prints them). */
 ir_test *ir_read_at(const char *text, const char *file, int first_line, diag *d);
@@ -301,6 +318,13 @@ ir_obs *ir_filter_observables(const ir_test *t, int *n);
 char *ir_format_obs(const ir_test *t, const ir_obs *o);
 /* "exists", "~exists", "forall". */
 const char *ir_quant_name(ir_quant q);
+/* The mutexes of T: bit l for each location a LOCK or UNLOCK names (locations past 64
+ * are not mutexes; the verifier refuses such a lock). */
+uint64_t ir_test_mutexes(const ir_test *t);
+/* Each thread's locks taken and freed in pairs on every path: no unlock of a mutex
+ * the thread does not hold, no lock of one it holds, none held at its end, a
+ * trylock's result tested before the mutex is freed.  Fills D on failure (ir/locks.c). */
+bool ir_check_locks(const ir_test *t, diag *d);
 /* The access modes the verifier accepts for each arch (ir/verify.c). */
 bool ir_mode_legal(ir_arch arch, ir_op op, ir_mode m);
 

@@ -122,6 +122,20 @@ static bool c_call(lw *w, const fe_expr *e, ir_operand *out)
         return true;
     case FE_C_SIGNAL_FENCE:
         return lw_error(w, e->pos, "atomic_signal_fence is not supported (herd has no semantics for it)");
+    case FE_C_SPIN_LOCK: case FE_C_SPIN_UNLOCK: case FE_C_SPIN_TRYLOCK:
+    case FE_C_MTX_LOCK: case FE_C_MTX_UNLOCK: case FE_C_MTX_TRYLOCK: {
+        bool spin = e->ccall <= FE_C_SPIN_TRYLOCK;
+        int what = (int)(e->ccall - (spin ? FE_C_SPIN_LOCK : FE_C_MTX_LOCK));  /* lock, unlock, trylock */
+        if (!address_arg(w, e, 0, &addr))
+            return false;
+        if (addr.kind != IR_OPND_IMM)
+            return lw_error(w, e->args[0]->pos, "%s takes a mutex parameter of the thread, not a computed pointer",
+                            fe_c_call_name(e->ccall, e->explicit_form));
+        ir_operand r = lw_lock(w, what == 1 ? IR_UNLOCK : IR_LOCK, spin ? IR_LK_SPIN : IR_LK_MTX, addr, what == 2);
+        /* C11's mtx_trylock gives thrd_success (0) when it took the mutex. */
+        *out = what == 2 && !spin ? lw_bin(w, IR_EQ, r, ir_imm(0)) : r;
+        return true;
+    }
     case FE_C_CALL_COUNT:
         break;
     }

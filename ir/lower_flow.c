@@ -154,6 +154,17 @@ void lw_fence(lw *w, ir_fence_kind k, ir_mode mode)
     in->mode = mode;
 }
 
+ir_operand lw_lock(lw *w, ir_op op, ir_lock_kind k, ir_operand mutex, bool try)
+{
+    ir_instr *in = lw_emit(w, op);
+    in->lock = k;
+    in->addr = mutex;
+    if (!try)
+        return ir_imm(0);
+    in->dst = ir_new_val(w->th);
+    return ir_value(in->dst);
+}
+
 /* Every register's current operand, for an edge leaving the block (malloc'd). */
 static ir_operand *lw_snapshot(const lw *w)
 {

@@ -65,6 +65,9 @@ ir_operand lw_rmw(lw *w, ir_rmw_op op, ir_operand addr, ir_operand v, ir_mode mo
  * value read.  The caller adds what differs by language (weak, flag). */
 ir_instr *lw_cas(lw *w, ir_operand addr, ir_operand expected, ir_operand v, ir_mode mode, ir_mode fail_mode);
 void lw_fence(lw *w, ir_fence_kind k, ir_mode mode);
+/* LOCK or UNLOCK of MUTEX; a trylock (TRY) returns its result (1 taken, 0
+ * not), the others 0. */
+ir_operand lw_lock(lw *w, ir_op op, ir_lock_kind k, ir_operand mutex, bool try);
 
 /* Control flow. */
 /* The edge leaving the current block by falling through (current map). */

@@ -15,8 +15,9 @@ static const char *const fence_names[IR_FENCE_COUNT] = {
 };
 static const char *const rmw_names[IR_RMW_COUNT] = {"xchg", "add", "sub", "and", "or", "xor", "cas"};
 static const char *const op_names[IR_OP_COUNT] = {
-    "load", "store", "rmw", "fence", "bin", "phi", "br", "jmp", "ret",
+    "load", "store", "rmw", "fence", "bin", "phi", "br", "jmp", "ret", "lock", "unlock",
 };
+static const char *const lock_names[IR_LK_COUNT] = {"spin", "mtx", "monitor"};
 static const char *const binop_names[IR_BINOP_COUNT] = {
     "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr",
     "eq", "ne", "lt", "le", "gt", "ge",
@@ -40,6 +41,11 @@ const char *ir_fence_name(ir_fence_kind k)
 const char *ir_rmw_name(ir_rmw_op op)
 {
     return (unsigned)op < IR_RMW_COUNT ? rmw_names[op] : "?";
+}
+
+const char *ir_lock_name(ir_lock_kind k)
+{
+    return (unsigned)k < IR_LK_COUNT ? lock_names[k] : "?";
 }
 
 const char *ir_binop_name(ir_binop op)
@@ -74,6 +80,7 @@ int ir_mode_from_name(const char *name) { return find_name(mode_names, IR_MODE_C
 int ir_fence_from_name(const char *name) { return find_name(fence_names, IR_FENCE_COUNT, name); }
 int ir_rmw_from_name(const char *name) { return find_name(rmw_names, IR_RMW_COUNT, name); }
 int ir_binop_from_name(const char *name) { return find_name(binop_names, IR_BINOP_COUNT, name); }
+int ir_lock_from_name(const char *name) { return find_name(lock_names, IR_LK_COUNT, name); }
 
 /* herd computes on 64-bit integers with wrap-around; arithmetic is done on
  * uint64_t so that overflow is defined.  Shifts use the low 6 bits of the

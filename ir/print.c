@@ -177,6 +177,12 @@ static void add_instr(strbuf *b, const ir_test *t, const ir_block *bl, const ir_
         if (in->mode != IR_MODE_NONE)
             sb_printf(b, ".%s", ir_mode_name(in->mode));
         break;
+    case IR_LOCK:
+    case IR_UNLOCK:
+        sb_printf(b, "%s.%s ", in->op == IR_UNLOCK ? "unlock" : in->dst >= 0 ? "trylock" : "lock",
+                  ir_lock_name(in->lock));
+        add_operand(b, t, in->addr);
+        break;
     case IR_BIN:
         sb_printf(b, "%s ", ir_binop_name(in->binop));
         add_operands(b, t, in->a, in->b);

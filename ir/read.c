@@ -184,6 +184,13 @@ static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, s
         } else if (ok) {
             ok = take_operand(r, th, &in.a);
         }
+    } else if (!strcmp(opname, "lock") || !strcmp(opname, "trylock") || !strcmp(opname, "unlock")) {
+        in.op = opname[0] == 'u' ? IR_UNLOCK : IR_LOCK;
+        if ((opname[0] == 't') != (dst >= 0))
+            ok = rd_err(r, opline, opcol, dst >= 0 ? "only a trylock has a result" : "a trylock needs a result");
+        ok = ok && rd_expect_punct(r, ".") && rd_take_enum(r, ir_lock_from_name, "a lock kind", &e);
+        in.lock = (ir_lock_kind)e;
+        ok = ok && take_operand(r, th, &in.addr);
     } else if (!strcmp(opname, "fence")) {
         in.op = IR_FENCE;
         ok = rd_expect_punct(r, ".") && rd_take_enum(r, ir_fence_from_name, "a fence kind", &e);

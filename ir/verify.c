@@ -213,7 +213,9 @@ static bool check_shape(vctx *c, const ir_instr *in)
     bool has_dst = in->op == IR_LOAD || in->op == IR_RMW || in->op == IR_BIN || in->op == IR_PHI;
     if (has_dst && (in->dst < 0 || in->dst >= c->th->nvals))
         return FAIL(c, in, "%s defines no valid value (dst %d)", ir_op_name(in->op), in->dst);
-    if (!has_dst && in->dst != -1)
+    if (in->op == IR_LOCK && in->dst >= c->th->nvals)
+        return FAIL(c, in, "trylock defines no valid value (dst %d)", in->dst);
+    if (!has_dst && in->op != IR_LOCK && in->dst != -1)
         return FAIL(c, in, "%s cannot define a value", ir_op_name(in->op));
     if (in->op != IR_PHI && in->nphi_args)
         return FAIL(c, in, "%s has phi arguments", ir_op_name(in->op));
@@ -259,6 +261,16 @@ static bool check_shape(vctx *c, const ir_instr *in)
             return FAIL(c, in, "fence %s%s%s is not a %s fence", ir_fence_name(in->fence),
                         in->mode ? "." : "", in->mode ? ir_mode_name(in->mode) : "", ir_arch_name(arch));
         return true;
+    case IR_LOCK:
+    case IR_UNLOCK:
+        if ((unsigned)in->lock >= IR_LK_COUNT)
+            return FAIL(c, in, "%s has an unknown lock kind %d", ir_op_name(in->op), (int)in->lock);
+        if (in->op == IR_UNLOCK && in->dst >= 0)
+            return FAIL(c, in, "unlock has no result%s", "");
+        if (in->addr.kind != IR_OPND_IMM || !IR_IS_ADDR(in->addr.imm) ||
+            IR_ADDR_LOC(in->addr.imm) >= c->t->nlocs || IR_ADDR_LOC(in->addr.imm) >= 64)
+            return FAIL(c, in, "%s names its mutex directly, as one of the first 64 locations", ir_op_name(in->op));
+        return check_absent(c, in, in->a, "value") && check_absent(c, in, in->b, "second");
     case IR_BIN:
         if ((unsigned)in->binop >= IR_BINOP_COUNT)
             return FAIL(c, in, "bin has an unknown operator %d", (int)in->binop);
@@ -553,5 +565,5 @@ bool ir_verify(const ir_test *t, diag *d)
     for (int i = 0; i < t->nlocations; i++)
         if (!check_obs(&c, &t->locations[i], "`locations`"))
             return false;
-    return true;
+    return ir_check_locks(t, d);
 }

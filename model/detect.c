@@ -21,9 +21,16 @@ unsigned detect_parse(const char *name)
     return 0;
 }
 
+/* Lock and unlock events touch their mutex, but to every detector they are
+ * synchronisation, never an access (the survey's MEM events exclude them). */
+static bool is_lock_event(const exec_event *e)
+{
+    return e->instr && (e->instr->op == IR_LOCK || e->instr->op == IR_UNLOCK);
+}
+
 static bool is_access(const exec_event *e)
 {
-    return !(e->kind & EV_IW) && (e->kind & (EV_R | EV_W));
+    return !(e->kind & EV_IW) && (e->kind & (EV_R | EV_W)) && !is_lock_event(e);
 }
 
 static int nthreads(const exec *x)
@@ -39,13 +46,23 @@ void detect_locksets(const exec *x, detect_locks held[EXEC_MAX])
 {
     /* Events are laid out thread by thread in program order, so one walk
      * per thread sees its lock and unlock events in the order they run.  A
-     * lock event will add its lock to CUR and an unlock remove it; until the
-     * IR has them, nothing changes CUR. */
+     * lock that took its mutex (an RMW; a failed trylock only reads) adds
+     * the mutex, lock k being location k, and an unlock removes it; a lock
+     * event itself holds what was held before it. */
     for (int t = 0, nth = nthreads(x); t < nth; t++) {
         detect_locks cur = 0;
-        for (int i = 0; i < x->n; i++)
-            if (x->ev[i].thread == t)
-                held[i] = cur;
+        for (int i = 0; i < x->n; i++) {
+            const exec_event *e = &x->ev[i];
+            if (e->thread != t)
+                continue;
+            held[i] = cur;
+            if (!is_lock_event(e) || e->loc < 0 || e->loc >= 64)
+                continue;
+            if (e->instr->op == IR_UNLOCK)
+                cur &= ~((detect_locks)1 << e->loc);
+            else if (e->kind & EV_W)
+                cur |= (detect_locks)1 << e->loc;
+        }
     }
     for (int i = 0; i < x->n; i++)
         if (x->ev[i].thread < 0)
@@ -190,6 +207,8 @@ static bool sw_between(const exec *x, const detect_exec *d, int first, int secon
 
 static const char *what(const exec_event *e, bool release)
 {
+    if (is_lock_event(e))
+        return release ? "unlock" : "lock";
     if (e->kind & EV_F)
         return release ? "release fence" : "acquire fence";
     return release ? "release" : "acquire";
@@ -204,6 +223,9 @@ char *detect_why_not(const exec *x, const detect_exec *d, int det, int i, int j)
         if (!((d->hb.row[i] >> j) & 1) && !((d->hb.row[j] >> i) & 1))
             return xstrdup("both accesses are atomic: synchronisation, not data");
         int first = ((d->hb.row[i] >> j) & 1) ? i : j, second = first == i ? j : i, s, r;
+        if (sw_between(x, d, first, second, &s, &r) && is_lock_event(&x->ev[s]) && is_lock_event(&x->ev[r]))
+            return xasprintf("ordered by the lock hand-off from the unlock at line %d to the lock at line %d",
+                             line_of(&x->ev[s]), line_of(&x->ev[r]));
         if (sw_between(x, d, first, second, &s, &r))
             return xasprintf("ordered by the %s at line %d synchronising with the %s at line %d",
                              what(&x->ev[s], true), line_of(&x->ev[s]), what(&x->ev[r], false),
@@ -211,8 +233,10 @@ char *detect_why_not(const exec *x, const detect_exec *d, int det, int i, int j)
         return xstrdup("ordered by happens-before");
     }
     case DET_HYBRID:
-        if (d->held[i] & d->held[j])
-            return xstrdup("a lock is held at both accesses");
+        if (d->held[i] & d->held[j]) {
+            int l = __builtin_ctzll(d->held[i] & d->held[j]);
+            return xasprintf("lock %s is held at both accesses", x->test ? x->test->locs[l].name : "?");
+        }
         return xstrdup("ordered by thread start or join");
     default:
         return xstrdup("no location state reaches shared-modified with an empty lockset");

@@ -292,6 +292,45 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
     return true;
 }
 
+/* A lock as RC11 and herd's C11 lock order have it: taking the mutex is an
+ * acquire RMW that reads it free (0, written by the initial write or an
+ * unlock) and marks it taken (1); a path where it reads it taken does not
+ * exist, since the lock waits, so the only reads it makes are of a free
+ * mutex.  RMW atomicity then makes the critical sections of one mutex a
+ * total order, and an unlock, a release write of 0, synchronises with the
+ * lock that reads it.  A failed trylock is a relaxed read that saw the
+ * mutex taken.  Java's monitor enter and exit are synchronisation actions:
+ * volatile, in the same shape. */
+static bool do_lock(walker *k, walk *w, const ir_instr *in, bool success)
+{
+    vpool *p = &k->out->pool;
+    bool java = k->t->arch == IR_ARCH_JAVA;
+    int loc = -1, slot = 0;
+    uint64_t adeps;
+    if (!address(k, w, in, &loc, &adeps))
+        return false;
+    if (in->op == IR_UNLOCK) {
+        tev e = new_event(EV_W, in);
+        e.loc = loc; e.wval = vx_const(p, 0); e.addr_deps = adeps;
+        e.mode = java ? IR_JM_VOLATILE : IR_MO_REL;
+        add_event(w, e);
+        return true;
+    }
+    if (!new_slot(k, w, in, &slot))
+        return false;
+    tev e = new_event(success ? (EV_R | EV_W) : EV_R, in);
+    e.loc = loc; e.rslot = slot; e.addr_deps = adeps; e.rmw_op = IR_RMW_CAS;
+    e.is_rmw = success;
+    e.mode = java ? IR_JM_VOLATILE : success ? IR_MO_ACQ : IR_MO_RLX;
+    if (success)
+        e.wval = vx_const(p, 1);
+    add_event(w, e);
+    add_cond(w, vx_bin(p, IR_EQ, vx_read(p, slot), vx_const(p, 0)), success);
+    if (in->dst >= 0)
+        w->env[in->dst] = vx_const(p, success ? 1 : 0);
+    return true;
+}
+
 static int pred_index(const ir_block *b, int prev)
 {
     for (int i = 0; i < b->npreds; i++)
@@ -391,6 +430,22 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                     walk_free(&w2);
                 }
                 if (!do_rmw(k, w, in, true))
+                    return;
+                break;
+            case IR_LOCK:
+                if (in->dst >= 0) {
+                    /* A trylock: the failing outcome continues on a copy. */
+                    walk w2;
+                    walk_clone(&w2, w, th->nvals);
+                    if (do_lock(k, &w2, in, false))
+                        run_from(k, &w2, block, prev, i + 1);
+                    walk_free(&w2);
+                }
+                if (!do_lock(k, w, in, true))
+                    return;
+                break;
+            case IR_UNLOCK:
+                if (!do_lock(k, w, in, true))
                     return;
                 break;
             case IR_FENCE: {
