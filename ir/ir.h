@@ -253,6 +253,9 @@ void ir_finish(ir_test *t);
 /* Defs dominate uses, phis match predecessors, one RET, terminators last,
  * types agree, observables exist.  On failure fills d (file = t->file). */
 bool ir_verify(const ir_test *t, diag *d);
+/* ir_verify without the lock discipline (ir_check_locks), for a builder that
+ * tells its own faults (exit 3) from the test's (exit 2). */
+bool ir_verify_structure(const ir_test *t, diag *d);
 
 /* ---- text form (ir/README.md) ------------------------------------------------ */
 void ir_print(FILE *out, const ir_test *t);

@@ -9,7 +9,10 @@
  *   - lock of a mutex it already holds (it would wait for itself);
  *   - a mutex held when the thread ends;
  *   - a trylock's mutex locked, freed or left at the end before a branch
- *     has tested the trylock's result (only then is it known to be held).
+ *     has tested the trylock's result (only then is it known to be held);
+ *   - two mutexes taken in both orders (a thread waits for B holding A,
+ *     another, or another path, for A holding B): the harnesses could
+ *     deadlock, and the model would only lose those executions.
  * Mutexes are also kept apart from data: no load, store or RMW names one, no
  * pointer holds one, and the condition does not observe one. */
 #include <stdlib.h>
@@ -40,6 +43,8 @@ typedef struct lwalk {
     const ir_thread *th;
     diag *d;
     long steps;                 /* blocks visited, over every path */
+    uint64_t *after;            /* [64]: bit m of after[l]: some thread waits for m holding l */
+    const ir_instr **where;     /* [64 * 64]: the first such lock of m while l is held */
 } lwalk;
 
 /* The path limit: a loop-free thread of litmus size has far fewer; a
@@ -163,6 +168,13 @@ static bool walk_block(lwalk *w, int b, lstate *s)
             if (s->held & bit)
                 return fail_at(w, in, verb(in->lock, try), "the thread already holds it and would wait for itself",
                                s->taken[loc]);
+            if (!try)
+                for (uint64_t h = s->held; h; h &= h - 1) {
+                    int l = __builtin_ctzll(h);
+                    if (!(w->after[l] >> loc & 1))
+                        w->where[l * 64 + loc] = in;
+                    w->after[l] |= bit;
+                }
             s->taken[loc] = in;
             if (try) {
                 s->pending |= bit;
@@ -280,6 +292,26 @@ static bool apart_from_data(const ir_test *t, uint64_t mutexes, diag *d)
     return true;
 }
 
+/* A cycle in the waits-for-while-holding graph AFTER: the first mutex on
+ * one, and the lock where it closes.  Depth-first from each mutex. */
+static bool cycle_from(const uint64_t *after, int l, uint64_t *on, uint64_t *done, int *edge_from, int *edge_to)
+{
+    *on |= (uint64_t)1 << l;
+    for (uint64_t n = after[l]; n; n &= n - 1) {
+        int m = __builtin_ctzll(n);
+        if (*on >> m & 1) {
+            *edge_from = l;
+            *edge_to = m;
+            return true;
+        }
+        if (!(*done >> m & 1) && cycle_from(after, m, on, done, edge_from, edge_to))
+            return true;
+    }
+    *on &= ~((uint64_t)1 << l);
+    *done |= (uint64_t)1 << l;
+    return false;
+}
+
 bool ir_check_locks(const ir_test *t, diag *d)
 {
     uint64_t mutexes = ir_test_mutexes(t);
@@ -287,14 +319,33 @@ bool ir_check_locks(const ir_test *t, diag *d)
         return true;
     if (!apart_from_data(t, mutexes, d))
         return false;
-    for (int i = 0; i < t->nthreads; i++) {
-        lwalk w = {t, &t->threads[i], d, 0};
+    uint64_t after[64] = {0};
+    const ir_instr **where = xcalloc(64 * 64, sizeof *where);
+    const ir_thread **where_th = xcalloc(64 * 64, sizeof *where_th);
+    bool ok = true;
+    for (int i = 0; ok && i < t->nthreads; i++) {
+        uint64_t before[64];
+        memcpy(before, after, sizeof before);
+        lwalk w = {t, &t->threads[i], d, 0, after, where};
         lstate s;
         memset(&s, 0, sizeof s);
-        bool ok = walk_block(&w, 0, &s);
+        ok = walk_block(&w, 0, &s);
         free(s.tr);
-        if (!ok)
-            return false;
+        for (int l = 0; l < 64; l++)
+            for (uint64_t n = after[l] & ~before[l]; n; n &= n - 1)
+                where_th[l * 64 + __builtin_ctzll(n)] = &t->threads[i];
     }
-    return true;
+    uint64_t on = 0, done = 0;
+    int from = -1, to = -1;
+    for (int l = 0; ok && l < 64; l++)
+        if (!(done >> l & 1) && cycle_from(after, l, &on, &done, &from, &to)) {
+            const ir_instr *in = where[from * 64 + to];
+            ok = diag_error(d, t->file, in->line, in->col, "%s takes mutex %s while it holds %s, and %s is also "
+                            "taken while %s is held: the threads could deadlock (take mutexes in one order)",
+                            where_th[from * 64 + to]->name, t->locs[to].name, t->locs[from].name,
+                            t->locs[from].name, t->locs[to].name);
+        }
+    free(where);
+    free(where_th);
+    return ok;
 }

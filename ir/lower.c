@@ -259,9 +259,11 @@ ir_test *ir_lower(const fe_test *ft, diag *d)
     lw_free(&w);
     if (ok) {
         ir_finish(t);
-        ok = ir_verify(t, d);
+        ok = ir_verify_structure(t, d);
         if (!ok)
             d->status = 3;      /* the lowering built invalid IR: an internal error */
+        /* A lock misuse is the test's own fault (exit 2). */
+        ok = ok && ir_check_locks(t, d);
     }
     if (!ok) {
         ir_test_free(t);

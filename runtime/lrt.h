@@ -53,6 +53,18 @@ static inline void lrt_spin(uint32_t n)
     }
 }
 
+/* One wait in a lock's spin (the generated code's lock loops): a pause,
+ * and every 1024th wait the CPU given away, so that a run with more test
+ * threads than CPUs lets the holder go on. */
+void lrt_lock_yield(void);
+static inline void lrt_lock_wait(uint32_t *waits)
+{
+    if ((++*waits & 1023) == 0)
+        lrt_lock_yield();
+    else
+        lrt_spin(1);
+}
+
 /* A gap of LRT_SWITCH is not a spin but a switch: the thread stops there,
  * its stores drain, the next test thread of its lane runs the same
  * instance (whole, or up to its own switch and on after it), and then it
@@ -70,6 +82,16 @@ static inline void lrt_gap(uint32_t n)
     if (n == LRT_SWITCH)
         lrt_switch();
     else
+        lrt_spin(n);
+}
+
+/* The gap of a thread that takes locks: a spin, never a switch.  A thread
+ * switched out while it holds a mutex would leave the thread switched in,
+ * on the same worker, waiting for it for ever; a schedule that asks for a
+ * switch there runs the thread whole instead. */
+static inline void lrt_gap_locking(uint32_t n)
+{
+    if (n != LRT_SWITCH)
         lrt_spin(n);
 }
 

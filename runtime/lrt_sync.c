@@ -40,6 +40,11 @@ double lrt_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void lrt_lock_yield(void)
+{
+    sched_yield();
+}
+
 void lrt_pause(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

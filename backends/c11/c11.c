@@ -208,6 +208,43 @@ static bool emit_rmw(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_in
     return atomic_call(b, cx, t, in, fn[in->rmw_op], ty, mo, d);
 }
 
+/* A lock as a test-and-test-and-set spin lock on the mutex's cell: the
+ * exchange that takes it is an acquire RMW that read it free, the model's
+ * lock; an unlock a release store of 0.  A Java monitor is a
+ * synchronisation action, so its lock takes seq_cst orders.  A trylock looks
+ * first and takes it only when it saw it free, as the model's failed
+ * trylock is a read that saw it taken. */
+static bool emit_lock(strbuf *b, const c11_ctx *cx, const ir_test *t, const ir_instr *in, diag *d)
+{
+    bool monitor = in->lock == IR_LK_MONITOR;
+    const char *acq = monitor ? "memory_order_seq_cst" : "memory_order_acquire";
+    const char *rel = monitor ? "memory_order_seq_cst" : "memory_order_release";
+    const char *ty = cell_type_of(cx, t, in);
+    if (in->op == IR_UNLOCK) {
+        sb_add(b, "    atomic_store_explicit(");
+        if (!address(b, cx, t, in, true, d))
+            return false;
+        sb_printf(b, ", (%s)0, %s);\n", ty, rel);
+        return true;
+    }
+    if (in->dst >= 0) {
+        sb_printf(b, "    v%d = atomic_load_explicit(", in->dst);
+        if (!address(b, cx, t, in, true, d))
+            return false;
+        sb_add(b, ", memory_order_relaxed) == 0 && atomic_exchange_explicit(");
+        address(b, cx, t, in, true, d);
+        sb_printf(b, ", (%s)1, %s) == 0;\n", ty, acq);
+        return true;
+    }
+    sb_add(b, "    {\n        uint32_t lt_waits = 0;\n        while (atomic_exchange_explicit(");
+    if (!address(b, cx, t, in, true, d))
+        return false;
+    sb_printf(b, ", (%s)1, %s))\n            while (atomic_load_explicit(", ty, acq);
+    address(b, cx, t, in, true, d);
+    sb_add(b, ", memory_order_relaxed))\n                lrt_lock_wait(&lt_waits);\n    }\n");
+    return true;
+}
+
 static void emit_fence(strbuf *b, const ir_instr *in)
 {
     const char *mo;
@@ -328,6 +365,10 @@ static bool c11_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
         }
     bool ok = true;
     int naccess = 0;
+    bool locking = false;      /* the thread takes locks: its gaps never switch */
+    for (int k = 0; k < th->nblocks; k++)
+        for (int i = 0; i < th->blocks[k].ninstrs; i++)
+            locking |= th->blocks[k].instrs[i].op == IR_LOCK;
     for (int k = 0; ok && k < th->nblocks; k++) {
         const ir_block *bb = &th->blocks[k];
         if (target[k])
@@ -341,13 +382,15 @@ static bool c11_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
             }
             bool access = in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_RMW || in->op == IR_FENCE;
             if (access && f->gapped)
-                sb_printf(b, "    lrt_gap(lt_gap[%d]);\n", nat_gap_position(naccess));
+                sb_printf(b, "    %s(lt_gap[%d]);\n", locking ? "lrt_gap_locking" : "lrt_gap",
+                          nat_gap_position(naccess));
             naccess += access;
             switch (in->op) {
             case IR_LOAD: ok = emit_load(b, cx, t, in, d); break;
             case IR_STORE: ok = emit_store(b, cx, t, in, d); break;
             case IR_RMW: ok = emit_rmw(b, cx, t, in, d); break;
             case IR_FENCE: emit_fence(b, in); break;
+            case IR_LOCK: case IR_UNLOCK: ok = emit_lock(b, cx, t, in, d); break;
             case IR_BIN: emit_bin(b, in); break;
             case IR_PHI: break;
             case IR_BR:
