@@ -239,15 +239,33 @@ static bool is_mutex_addr(uint64_t mutexes, ir_operand o)
            (mutexes >> IR_ADDR_LOC(o.imm) & 1);
 }
 
-static bool observes_mutex(const ir_cond *c, uint64_t mutexes)
+/* The mutex C observes (its location), or -1. */
+static int observed_mutex(const ir_cond *c, uint64_t mutexes)
 {
     if (!c)
-        return false;
-    if (c->kind == IR_C_ATOM)
-        return (c->lhs.kind == IR_OBS_MEM && c->lhs.loc < 64 && (mutexes >> c->lhs.loc & 1)) ||
-               (c->rhs_is_obs && c->rhs_obs.kind == IR_OBS_MEM && c->rhs_obs.loc < 64 &&
-                (mutexes >> c->rhs_obs.loc & 1));
-    return observes_mutex(c->l, mutexes) || observes_mutex(c->r, mutexes);
+        return -1;
+    if (c->kind == IR_C_ATOM) {
+        if (c->lhs.kind == IR_OBS_MEM && c->lhs.loc < 64 && (mutexes >> c->lhs.loc & 1))
+            return c->lhs.loc;
+        if (c->rhs_is_obs && c->rhs_obs.kind == IR_OBS_MEM && c->rhs_obs.loc < 64 && (mutexes >> c->rhs_obs.loc & 1))
+            return c->rhs_obs.loc;
+        return -1;
+    }
+    int l = observed_mutex(c->l, mutexes);
+    return l >= 0 ? l : observed_mutex(c->r, mutexes);
+}
+
+/* The first lock or unlock of mutex LOC: where a message about it points. */
+static const ir_instr *first_use(const ir_test *t, int loc)
+{
+    for (int i = 0; i < t->nthreads; i++)
+        for (int b = 0; b < t->threads[i].nblocks; b++)
+            for (int k = 0; k < t->threads[i].blocks[b].ninstrs; k++) {
+                const ir_instr *in = &t->threads[i].blocks[b].instrs[k];
+                if ((in->op == IR_LOCK || in->op == IR_UNLOCK) && IR_ADDR_LOC(in->addr.imm) == loc)
+                    return in;
+            }
+    return NULL;
 }
 
 /* Mutexes are not data: the discipline above is all a thread can do with one. */
@@ -283,12 +301,17 @@ static bool apart_from_data(const ir_test *t, uint64_t mutexes, diag *d)
             return diag_error(d, t->file, 0, 0, "mutex %s starts locked (%lld): a mutex starts free", lc->name,
                               (long long)lc->init);
     }
-    bool seen = observes_mutex(t->cond, mutexes) || observes_mutex(t->filter, mutexes);
-    for (int i = 0; i < t->nlocations && !seen; i++)
-        seen = t->locations[i].kind == IR_OBS_MEM && t->locations[i].loc < 64 &&
-               (mutexes >> t->locations[i].loc & 1);
-    if (seen)
-        return diag_error(d, t->file, 0, 0, "the condition observes a mutex: a mutex is not data");
+    int seen = observed_mutex(t->cond, mutexes);
+    if (seen < 0)
+        seen = observed_mutex(t->filter, mutexes);
+    for (int i = 0; i < t->nlocations && seen < 0; i++)
+        if (t->locations[i].kind == IR_OBS_MEM && t->locations[i].loc < 64 && (mutexes >> t->locations[i].loc & 1))
+            seen = t->locations[i].loc;
+    if (seen >= 0) {
+        const ir_instr *in = first_use(t, seen);
+        return diag_error(d, t->file, in ? in->line : 0, in ? in->col : 0, "the condition observes mutex %s, "
+                          "which is not data (it is taken here)", t->locs[seen].name);
+    }
     return true;
 }
 

@@ -172,7 +172,13 @@ bool detect_exec_run(const exec *x, detect_exec *d)
                 r |= 1u << DET_HB;
             if (!limited && !(d->held[i] & d->held[j]))
                 r |= 1u << DET_HYBRID;
-            if ((warned >> a->loc) & 1)
+            /* Eraser's warning on the location, or no common lock at the
+             * pair (the survey's pairwise lockset check): Eraser alone
+             * lets the first thread's accesses pass as thread-local, so a
+             * write made under a lock after another thread's unlocked read
+             * (the field of double-checked locking) would go unreported,
+             * and the hybrid, which checks pairs, would report more. */
+            if (((warned >> a->loc) & 1) || !(d->held[i] & d->held[j]))
                 r |= 1u << DET_LOCKSET;
             d->rep[i][j] = (unsigned char)r;
         }

@@ -9,7 +9,7 @@
  *   hb       pure happens-before by vector clocks: conflicting, not both
  *            atomic (atomics synchronise, as sw, and are not data), and
  *            unordered by po plus sw (RC11's release/acquire and fence
- *            edges; lock release -> acquire once the IR has locks).  Under
+ *            edges; an unlock -> the lock that reads it).  Under
  *            RC11 this is the exact race again, computed apart.
  *   hybrid   lockset pairs (no common lock held) unordered by the limited
  *            happens-before of thread start/join and messages; lock
@@ -18,7 +18,8 @@
  *   lockset  Eraser's per-location state machine (virgin, exclusive,
  *            shared, shared-modified) with lockset refinement; every
  *            conflicting pair on a location that reaches shared-modified
- *            with an empty candidate set.
+ *            with an empty candidate set, and every pair with no lock
+ *            held at both accesses (so that hybrid stays within it).
  * Hybrid and lockset know no atomics: every access is a memory access, and
  * only locks protect one (the survey's MEM events).
  * Conflicting: same location, different threads, at least one a write;
@@ -40,8 +41,7 @@ unsigned detect_parse(const char *name);
 typedef uint64_t detect_locks;
 
 /* The locks held just before each event of X, from the lock and unlock
- * events of its thread in program order.  The IR has no lock events yet, so
- * every set is empty today. */
+ * events of its thread in program order (lock k = location k). */
 void detect_locksets(const exec *x, detect_locks held[EXEC_MAX]);
 
 /* One execution's verdicts: bit d of rep[i][j] (i < j, event indices) says
