@@ -1,0 +1,79 @@
+#!/bin/sh
+# The lock corpus (tests/locks/corpus, see its README) against herd7 7.57:
+# each test's states, verdict and hash under litmusc's rc11 must be what
+# herd7 printed under c11_simp.cat, the model of herd's that takes C11
+# mutexes (its rc11.cat ignores them).  The two models differ apart from
+# locks (RC11 forbids load buffering, c11_simp lets non-atomic reads see
+# only visible writes), so a test whose lock-free original already differs
+# between them is counted apart, not failed, and so is a test where RC11
+# without its no-thin-air axiom (tests/locks/rc11-no-thin-air.cat) gives
+# herd7's states exactly; every other test must agree.
+set -u
+: "${LITMUSC:?set LITMUSC to the litmusc program}"
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+dir=$root/tests/locks/corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# The states of a herd-format block (one per line, sorted), then the
+# verdict and the hash.
+summary() {
+    awk '
+        /^States / { in_states = 1; next }
+        in_states && /^(Ok|No|Undef|Yes)$/ { in_states = 0; verdict = $0; next }
+        in_states && /^(Witnesses|Loop)/ { in_states = 0; next }
+        in_states { print "S " $0 }
+        /^Hash=/ { hash = $0 }
+        END { print "V " verdict; print "H " hash }
+    ' "$1" | sort
+}
+
+n=0 agree=0 thin=0 apart=0 fail=0 empty=0
+for f in "$dir"/*.litmus; do
+    name=$(basename "$f" .litmus)
+    herd=$dir/$name.c11_simp.herd
+    [ -f "$herd" ] || { echo "FAIL $name: no verdict file"; fail=$((fail + 1)); continue; }
+    n=$((n + 1))
+    if [ ! -s "$herd" ]; then
+        empty=$((empty + 1))     # herd7 failed or ran past its limit
+        continue
+    fi
+    "$LITMUSC" model --model rc11 "$f" > "$tmp/ours" 2> "$tmp/err"
+    rc=$?
+    [ "$rc" -le 1 ] || { echo "FAIL $name: litmusc exit $rc: $(head -1 "$tmp/err")"; fail=$((fail + 1)); continue; }
+    summary "$tmp/ours" > "$tmp/a"
+    summary "$herd" > "$tmp/b"
+    if cmp -s "$tmp/a" "$tmp/b"; then
+        agree=$((agree + 1))
+        continue
+    fi
+    # RC11 without no-thin-air: a lock's read of an unlock is an rf edge,
+    # so a hand-off can close a po | rf cycle that c11_simp lets be
+    "$LITMUSC" model --model "$root/tests/locks/rc11-no-thin-air.cat" "$f" > "$tmp/nota" 2>/dev/null
+    summary "$tmp/nota" | grep -v '^H' > "$tmp/c"
+    grep -v '^H' "$tmp/b" > "$tmp/bh"
+    if cmp -s "$tmp/c" "$tmp/bh"; then
+        thin=$((thin + 1))
+        continue
+    fi
+    base=${name%+L*}
+    orig=$(find "$root/tests/corpus/c11" -name "$base.litmus" | sort | head -1)
+    bherd=$dir/base/$base.c11_simp.herd
+    if [ -n "$orig" ] && [ -s "$bherd" ]; then
+        "$LITMUSC" model --model rc11 "$orig" > "$tmp/bours" 2>/dev/null
+        summary "$tmp/bours" | grep -v '^H' > "$tmp/ba"
+        summary "$bherd" | grep -v '^H' > "$tmp/bb"
+        if ! cmp -s "$tmp/ba" "$tmp/bb"; then
+            apart=$((apart + 1))
+            continue
+        fi
+    fi
+    echo "FAIL $name: litmusc rc11 and herd7 c11_simp differ, and agree on $base without locks:"
+    diff "$tmp/a" "$tmp/b" | sed 's/^/    /' | head -10
+    fail=$((fail + 1))
+done
+echo "locks corpus: $n tests, $agree agree with herd7, $thin differ by RC11's no-thin-air alone, $apart differ as their lock-free originals do, $empty without a herd7 verdict, $fail failed"
+[ "$n" -ge 150 ] || { echo "FAIL: only $n tests in $dir"; fail=$((fail + 1)); }
+[ "$agree" -ge $((n * 3 / 4)) ] || { echo "FAIL: fewer than three quarters agree"; fail=$((fail + 1)); }
+[ "$fail" = 0 ]
