@@ -58,5 +58,11 @@ const char *fe_binop_name(fe_binop op, fe_arch arch);   /* "+" ... ("&&" for Jav
 typedef struct strbuf strbuf;
 void fe_print_call_open(strbuf *b, const fe_expr *e);
 
+/* Java monitors (frontend/monitors.c).  The location handle HANDLE of
+ * THREAD is bound to in the init, or NULL; whether location LOC is the
+ * monitor of some `synchronized`. */
+const char *fe_handle_loc(const fe_test *t, int thread, const char *handle);
+bool fe_is_monitor(const fe_test *t, const char *loc);
+
 
 #endif

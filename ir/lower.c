@@ -184,6 +184,11 @@ static bool lower_thread(lw *w, int index)
         ir_val v = 0;
         if (in->has_value && !value_of(w, &in->value, &v))
             return false;
+        /* A Java handle bound to a monitor is no register: only
+         * synchronized names it, and the lock names the monitor itself. */
+        if (ft->arch == FE_ARCH_JAVA && in->has_value && in->value.kind == FE_VAL_ADDR &&
+            fe_is_monitor(ft, in->value.sym))
+            continue;
         ir_set_init_reg(w->th, in->loc.name, ir_imm(v));
     }
     for (int i = 0; i < w->th->ninit_regs; i++) {
@@ -227,6 +232,7 @@ static void lw_free(lw *w)
     free(w->hidden);
     free(w->cur);
     free(w->src);
+    free(w->monitors);
 }
 
 ir_test *ir_lower(const fe_test *ft, diag *d)
