@@ -154,29 +154,14 @@ const char *fe_handle_loc(const fe_test *t, int thread, const char *handle)
     return bound_to(t, thread, handle);
 }
 
-static bool syncs_on(const fe_test *t, int th, const fe_stmt *s, const char *loc)
+const char **fe_monitor_locs(const fe_test *t, int *n)
 {
-    if (!s)
-        return false;
-    if (s->kind == FE_S_SYNC) {
-        const char *l = bound_to(t, th, s->name);
-        if (l && !strcmp(l, loc))
-            return true;
-    }
-    if (syncs_on(t, th, s->then_s, loc) || syncs_on(t, th, s->else_s, loc))
-        return true;
-    for (int i = 0; i < s->nbody; i++)
-        if (syncs_on(t, th, s->body[i], loc))
-            return true;
-    return false;
-}
-
-bool fe_is_monitor(const fe_test *t, const char *loc)
-{
-    if (t->arch != FE_ARCH_JAVA || !loc)
-        return false;
-    for (int i = 0; i < t->nthreads; i++)
-        if (syncs_on(t, t->threads[i].id, t->threads[i].body, loc))
-            return true;
-    return false;
+    monitors m = {t, "", NULL, NULL, NULL, 0};
+    diag quiet = {0};
+    m.d = &quiet;
+    for (int i = 0; t->arch == FE_ARCH_JAVA && i < t->nthreads; i++)
+        collect(&m, &t->threads[i], t->threads[i].body);   /* an unbound handle names none */
+    free(m.first);
+    *n = m.n;
+    return m.names;
 }

@@ -148,8 +148,11 @@ static void test_synchronized(void **st)
     assert_int_equal(s->then_s->kind, FE_S_BLOCK);
     assert_int_equal(s->then_s->nbody, 2);
     assert_int_equal(s->then_s->body[1]->kind, FE_S_SYNC);
-    assert_true(fe_is_monitor(t, "m"));
-    assert_false(fe_is_monitor(t, "x"));
+    int nm;
+    const char **mons = fe_monitor_locs(t, &nm);
+    assert_int_equal(nm, 1);
+    assert_string_equal(mons[0], "m");
+    free(mons);
     assert_string_equal(fe_handle_loc(t, 1, "M"), "m");
     char *text = fe_print(t);
     assert_non_null(strstr(text, "synchronized (M) {\n"));
