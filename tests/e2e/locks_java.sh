@@ -1,7 +1,7 @@
 #!/bin/sh
 # Java synchronized blocks (tests/locks/java): the verdicts under jam21 and
-# sc (a counter under one monitor loses no update, re-entry does not release
-# the monitor, message passing under one monitor is forbidden and under two
+# sc (a counter under one monitor loses no update, also with the monitor on
+# both sides of a branch; re-entry does not release the monitor; message passing under one monitor is forbidden and under two
 # allowed by jam21); the monitor enter/exit instructions in the IR; parse
 # and print round trips; bad input at its place (exit 2); jls04 refusing
 # locks (exit 2); the detectors seeing the monitor as a lock; and the Java
@@ -31,6 +31,8 @@ verdict sc Counter+reentry "Never 0 2"
 verdict jam21 MP+sync "Never 0 3"
 verdict sc MP+sync "Never 0 3"
 verdict jam21 MP+sync2 "Sometimes 2 6"
+verdict jam21 Counter+sync+if "Never 0 5"
+verdict sc Counter+sync+if "Never 0 3"
 verdict sc MP+sync2 "Never 0 3"
 # the re-entered counter's one final state is 3: all three increments land
 "$L" model --model jam21 "$dir/Counter+reentry.litmus" | sed -n '/^States/,/^\(Ok\|No\)$/p' > "$tmp/states"
@@ -181,7 +183,7 @@ javac -nowarn -cp "$cp" -d "$tmp/jc.classes" @"$tmp/jc.srcs" > "$tmp/javac" 2>&1
 if command -v java > /dev/null 2>&1; then
     "$L" run --target java -s 5000 -r 4 "$dir"/*.litmus > "$tmp/run" 2>&1 || fail "run --target java: $(tail -5 "$tmp/run")"
     grep -q FORBIDDEN "$tmp/run" && fail "run --target java: a forbidden state: $(grep -m3 FORBIDDEN "$tmp/run")"
-    for t in Counter+sync Counter+reentry MP+sync; do
+    for t in Counter+sync Counter+reentry Counter+sync+if MP+sync; do
         grep -q "^Observation $t Never " "$tmp/run" || fail "run --target java: $t's condition showed"
     done
 else
