@@ -1,8 +1,9 @@
 #!/bin/sh
 # Java synchronized blocks (tests/locks/java): the verdicts under jam21 and
 # sc (a counter under one monitor loses no update, also with the monitor on
-# both sides of a branch; re-entry does not release the monitor; message passing under one monitor is forbidden and under two
-# allowed by jam21); the monitor enter/exit instructions in the IR; parse
+# both sides of a branch; re-entry does not release the monitor; message
+# passing under one monitor is forbidden and under two allowed by jam21);
+# the monitor enter/exit instructions in the IR; parse
 # and print round trips; bad input at its place (exit 2); jls04 refusing
 # locks (exit 2); the detectors seeing the monitor as a lock; and the Java
 # targets' sources compiling (javac; the jcstress ones against
