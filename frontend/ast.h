@@ -253,16 +253,18 @@ typedef enum fe_stmt_kind {
     FE_S_STORE,                 /* C `*addr = e;` (plain store): addr, e */
     FE_S_EXPR,                  /* `e;` (a call whose result is dropped) */
     FE_S_IF,                    /* if (e) then_s [else else_s] */
-    FE_S_BLOCK                  /* { body } */
+    FE_S_BLOCK,                 /* { body } */
+    FE_S_SYNC                   /* Java `synchronized (M) { ... }`: name = the handle M, bound in
+                                   the init to the monitor's location; then_s = the block */
 } fe_stmt_kind;
 
 typedef struct fe_stmt {
     fe_stmt_kind kind;
     char *type;                 /* FE_S_DECL: C type as written ("int", "__int128"); Java "int" */
-    char *name;                 /* DECL, ASSIGN: the register */
+    char *name;                 /* DECL, ASSIGN: the register; SYNC: the monitor's handle */
     fe_expr *e;                 /* DECL init, ASSIGN/STORE value, EXPR, IF condition */
     fe_expr *addr;              /* STORE: the pointer expression */
-    struct fe_stmt *then_s, *else_s;    /* IF (else_s may be NULL) */
+    struct fe_stmt *then_s, *else_s;    /* IF (else_s may be NULL); SYNC: then_s, the body */
     struct fe_stmt **body;      /* BLOCK */
     int nbody;
     fe_pos pos;

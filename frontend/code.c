@@ -123,6 +123,34 @@ fail:
     return NULL;
 }
 
+/* `synchronized (M) { ... }`: M is a handle (the init binds it to the
+ * monitor's location, fe_check sees to that); the body is a block, as Java
+ * requires. */
+static fe_stmt *parse_sync(lexer *lx, code_scope *sc, int depth)
+{
+    fe_stmt *s = new_stmt(FE_S_SYNC, lx->cur.line, lx->cur.col);
+    if (!lx_next(lx) || !lx_expect(lx, "("))
+        goto fail;
+    if (lx->cur.kind != TK_IDENT || !code_is_java_handle(&lx->cur)) {
+        lx_error(lx, "synchronized takes a handle bound to the monitor in the init (%d:M=m)", sc->th->id);
+        goto fail;
+    }
+    s->name = tok_str(&lx->cur);
+    if (!lx_next(lx) || !lx_expect(lx, ")"))
+        goto fail;
+    if (!lx_is(lx, "{")) {
+        lx_error(lx, "expected '{' (the body of synchronized)");
+        goto fail;
+    }
+    s->then_s = parse_block_body(lx, sc, depth + 1);
+    if (!s->then_s)
+        goto fail;
+    return s;
+fail:
+    fe_stmt_free(s);
+    return NULL;
+}
+
 static fe_stmt *parse_stmt(lexer *lx, code_scope *sc, int depth)
 {
     int line = lx->cur.line, col = lx->cur.col;
@@ -136,6 +164,8 @@ static fe_stmt *parse_stmt(lexer *lx, code_scope *sc, int depth)
         lx_error_at(lx, line, col, "loops are not supported (%s): litmus tests must be loop-free", what);
         return NULL;
     }
+    if (sc->java && lx_is_ident(lx, "synchronized"))
+        return parse_sync(lx, sc, depth);
     if (lx_is_ident(lx, "if")) {
         fe_stmt *s = new_stmt(FE_S_IF, line, col);
         if (!lx_next(lx) || !lx_expect(lx, "("))

@@ -196,6 +196,8 @@ bool fe_check(fe_test *t, const char *file, diag *d)
         ok = check_prop(&c, t->cond.filter, "the filter");
     if (ok)
         ok = check_prop(&c, t->cond.prop, "the condition");
+    if (ok && t->arch == FE_ARCH_JAVA)
+        ok = fe_check_monitors(t, file, d);
     for (int i = 0; i < t->nthreads; i++)
         ns_free(&c.regs[i]);
     free(c.regs);

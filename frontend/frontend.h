@@ -58,5 +58,12 @@ const char *fe_binop_name(fe_binop op, fe_arch arch);   /* "+" ... ("&&" for Jav
 typedef struct strbuf strbuf;
 void fe_print_call_open(strbuf *b, const fe_expr *e);
 
+/* Java monitors (frontend/monitors.c).  The location handle HANDLE of
+ * THREAD is bound to in the init, or NULL; the locations some
+ * `synchronized` names, *N of them (malloc'd array of names borrowed from
+ * T; NULL when none, and for a test other than Java). */
+const char *fe_handle_loc(const fe_test *t, int thread, const char *handle);
+const char **fe_monitor_locs(const fe_test *t, int *n);
+
 
 #endif

@@ -371,6 +371,13 @@ static void java_stmt(strbuf *b, const fe_stmt *s, bool *emitted)
     case FE_S_BLOCK:
         java_seq(b, s);
         break;
+    case FE_S_SYNC:
+        /* herd's Java has no synchronized: the hash covers it in the
+         * shape of its if blocks */
+        sb_printf(b, "synchronized (%s) {\n", s->name);
+        java_seq(b, s->then_s);
+        sb_addc(b, '}');
+        break;
     case FE_S_STORE:
         break;
     }

@@ -107,6 +107,9 @@ bool fe_parse_java(fe_test *t, const section *s, const char *file, diag *d);
 /* Cross-section checks: threads, registers and locations named by the
  * init and the condition exist; C/Java programs use known names. */
 bool fe_check(fe_test *t, const char *file, diag *d);
+/* Java: each synchronized names a bound handle, and its monitor is used as
+ * nothing else (frontend/monitors.c). */
+bool fe_check_monitors(const fe_test *t, const char *file, diag *d);
 
 /* ---- shared helpers ------------------------------------------------------------ */
 /* X86_64 register NAME (no '%', any case) -> its 64-bit name and size in

@@ -396,6 +396,12 @@ static void print_stmt(strbuf *b, const fe_test *t, const fe_stmt *s, int ind)
         indent(b, ind);
         sb_add(b, "}\n");
         break;
+    case FE_S_SYNC:
+        sb_printf(b, "synchronized (%s) {\n", s->name);
+        print_block_items(b, t, s->then_s, ind + 1);
+        indent(b, ind);
+        sb_add(b, "}\n");
+        break;
     }
 }
 

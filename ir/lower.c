@@ -167,6 +167,14 @@ static void observed_in(lw *w, const ir_cond *c)
     observed_in(w, c->r);
 }
 
+static bool is_monitor(const lw *w, const char *loc)
+{
+    for (int i = 0; i < w->nmonitor_locs; i++)
+        if (!strcmp(w->monitor_locs[i], loc))
+            return true;
+    return false;
+}
+
 static bool lower_thread(lw *w, int index)
 {
     const fe_test *ft = w->ft;
@@ -184,6 +192,10 @@ static bool lower_thread(lw *w, int index)
         ir_val v = 0;
         if (in->has_value && !value_of(w, &in->value, &v))
             return false;
+        /* A Java handle bound to a monitor is no register: only
+         * synchronized names it, and the lock names the monitor itself. */
+        if (in->has_value && in->value.kind == FE_VAL_ADDR && is_monitor(w, in->value.sym))
+            continue;
         ir_set_init_reg(w->th, in->loc.name, ir_imm(v));
     }
     for (int i = 0; i < w->th->ninit_regs; i++) {
@@ -227,12 +239,15 @@ static void lw_free(lw *w)
     free(w->hidden);
     free(w->cur);
     free(w->src);
+    free(w->monitors);
+    free(w->monitor_locs);
 }
 
 ir_test *ir_lower(const fe_test *ft, diag *d)
 {
     ir_test *t = ir_test_new(ft->name, arch_of(ft->arch));
     lw w = {.ft = ft, .t = t, .d = d};
+    w.monitor_locs = fe_monitor_locs(ft, &w.nmonitor_locs);
     t->file = xstrdup(ft->file ? ft->file : "");
     if (ft->doc)
         t->doc = xstrdup(ft->doc);

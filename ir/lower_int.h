@@ -40,6 +40,10 @@ typedef struct lw {
     size_t capregs;
     ir_operand *cur;        /* current operand of each register */
     int block;              /* current block; -1 when control cannot reach here */
+    int *monitors;          /* Java: the monitors held where the lowering is (locations) */
+    int nmonitors, capmonitors;
+    const char **monitor_locs;  /* Java: the test's monitors (fe_monitor_locs) */
+    int nmonitor_locs;
     /* where the instructions being emitted come from */
     int line, col;
     char *src;

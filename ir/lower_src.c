@@ -167,6 +167,9 @@ char *lw_src_stmt(const fe_test *ft, const fe_stmt *s)
     case FE_S_BLOCK:
         sb_add(&b, "{...}");
         break;
+    case FE_S_SYNC:
+        sb_printf(&b, "synchronized (%s)", s->name);
+        break;
     }
     return sb_take(&b);
 }

@@ -2,6 +2,7 @@
  * shape); the calls, which differ per language, go through a callback. */
 #include <stdlib.h>
 #include <string.h>
+#include "frontend/frontend.h"
 #include "ir/lower_int.h"
 #include "util/mem.h"
 
@@ -120,6 +121,31 @@ static bool lower_if(lw *w, const fe_stmt *s, lw_call_fn call)
     return true;
 }
 
+/* `synchronized (M) { ... }`: monitor enter, the body, monitor exit.  A
+ * thread that already holds the monitor re-enters it, which the JLS makes
+ * a no-op: the inner block's exit does not release it (17.1), so the inner
+ * one lowers to its body alone. */
+static bool lower_sync(lw *w, const fe_stmt *s, lw_call_fn call)
+{
+    const char *name = fe_handle_loc(w->ft, w->th->id, s->name);
+    if (!name)     /* the frontend checked; a tree built by hand may not be */
+        return lw_error(w, s->pos, "synchronized (%s): handle %s is not bound to a location", s->name, s->name);
+    int loc = lw_loc(w, name);
+    for (int i = 0; i < w->nmonitors; i++)
+        if (w->monitors[i] == loc)
+            return lw_stmt(w, s->then_s, call);
+    ir_operand m = ir_imm(IR_ADDR(loc));
+    lw_lock(w, IR_LOCK, IR_LK_MONITOR, m, false);
+    VEC_PUSH(w->monitors, w->nmonitors, w->capmonitors, loc);
+    bool ok = lw_stmt(w, s->then_s, call);
+    w->nmonitors--;
+    if (!ok)
+        return false;
+    lw_set_src(w, s->pos, xasprintf("} (end of synchronized (%s))", s->name));
+    lw_lock(w, IR_UNLOCK, IR_LK_MONITOR, m, false);
+    return true;
+}
+
 bool lw_stmt(lw *w, const fe_stmt *s, lw_call_fn call)
 {
     if (!s)
@@ -154,6 +180,8 @@ bool lw_stmt(lw *w, const fe_stmt *s, lw_call_fn call)
         return lw_expr(w, s->e, call, &v);
     case FE_S_IF:
         return lower_if(w, s, call);
+    case FE_S_SYNC:
+        return lower_sync(w, s, call);
     case FE_S_BLOCK:
         break;
     }

@@ -689,6 +689,16 @@ static void emit_instr(strbuf *out, const ir_test *t, const javagen_names *n, co
     case IR_RET:
         emit_result_stores(out, t, n, th, o, ind);
         return;
+    case IR_LOCK: case IR_UNLOCK: {
+        const char *f = n->field[IR_ADDR_LOC(in->addr.imm)];
+        if (in->op == IR_UNLOCK)
+            sb_printf(out, "%s%s.%s$lock.unlock();", ind, o->self, f);
+        else if (in->dst >= 0)
+            sb_printf(out, "%sv%d = %s.%s$lock.tryLock() ? 1 : 0;", ind, in->dst, o->self, f);
+        else
+            sb_printf(out, "%s%s.%s$lock.lock();", ind, o->self, f);
+        break;
+    }
     default:
         return;
     }
@@ -732,4 +742,13 @@ void javagen_thread_body(strbuf *out, const ir_test *t, const javagen_names *n, 
     free(inner);
     free(order);
     free(used);
+}
+
+void javagen_lock_fields(strbuf *out, const ir_test *t, const javagen_names *n, const char *indent)
+{
+    uint64_t m = ir_test_mutexes(t);
+    for (int i = 0; i < t->nlocs && i < 64; i++)
+        if (m >> i & 1)
+            sb_printf(out, "%sfinal java.util.concurrent.locks.ReentrantLock %s$lock = "
+                      "new java.util.concurrent.locks.ReentrantLock();\n", indent, n->field[i]);
 }

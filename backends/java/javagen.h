@@ -57,6 +57,14 @@ typedef struct javagen_thread_opts {
 void javagen_thread_body(strbuf *out, const ir_test *t, const javagen_names *n, int ti,
                          const javagen_thread_opts *o);
 
+/* A mutex (a Java monitor, a C spin lock or mutex) is a ReentrantLock
+ * field FIELD$lock of the state object ('$' is in no mangled name): its
+ * lock() and unlock() synchronise as monitor enter and exit do (JLS 17.4.4,
+ * java.util.concurrent.locks.Lock), and a generator working from the IR's
+ * blocks cannot always nest a synchronized block.  The declarations of
+ * T's mutexes, one a line. */
+void javagen_lock_fields(strbuf *out, const ir_test *t, const javagen_names *n, const char *indent);
+
 /* The index into t->threads of the thread with id ID, or -1. */
 int javagen_thread_index(const ir_test *t, int id);
 

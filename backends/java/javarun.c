@@ -58,6 +58,7 @@ char *javarun_generate(const ir_test *t, const char *package, const char *cls, d
     sb_add(&out, "    /** One instance of the test's memory. */\n    static final class S {\n");
     for (int i = 0; i < t->nlocs; i++)
         sb_printf(&out, "        int %s = %" PRId64 ";\n", n.field[i], t->locs[i].init);
+    javagen_lock_fields(&out, t, &n, "        ");
     sb_add(&out, "    }\n\n");
     javagen_handles(&out, t, &n, "S", "    ");
     sb_add(&out, "\n    private S[] st$ = new S[0];\n");

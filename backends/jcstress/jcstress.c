@@ -205,6 +205,7 @@ char *jcstress_generate(const ir_test *t, const bset *b, const jcstress_opts *o,
         else
             sb_printf(&out, "    int %s;\n", n.field[i]);
     }
+    javagen_lock_fields(&out, t, &n, "    ");
     sb_add(&out, "\n");
     if (n.nobs < 1 || n.nobs > 8)
         custom_result(&out, n.nobs);

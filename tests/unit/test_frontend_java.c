@@ -128,6 +128,71 @@ static void test_errors(void **st)
     expect_error("Java T\n{ 0:X=1; }\nThread0 { }\nexists (x=0)\n", 2, 3, "type mismatch");
 }
 
+/* synchronized (M): the tree, the printer's round trip, a nested block
+ * kept as written, and the monitor kept apart from data. */
+static void test_synchronized(void **st)
+{
+    (void)st;
+    const char *src = "Java S\n{ x=0; 0:X=x; 0:M=m; 1:X=x; 1:M=m; }\n"
+                      "Thread0 { synchronized (M) { int r0 = X.get(); synchronized (M) { X.set(r0 + 1); } } }\n"
+                      "Thread1 { synchronized (M) { X.set(2); } }\n"
+                      "exists (x=1)\n";
+    fe_test *t = parse(src);
+    if (!t)
+        fail_msg("parse failed: %d:%d %s", d.line, d.col, d.msg);
+    const fe_stmt *s = t->threads[0].body->body[0];
+    assert_int_equal(s->kind, FE_S_SYNC);
+    assert_string_equal(s->name, "M");
+    assert_int_equal(s->pos.line, 3);
+    assert_int_equal(s->pos.col, 11);
+    assert_int_equal(s->then_s->kind, FE_S_BLOCK);
+    assert_int_equal(s->then_s->nbody, 2);
+    assert_int_equal(s->then_s->body[1]->kind, FE_S_SYNC);
+    int nm;
+    const char **mons = fe_monitor_locs(t, &nm);
+    assert_int_equal(nm, 1);
+    assert_string_equal(mons[0], "m");
+    free(mons);
+    assert_string_equal(fe_handle_loc(t, 1, "M"), "m");
+    char *text = fe_print(t);
+    assert_non_null(strstr(text, "synchronized (M) {\n"));
+    memset(&d, 0, sizeof d);
+    fe_test *u = fe_parse(text, strlen(text), "t.litmus", &d);
+    if (!u)
+        fail_msg("the printed test does not parse: %d:%d %s\n%s", d.line, d.col, d.msg, text);
+    char why[256];
+    if (!fe_test_equal(t, u, why, sizeof why))
+        fail_msg("round trip: %s", why);
+    assert_string_equal(t->hash, u->hash);
+    /* the same statements without the monitor are another test */
+    fe_test *v = parse("Java S\n{ x=0; 0:X=x; 0:M=m; 1:X=x; 1:M=m; }\n"
+                       "Thread0 { int r0 = X.get(); X.set(r0 + 1); }\n"
+                       "Thread1 { X.set(2); }\nexists (x=1)\n");
+    assert_non_null(v);
+    assert_false(fe_test_equal(t, v, why, sizeof why));
+    assert_string_not_equal(t->hash, v->hash);
+    free(text);
+    fe_test_free(t);
+    fe_test_free(u);
+    fe_test_free(v);
+
+    const char *h = "Java T\n{ x=0; 0:X=x; 0:M=m; 0:N=x; 1:M=m; }\nThread0 {\n";
+    char buf[512];
+#define E(b, l, c, w) snprintf(buf, sizeof buf, "%s%s\n}\nThread1 { }\nexists (x=0)\n", h, b), \
+                      expect_error(buf, l, c, w)
+    E("synchronized (M) { int r = M.get(); }", 4, 28, "a monitor is not data");
+    E("synchronized (N) { }\nint r = X.get();", 5, 9, "a monitor is not data");
+    E("synchronized (Q) { }", 4, 1, "handle Q is not bound");
+    E("synchronized (x) { }", 4, 15, "synchronized takes a handle");
+    E("synchronized (M) X.set(1);", 4, 18, "expected '{'");
+    E("synchronized (M) { X.set(1);", 3, 9, "unbalanced '{': missing '}'");
+#undef E
+    expect_error("Java T\n{ x=0; m=1; 0:M=m; }\nThread0 { synchronized (M) { } }\nexists (x=0)\n", 2, 8,
+                 "a monitor starts free");
+    expect_error("Java T\n{ 0:M=m; }\nThread0 { synchronized (M) { } }\nexists (m=0)\n", 4, 9,
+                 "the condition observes m");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +200,7 @@ int main(void)
         cmocka_unit_test(test_methods_and_fences),
         cmocka_unit_test(test_operators),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_synchronized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

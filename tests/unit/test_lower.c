@@ -456,6 +456,41 @@ static void test_java(void **state)
     ir_test_free(t);
 }
 
+/* synchronized: enter before the body, exit after it, under an if too;
+ * the inner block of a re-entry and its end lower to nothing; the monitor's
+ * handles are no registers. */
+static void test_java_synchronized(void **state)
+{
+    (void)state;
+    ir_test *t = unit_litmus("Java S\n{ x=0; 0:X=x; 0:M=m; 0:N=m; 1:M=m; }\n"
+                             "Thread0 { synchronized (M) { synchronized (N) { X.set(1); } int r0 = X.get(); } }\n"
+                             "Thread1 { synchronized (M) { } }\n"
+                             "exists (x=1)\n");
+    const ir_thread *th = &t->threads[0];
+    assert_int_equal(th->nblocks, 1);
+    assert_int_equal(th->blocks[0].ninstrs, 5);
+    const ir_instr *in = instr(t, 0, 0, 0);
+    assert_int_equal(in->op, IR_LOCK);
+    assert_int_equal(in->lock, IR_LK_MONITOR);
+    assert_int_equal(in->dst, -1);
+    int m = ir_find_loc(t, "m");
+    assert_true(m >= 0);
+    assert_true(in->addr.kind == IR_OPND_IMM && in->addr.imm == IR_ADDR(m));
+    assert_int_equal(instr(t, 0, 0, 1)->op, IR_STORE);
+    assert_int_equal(instr(t, 0, 0, 2)->op, IR_LOAD);
+    in = instr(t, 0, 0, 3);
+    assert_int_equal(in->op, IR_UNLOCK);
+    assert_int_equal(in->lock, IR_LK_MONITOR);
+    assert_true(in->addr.imm == IR_ADDR(m));
+    assert_int_equal(instr(t, 0, 0, 4)->op, IR_RET);
+    assert_int_equal(th->ninit_regs, 1);
+    assert_string_equal(th->init_regs[0].name, "X");
+    assert_int_equal(t->threads[1].ninit_regs, 0);
+    assert_int_equal(t->threads[1].blocks[0].ninstrs, 3);
+    assert_true(ir_check_locks(t, &(diag){0}));
+    ir_test_free(t);
+}
+
 static void test_condition(void **state)
 {
     (void)state;
@@ -501,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_c_modes_and_registers),
         cmocka_unit_test(test_c_errors),
         cmocka_unit_test(test_java),
+        cmocka_unit_test(test_java_synchronized),
         cmocka_unit_test(test_condition),
     };
     return cmocka_run_group_tests_name("lower", tests, NULL, NULL);
