@@ -74,6 +74,12 @@ typedef struct opts {
 static bool reparse_agrees(const char *text, const bset *bs, const bset *bt, const ir_test *src, const x86_prog *p,
                            const model *x86tso, diag *d)
 {
+    /* A lock's waiting XCHG has no loop-free text: read back it would be a
+     * plain XCHG, a program that does not wait.  Nothing to compare. */
+    for (int ti = 0; ti < p->nthreads; ti++)
+        for (int i = 0; i < p->threads[ti].ncode; i++)
+            if (p->threads[ti].code[i].waits)
+                return true;
     fe_test *ft = fe_parse(text, strlen(text), "<compiled x86>", d);
     ir_test *t2 = ft ? ir_lower(ft, d) : NULL;
     fe_test_free(ft);

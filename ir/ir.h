@@ -126,6 +126,9 @@ typedef struct ir_instr {
     ir_mode fail_mode;      /* CAS: mode of the failure read (IR_MODE_NONE = same as mode) */
     ir_rmw_op rmw_op;
     bool weak;              /* CAS: weak form (may fail spuriously) */
+    bool waits;             /* XCHG: a lock's exchange, which the thread repeats until it reads 0;
+                             * a path where it reads another value does not exist (the x86
+                             * compilation of IR_LOCK) */
     int flag;               /* CAS: SSA value set to 1 when it wrote, 0 when it failed;
                              * -1 for none (then only the old value tells, which a
                              * weak CAS's spurious failure would not) */

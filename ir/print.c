@@ -170,6 +170,8 @@ static void add_instr(strbuf *b, const ir_test *t, const ir_block *bl, const ir_
                 sb_printf(b, ", ok %%%d", in->flag);
         } else {
             add_operands(b, t, in->addr, in->a);
+            if (in->waits)
+                sb_add(b, ", waits");
         }
         break;
     case IR_FENCE:

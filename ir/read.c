@@ -183,6 +183,10 @@ static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, s
             }
         } else if (ok) {
             ok = take_operand(r, th, &in.a);
+            if (ok && rd_accept_punct(r, ",")) {
+                ok = rd_expect_word(r, "waits");
+                in.waits = true;
+            }
         }
     } else if (!strcmp(opname, "lock") || !strcmp(opname, "trylock") || !strcmp(opname, "unlock")) {
         in.op = opname[0] == 'u' ? IR_UNLOCK : IR_LOCK;

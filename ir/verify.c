@@ -251,6 +251,8 @@ static bool check_shape(vctx *c, const ir_instr *in)
                 return false;
             if (in->fail_mode != IR_MODE_NONE || in->weak)
                 return FAIL(c, in, "only a cas has a failure mode or a weak form%s", "");
+            if (in->waits && in->rmw_op != IR_RMW_XCHG)
+                return FAIL(c, in, "only an xchg waits%s", "");
         }
         break;
     case IR_FENCE:

@@ -161,6 +161,48 @@ static void emit_access(rewriter *w, const scheme_item *it)
     }
 }
 
+/* Locks compile the same under every scheme, as compilers and JVMs do on
+ * x86: a lock is an XCHG of 1 that the thread repeats until it reads the
+ * mutex free (0) — in the model, the try that did; a trylock a LOCK CMPXCHG
+ * of 0 for 1 (taken when it read 0); an unlock a plain MOV of 0 (x86's
+ * stores are releases), except a Java monitor's exit, an XCHG, since the
+ * monitor's actions are in one total order with the volatile ones. */
+static void emit_lock(rewriter *w)
+{
+    const ir_instr *s = w->src;
+    ir_instr *in;
+    if (s->op == IR_UNLOCK && s->lock != IR_LK_MONITOR) {
+        in = emit(w, IR_STORE);
+        in->mode = IR_X86_PLAIN;
+        in->addr = s->addr;
+        in->a = ir_imm(0);
+        return;
+    }
+    in = emit(w, IR_RMW);
+    in->mode = IR_X86_LOCKED;
+    in->addr = s->addr;
+    in->dst = ir_new_val(w->th);
+    int old = in->dst;
+    if (s->op == IR_UNLOCK) {
+        in->rmw_op = IR_RMW_XCHG;
+        in->a = ir_imm(0);
+    } else if (s->dst < 0) {
+        in->rmw_op = IR_RMW_XCHG;
+        in->a = ir_imm(1);
+        in->waits = true;
+    } else {
+        in->rmw_op = IR_RMW_CAS;
+        in->a = ir_imm(1);
+        in->b = ir_imm(0);
+        in->flag = -1;
+        ir_instr *eq = emit(w, IR_BIN);
+        eq->binop = IR_EQ;
+        eq->dst = s->dst;
+        eq->a = ir_value(old);
+        eq->b = ir_imm(0);
+    }
+}
+
 static void copy_plain(rewriter *w)
 {
     ir_instr *in = emit(w, w->src->op);
@@ -189,6 +231,9 @@ static bool rewrite(rewriter *w, const x86_scheme *s, const ir_test *t, diag *d)
     case IR_STORE: kind = SK_STORE; break;
     case IR_RMW: kind = SK_RMW; break;
     case IR_FENCE: kind = SK_FENCE; break;
+    case IR_LOCK: case IR_UNLOCK:
+        emit_lock(w);
+        return true;
     default:
         copy_plain(w);
         return true;

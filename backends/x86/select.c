@@ -19,13 +19,13 @@ static x86_opnd o_label(int l) { return (x86_opnd){.kind = X86_O_LABEL, .label =
 
 static void put(sel *s, x86_op op, bool lock, x86_opnd dst, x86_opnd src)
 {
-    x86_instr in = {op, lock, dst, src, -1, s->line};
+    x86_instr in = {op, lock, dst, src, -1, s->line, false};
     VEC_PUSH(s->code, s->ncode, s->capcode, in);
 }
 
 static void put_label(sel *s, int label)
 {
-    x86_instr in = {X86_LABEL, false, {0}, {0}, label, 0};
+    x86_instr in = {X86_LABEL, false, {0}, {0}, label, 0, false};
     VEC_PUSH(s->code, s->ncode, s->capcode, in);
 }
 
@@ -121,6 +121,7 @@ static bool sel_rmw(sel *s, const ir_instr *in)
             return false;
         put(s, X86_MOV, false, o_reg(d), a);
         put(s, X86_XCHG, false, m, o_reg(d));
+        s->code[s->ncode - 1].waits = in->waits;
         return true;
     }
     case IR_RMW_ADD:
@@ -333,11 +334,7 @@ static bool sel_instr(sel *s, int pos, const ir_instr *in)
     case IR_RET:
         return true;
     default:
-        if (in->op == IR_LOCK || in->op == IR_UNLOCK)
-            /* A lock waits: in loop-free x86 litmus code it needs the
-             * test's filter to say the exchange read the mutex free, which
-             * compiled programs do not carry yet. */
-            return fail(s, "%s", "locks have no x86 compilation yet (the C11 target runs them: --target c11)");
+        /* locks are compiled to XCHG and MOV by x86_scheme_apply first */
         return fail(s, "%s", "internal error: unknown IR instruction");
     }
 }
@@ -595,6 +592,17 @@ x86_prog *x86_select(ir_test *target, const ir_test *source, const char *scheme,
     if (!p->herd_ok)
         p->herd_note = xasprintf("thread %d uses %s%s, which herd7 7.57 runs in neither X86 nor X86_64 mode", t64,
                                  bad64->lock ? "LOCK " : "", x86_op_name(bad64->op));
+    /* A lock's XCHG is repeated until it reads the mutex free: herd7 would
+     * need a loop, which it unrolls past any use; litmusc's own x86tso runs
+     * the test (the XCHG takes only the try that read 0). */
+    for (int ti = 0; ti < p->nthreads && p->herd_ok; ti++)
+        for (int i = 0; i < p->threads[ti].ncode && p->herd_ok; i++)
+            if (p->threads[ti].code[i].waits) {
+                p->herd_ok = false;
+                p->herd_note = xasprintf("thread %d's XCHG at line %d is a lock, repeated until it reads the "
+                                         "mutex free, which herd7 runs only as a loop", p->threads[ti].id,
+                                         p->threads[ti].code[i].line);
+            }
     return p;
 }
 

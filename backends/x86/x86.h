@@ -75,6 +75,7 @@ typedef struct x86_instr {
     x86_opnd dst, src;  /* Intel order; unused operands are X86_O_NONE */
     int label;          /* X86_LABEL: the label defined */
     int line;           /* source line this came from (0 if none) */
+    bool waits;         /* XCHG of a lock: repeated until it reads 0 (ir_instr.waits) */
 } x86_instr;
 
 /* True when herd7 7.57 runs this instruction in X86 mode:

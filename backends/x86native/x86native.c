@@ -124,7 +124,32 @@ static bool put_instr(strbuf *b, const x86_instr *in, const ir_test *t, bool add
     if (!put_opnd(b, &in->src, t, wide, d))
         return false;
     sb_addc(b, ',');
-    return put_opnd(b, &in->dst, t, wide, d);
+    if (!put_opnd(b, &in->dst, t, wide, d))
+        return false;
+    if (in->waits) {
+        /* A lock's exchange, repeated until it read the mutex free; in
+         * between, reads only (test-and-test-and-set), with a pause.  The
+         * register is set to 1 again for each try. */
+        char q = wide ? 'q' : 'l';
+        sb_printf(b, "\\n\\ttest%c ", q);
+        put_opnd(b, &in->src, t, wide, d);
+        sb_addc(b, ',');
+        put_opnd(b, &in->src, t, wide, d);
+        sb_printf(b, "\\n\\tjz 2f\\n1:\\tpause\\n\\tcmp%c $0,", q);
+        put_opnd(b, &in->dst, t, wide, d);
+        sb_printf(b, "\\n\\tjne 1b\\n\\tmov%c $1,", q);
+        put_opnd(b, &in->src, t, wide, d);
+        sb_printf(b, "\\n\\txchg%c ", q);
+        put_opnd(b, &in->src, t, wide, d);
+        sb_addc(b, ',');
+        put_opnd(b, &in->dst, t, wide, d);
+        sb_printf(b, "\\n\\ttest%c ", q);
+        put_opnd(b, &in->src, t, wide, d);
+        sb_addc(b, ',');
+        put_opnd(b, &in->src, t, wide, d);
+        sb_add(b, "\\n\\tjnz 1b\\n2:");
+    }
+    return true;
 }
 
 /* Whether location L's cell has the width the code uses on it. */
@@ -170,9 +195,15 @@ static const char *const saved_regs[] = {"rax", "rcx", "rdx", "rbx", "rbp", "rsi
                                          "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
 enum { NSAVED = sizeof saved_regs / sizeof *saved_regs };
 
-static void put_gap(strbuf *b, int k)
+static void put_gap(strbuf *b, int k, bool locking)
 {
     sb_printf(b, "        \"\\tmovl %d(%%q[gp]), %%k[gc]\\n\"\n", 4 * k);
+    if (locking) {
+        /* A thread that takes locks never switches (lrt_gap_locking). */
+        sb_add(b, "        \"\\ttestl %k[gc], %k[gc]\\n\\tjz 2f\\n\\tcmpl $-1, %k[gc]\\n\\tje 2f\\n\"\n"
+                  "        \"1:\\tpause\\n\\tdecl %k[gc]\\n\\tjnz 1b\\n2:\\n\"\n");
+        return;
+    }
     sb_add(b, "        \"\\ttestl %k[gc], %k[gc]\\n\\tjz 2f\\n\"\n"
               "        \"\\tcmpl $-1, %k[gc]\\n\\tjne 1f\\n\"\n"
               "        \"\\tleaq -128(%%rsp), %%rsp\\n\\tpushfq\\n\"\n");
@@ -251,6 +282,12 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
     sb_printf(b, "        \"#START _litmus_%sP%d\\n\"\n", mark, xt->id);
     int j = 0, naccess = 0;
     bool ok = true;
+    bool locking = false;      /* the thread takes locks: its gaps never switch */
+    for (int i = 0; i < xt->ncode; i++)
+        locking |= xt->code[i].waits;
+    for (int k = 0; k < f->t->threads[ti].nblocks; k++)
+        for (int i = 0; i < f->t->threads[ti].blocks[k].ninstrs; i++)
+            locking |= f->t->threads[ti].blocks[k].instrs[i].op == IR_LOCK;
     unsigned *addr = xcalloc((size_t)xt->ncode + 1, sizeof *addr);
     x86native_address_regs(xt, addr);
     for (int i = 0; ok && i < xt->ncode; i++) {
@@ -258,7 +295,7 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
         if (in->op != X86_LABEL)
             sb_printf(b, "        \"#_litmus_%sP%d_%d\\n\"\n", mark, xt->id, j++);
         if (f->gapped && touches_memory(in))
-            put_gap(b, nat_gap_position(naccess++));
+            put_gap(b, nat_gap_position(naccess++), locking);
         strbuf line = {0};
         ok = put_instr(&line, in, t, x86native_address_op(in, addr[i]), d);
         if (ok)

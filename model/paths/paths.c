@@ -256,6 +256,8 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
     }
     if (nv < 0)
         return fail(k, in, "read-modify-write without an operand");
+    if (in->waits)          /* a lock's exchange: only its try that read the mutex free */
+        add_cond(w, vx_bin(p, IR_EQ, old, vx_const(p, 0)), true);
     uint64_t ddeps = p->e[nv].deps & ~((uint64_t)1 << slot);
     bool x86 = in->mode == IR_X86_LOCKED || in->mode == IR_X86_PLAIN;
     ir_mode rmode = in->mode;
