@@ -14,6 +14,8 @@ rounds=${1:-5}
 root=$(cd "$here/.." && pwd)
 corpora="$root/tests/corpus"
 [ -d "$root/../shared/corpus" ] && corpora="$corpora $(cd "$root/../shared/corpus" && pwd)"
+# the tests with locks, each folder a row of its own
+locks="$root/tests/locks/corpus $root/tests/locks/c $root/tests/locks/java $root/examples/locks"
 echo "machine: $(uname -m), $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "litmusc: $LITMUSC; $rounds rounds"
 echo
@@ -29,6 +31,13 @@ for corpus in $corpora; do
             END { printf "| %s | %d | %d | %d | %d | %d | %d |\n", f, n, e, h, y, l, bad }' "$tmp/out"
     done
 done
+for dir in $locks; do
+    # shellcheck disable=SC2046
+    "$LITMUSC" races --detector all $(ls "$dir"/*.litmus) > "$tmp/out" 2> "$tmp/err"
+    bad=$(grep -c 'do not nest' "$tmp/err")
+    awk -v f="${dir#"$root"/}" -v bad="$bad" '/^Nested / { n++; e += $4; h += $7; y += $10; l += $13 }
+        END { printf "| %s | %d | %d | %d | %d | %d | %d |\n", f, n, e, h, y, l, bad }' "$tmp/out"
+done
 echo
 # in-process modelling time from --json ("seconds" per test: model alone,
 # and the model run with every detector on every consistent execution),
@@ -36,7 +45,7 @@ echo
 r=1
 while [ "$r" -le "$rounds" ]; do
     for corpus in $corpora; do
-        for dir in $(find "$corpus" -name '*.litmus' | sed 's|/[^/]*$||' | sort -u); do
+        for dir in $(find "$corpus" -name '*.litmus' | sed 's|/[^/]*$||' | sort -u) $([ "$corpus" = "$root/tests/corpus" ] && echo "$locks"); do
             key=$(echo "$dir" | md5sum | cut -c1-12)
             # shellcheck disable=SC2046
             "$LITMUSC" model --json $(ls "$dir"/*.litmus) > "$tmp/j.model.$r.$key" 2> /dev/null
@@ -66,7 +75,7 @@ for cmd in model "races --detector all"; do
     while [ "$r" -le "$rounds" ]; do
         total=0
         for corpus in $corpora; do
-            for dir in $(find "$corpus" -name '*.litmus' | sed 's|/[^/]*$||' | sort -u); do
+            for dir in $(find "$corpus" -name '*.litmus' | sed 's|/[^/]*$||' | sort -u) $([ "$corpus" = "$root/tests/corpus" ] && echo "$locks"); do
                 # shellcheck disable=SC2046,SC2086
                 /usr/bin/time -f "%U %S" -o "$tmp/t" "$LITMUSC" $cmd $(ls "$dir"/*.litmus) > /dev/null 2>&1
                 total=$(awk -v t="$total" '{ printf "%.2f", t + $1 + $2 }' "$tmp/t")

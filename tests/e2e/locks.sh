@@ -111,6 +111,18 @@ for f in examples/locks/lock-counter.litmus tests/locks/c/trylock.litmus tests/l
 done
 "$L" run -s 1000 -r 20 --until-covered --timeout 60 "$root/tests/locks/c/trylock.litmus" > "$tmp/run" 2>"$tmp/err"; rc=$?
 [ "$rc" = 0 ] && grep -q '^Coverage trylock 3/3' "$tmp/run" || bad "run --until-covered trylock: exit $rc, $(grep Coverage "$tmp/run")"
+# RaceFuzzer on JobServer: the hybrid's pairs as targets; hits and w are
+# confirmed on hardware (both accesses seen unordered), the pool's buffer,
+# the lockset and hybrid false alarm, never is
+"$L" run --race-fuzz -s 2000 -r 5 --timeout 120 "$js" > "$tmp/fz" 2>"$tmp/err"; rc=$?
+[ "$rc" -le 1 ] || bad "run --race-fuzz JobServer: exit $rc: $(head -3 "$tmp/err")"
+for loc in hits w; do
+    grep -q "^RaceFuzz JobServer confirmed .* $loc <-> .* $loc count [1-9]" "$tmp/fz" || bad "race-fuzz: $loc not confirmed"
+done
+grep -q '^RaceFuzz JobServer unconfirmed .* data <-> .* data: no allowed state shows it' "$tmp/fz" ||
+    bad "race-fuzz: the pool's buffer is not reported unconfirmed"
+grep -q '^RaceFuzz JobServer confirmed .* data <->' "$tmp/fz" && bad "race-fuzz: confirmed the pool's false alarm"
+
 # x86: a lock is an XCHG repeated until it reads the mutex free, an unlock
 # a MOV; check-scheme holds for every lock test, the asm harness runs them,
 # and the herd text says herd7 would need a loop for the wait
