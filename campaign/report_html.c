@@ -136,6 +136,136 @@ static const char runs_sql[] =
     " LEFT JOIN machines m ON m.id = r.machine_id"
     " ORDER BY t.name, t.arch, g.target, g.compiler, g.model, g.options";
 
+/* The summary table at the top of the report. */
+static void summary_section(strbuf *b, const campaign_summary *sp)
+{
+    const campaign_summary s = *sp;
+    double cover = s.allowed ? 100.0 * (double)s.seen_allowed / (double)s.allowed : 0;
+    sb_printf(b, "<section id=\"summary\"><h2>Summary</h2><table>"
+                    "<tr><th>tests</th><td id=\"sum-tests\">%d</td></tr>"
+                    "<tr><th>runs</th><td id=\"sum-runs\">%d</td></tr>"
+                    "<tr><th>finished</th><td id=\"sum-done\">%d</td></tr>"
+                    "<tr><th>failed</th><td id=\"sum-errors\">%d</td></tr>"
+                    "<tr><th>corrupt (the stored result does not parse)</th><td id=\"sum-corrupt\">%d</td></tr>"
+                    "<tr><th>not run yet</th><td id=\"sum-pending\">%d</td></tr>"
+                    "<tr><th>runs with a forbidden state</th><td id=\"sum-forbidden\">%d</td></tr>"
+                    "<tr><th>partial runs</th><td id=\"sum-partial\">%d</td></tr>"
+                    "<tr><th>coverage of allowed states</th><td id=\"sum-coverage\">%lld of %lld (%.1f%%)</td></tr>"
+                    "<tr><th>iterations</th><td id=\"sum-iterations\">%llu</td></tr>"
+                    "<tr><th>run time</th><td id=\"sum-seconds\">%.2f s</td></tr>"
+                    "</table>\n<p class=\"legend\">states:<span class=\"allowed\"></span>allowed, seen"
+                    "<span class=\"forbidden\"></span>forbidden, seen<span class=\"unseen\"></span>allowed, never "
+                    "seen</p></section>\n",
+              s.tests, s.runs, s.done, s.errors, s.corrupt, s.pending, s.forbidden_runs, s.partial_runs, (long long)s.seen_allowed,
+              (long long)s.allowed, cover, (unsigned long long)s.iterations, s.seconds);
+}
+
+/* One run as a row of the runs table. */
+static void run_row(strbuf *rows, sqlite3_stmt *st, const char *status, const char *verdict, bool done, bool cc)
+{
+    int64_t rid = sqlite3_column_int64(st, 0);
+    int allowed = sqlite3_column_int(st, 12), seen = sqlite3_column_int(st, 13);
+    sb_add(rows, "<tr class=\"");
+    esc(rows, done ? verdict : status);
+    sb_printf(rows, "\"><td><a href=\"#run-%lld\">", (long long)rid);
+    esc(rows, cdb_text(st, 2));
+    sb_add(rows, "</a></td>");
+    static const int text_cols[] = {21, 3, 4, 5};   /* arch, target, compiler, model */
+    for (size_t k = 0; k < sizeof text_cols / sizeof *text_cols; k++) {
+        sb_add(rows, "<td>");
+        esc(rows, cdb_text(st, text_cols[k]));
+        if (cc && text_cols[k] == 4 && *cdb_text(st, 6)) {
+            /* cc-check's configuration is its compiler and flags */
+            sb_addc(rows, ' ');
+            esc(rows, cdb_text(st, 6));
+        }
+        sb_add(rows, "</td>");
+    }
+    sb_add(rows, "<td>");
+    esc(rows, status);
+    sb_add(rows, "</td><td>");
+    esc(rows, done ? verdict : "");
+    sb_add(rows, "</td>");
+    if (done && cc)
+        sb_printf(rows, "<td class=\"num\"></td><td class=\"num\"></td><td class=\"num\">%d</td>"
+                         "<td class=\"num\"></td><td class=\"num\">%.3f</td></tr>\n",
+                  sqlite3_column_int(st, 11), sqlite3_column_double(st, 14));
+    else if (done)
+        sb_printf(rows, "<td class=\"num\">%lld</td><td class=\"num\">%lld</td><td class=\"num\">%d</td>"
+                         "<td class=\"num\" data-v=\"%.4f\">%d/%d</td><td class=\"num\">%.3f</td></tr>\n",
+                  (long long)sqlite3_column_int64(st, 9), (long long)sqlite3_column_int64(st, 10),
+                  sqlite3_column_int(st, 11), allowed ? (double)seen / allowed : 0, seen, allowed,
+                  sqlite3_column_double(st, 14));
+    else
+        sb_add(rows, "<td class=\"num\"></td><td class=\"num\"></td><td class=\"num\"></td>"
+                      "<td class=\"num\"></td><td class=\"num\"></td></tr>\n");
+}
+
+/* One run's details: configuration, machine, and its histogram or lifted test. */
+static void run_details(strbuf *details, campaign *c, sqlite3_stmt *st, sqlite3_stmt *obs, sqlite3_stmt *model,
+                        const char *status, const char *verdict, bool done, bool cc, bool corrupt)
+{
+    int64_t rid = sqlite3_column_int64(st, 0), tid = sqlite3_column_int64(st, 1);
+    sb_printf(details, "<div class=\"run\" id=\"run-%lld\"><h3>", (long long)rid);
+    esc(details, cdb_text(st, 21));
+    sb_addc(details, ' ');
+    esc(details, cdb_text(st, 2));
+    sb_add(details, " on ");
+    esc(details, cdb_text(st, 3));
+    sb_add(details, ", ");
+    esc(details, cdb_text(st, 4));
+    sb_add(details, "</h3>\n<p>file ");
+    esc(details, cdb_text(st, 20));
+    sb_add(details, "; model ");
+    esc(details, cdb_text(st, 5));
+    if (done && cc) {
+        sb_add(details, "; cc-check: ");
+        esc(details, verdict);
+        if (*cdb_text(st, 15)) {
+            sb_add(details, ": ");
+            esc(details, cdb_text(st, 15));
+        }
+    } else if (done) {
+        sb_add(details, ": ");
+        esc(details, cdb_text(st, 16));
+        sb_add(details, "; run: ");
+        esc(details, verdict);
+        sb_printf(details, ", %lld iterations, %lld witnesses", (long long)sqlite3_column_int64(st, 9),
+                  (long long)sqlite3_column_int64(st, 10));
+    } else if (corrupt) {
+        sb_add(details, "; corrupt: the stored result does not parse");
+    } else {
+        sb_add(details, "; ");
+        esc(details, status);
+        if (*cdb_text(st, 15)) {
+            sb_add(details, ": ");
+            esc(details, cdb_text(st, 15));
+        }
+    }
+    sb_add(details, cc ? "<br>flags: " : "<br>options: ");
+    esc(details, cdb_text(st, 6));
+    if (sqlite3_column_type(st, 17) != SQLITE_NULL) {
+        sb_add(details, "; machine: ");
+        esc(details, cdb_text(st, 17));
+        sb_add(details, ", ");
+        esc(details, cdb_text(st, 18));
+        sb_printf(details, ", %d cores", sqlite3_column_int(st, 19));
+    }
+    sb_add(details, "</p>\n");
+    if (done && cc && *cdb_text(st, 24)) {
+        sb_add(details, "<p>states the source forbids:</p>\n<pre class=\"bug-states\">");
+        esc(details, cdb_text(st, 24));
+        sb_add(details, "</pre>\n");
+    }
+    if (done && cc && *cdb_text(st, 23)) {
+        sb_add(details, "<details><summary>the lifted test</summary><pre>");
+        esc(details, cdb_text(st, 23));
+        sb_add(details, "</pre></details>\n");
+    } else if (done && !cc)
+        histogram(c, obs, model, rid, tid, cdb_text(st, 5), details);
+    sb_add(details, "</div>\n");
+}
+
 bool campaign_report_html(campaign *c, const char *path, diag *d)
 {
     campaign_summary s;
@@ -157,24 +287,7 @@ bool campaign_report_html(campaign *c, const char *path, diag *d)
     sb_printf(&out, "</title><style>%s</style></head><body>\n<h1>litmusc campaign</h1>\n<p>", style);
     esc(&out, campaign_path(c));
     sb_add(&out, "</p>\n");
-    double cover = s.allowed ? 100.0 * (double)s.seen_allowed / (double)s.allowed : 0;
-    sb_printf(&out, "<section id=\"summary\"><h2>Summary</h2><table>"
-                    "<tr><th>tests</th><td id=\"sum-tests\">%d</td></tr>"
-                    "<tr><th>runs</th><td id=\"sum-runs\">%d</td></tr>"
-                    "<tr><th>finished</th><td id=\"sum-done\">%d</td></tr>"
-                    "<tr><th>failed</th><td id=\"sum-errors\">%d</td></tr>"
-                    "<tr><th>corrupt (the stored result does not parse)</th><td id=\"sum-corrupt\">%d</td></tr>"
-                    "<tr><th>not run yet</th><td id=\"sum-pending\">%d</td></tr>"
-                    "<tr><th>runs with a forbidden state</th><td id=\"sum-forbidden\">%d</td></tr>"
-                    "<tr><th>partial runs</th><td id=\"sum-partial\">%d</td></tr>"
-                    "<tr><th>coverage of allowed states</th><td id=\"sum-coverage\">%lld of %lld (%.1f%%)</td></tr>"
-                    "<tr><th>iterations</th><td id=\"sum-iterations\">%llu</td></tr>"
-                    "<tr><th>run time</th><td id=\"sum-seconds\">%.2f s</td></tr>"
-                    "</table>\n<p class=\"legend\">states:<span class=\"allowed\"></span>allowed, seen"
-                    "<span class=\"forbidden\"></span>forbidden, seen<span class=\"unseen\"></span>allowed, never "
-                    "seen</p></section>\n",
-              s.tests, s.runs, s.done, s.errors, s.corrupt, s.pending, s.forbidden_runs, s.partial_runs, (long long)s.seen_allowed,
-              (long long)s.allowed, cover, (unsigned long long)s.iterations, s.seconds);
+    summary_section(&out, &s);
     if (!ccreport_html(c, &out, d)) {
         sqlite3_finalize(st);
         sqlite3_finalize(obs);
@@ -183,106 +296,14 @@ bool campaign_report_html(campaign *c, const char *path, diag *d)
         return false;
     }
     while (sqlite3_step(st) == SQLITE_ROW) {
-        int64_t rid = sqlite3_column_int64(st, 0), tid = sqlite3_column_int64(st, 1);
         const char *verdict = cdb_text(st, 8);
         /* a finished run whose stored result does not parse is neither finished nor waiting */
         bool corrupt = sqlite3_column_int(st, 22) != 0;
         const char *status = corrupt ? "corrupt" : cdb_text(st, 7);
         bool done = !strcmp(status, "done");
         bool cc = !strcmp(cdb_text(st, 3), CAMPAIGN_CC_TARGET);
-        int allowed = sqlite3_column_int(st, 12), seen = sqlite3_column_int(st, 13);
-        sb_add(&rows, "<tr class=\"");
-        esc(&rows, done ? verdict : status);
-        sb_printf(&rows, "\"><td><a href=\"#run-%lld\">", (long long)rid);
-        esc(&rows, cdb_text(st, 2));
-        sb_add(&rows, "</a></td>");
-        static const int text_cols[] = {21, 3, 4, 5};   /* arch, target, compiler, model */
-        for (size_t k = 0; k < sizeof text_cols / sizeof *text_cols; k++) {
-            sb_add(&rows, "<td>");
-            esc(&rows, cdb_text(st, text_cols[k]));
-            if (cc && text_cols[k] == 4 && *cdb_text(st, 6)) {
-                /* cc-check's configuration is its compiler and flags */
-                sb_addc(&rows, ' ');
-                esc(&rows, cdb_text(st, 6));
-            }
-            sb_add(&rows, "</td>");
-        }
-        sb_add(&rows, "<td>");
-        esc(&rows, status);
-        sb_add(&rows, "</td><td>");
-        esc(&rows, done ? verdict : "");
-        sb_add(&rows, "</td>");
-        if (done && cc)
-            sb_printf(&rows, "<td class=\"num\"></td><td class=\"num\"></td><td class=\"num\">%d</td>"
-                             "<td class=\"num\"></td><td class=\"num\">%.3f</td></tr>\n",
-                      sqlite3_column_int(st, 11), sqlite3_column_double(st, 14));
-        else if (done)
-            sb_printf(&rows, "<td class=\"num\">%lld</td><td class=\"num\">%lld</td><td class=\"num\">%d</td>"
-                             "<td class=\"num\" data-v=\"%.4f\">%d/%d</td><td class=\"num\">%.3f</td></tr>\n",
-                      (long long)sqlite3_column_int64(st, 9), (long long)sqlite3_column_int64(st, 10),
-                      sqlite3_column_int(st, 11), allowed ? (double)seen / allowed : 0, seen, allowed,
-                      sqlite3_column_double(st, 14));
-        else
-            sb_add(&rows, "<td class=\"num\"></td><td class=\"num\"></td><td class=\"num\"></td>"
-                          "<td class=\"num\"></td><td class=\"num\"></td></tr>\n");
-        sb_printf(&details, "<div class=\"run\" id=\"run-%lld\"><h3>", (long long)rid);
-        esc(&details, cdb_text(st, 21));
-        sb_addc(&details, ' ');
-        esc(&details, cdb_text(st, 2));
-        sb_add(&details, " on ");
-        esc(&details, cdb_text(st, 3));
-        sb_add(&details, ", ");
-        esc(&details, cdb_text(st, 4));
-        sb_add(&details, "</h3>\n<p>file ");
-        esc(&details, cdb_text(st, 20));
-        sb_add(&details, "; model ");
-        esc(&details, cdb_text(st, 5));
-        if (done && cc) {
-            sb_add(&details, "; cc-check: ");
-            esc(&details, verdict);
-            if (*cdb_text(st, 15)) {
-                sb_add(&details, ": ");
-                esc(&details, cdb_text(st, 15));
-            }
-        } else if (done) {
-            sb_add(&details, ": ");
-            esc(&details, cdb_text(st, 16));
-            sb_add(&details, "; run: ");
-            esc(&details, verdict);
-            sb_printf(&details, ", %lld iterations, %lld witnesses", (long long)sqlite3_column_int64(st, 9),
-                      (long long)sqlite3_column_int64(st, 10));
-        } else if (corrupt) {
-            sb_add(&details, "; corrupt: the stored result does not parse");
-        } else {
-            sb_add(&details, "; ");
-            esc(&details, status);
-            if (*cdb_text(st, 15)) {
-                sb_add(&details, ": ");
-                esc(&details, cdb_text(st, 15));
-            }
-        }
-        sb_add(&details, cc ? "<br>flags: " : "<br>options: ");
-        esc(&details, cdb_text(st, 6));
-        if (sqlite3_column_type(st, 17) != SQLITE_NULL) {
-            sb_add(&details, "; machine: ");
-            esc(&details, cdb_text(st, 17));
-            sb_add(&details, ", ");
-            esc(&details, cdb_text(st, 18));
-            sb_printf(&details, ", %d cores", sqlite3_column_int(st, 19));
-        }
-        sb_add(&details, "</p>\n");
-        if (done && cc && *cdb_text(st, 24)) {
-            sb_add(&details, "<p>states the source forbids:</p>\n<pre class=\"bug-states\">");
-            esc(&details, cdb_text(st, 24));
-            sb_add(&details, "</pre>\n");
-        }
-        if (done && cc && *cdb_text(st, 23)) {
-            sb_add(&details, "<details><summary>the lifted test</summary><pre>");
-            esc(&details, cdb_text(st, 23));
-            sb_add(&details, "</pre></details>\n");
-        } else if (done && !cc)
-            histogram(c, obs, model, rid, tid, cdb_text(st, 5), &details);
-        sb_add(&details, "</div>\n");
+        run_row(&rows, st, status, verdict, done, cc);
+        run_details(&details, c, st, obs, model, status, verdict, done, cc, corrupt);
     }
     sb_add(&out, "<section><h2>Runs</h2><table id=\"runs\"><thead><tr><th>test</th><th>arch</th><th>target</th>"
                  "<th>compiler</th>"
