@@ -217,6 +217,63 @@ static void put_gap(strbuf *b, int k, bool locking)
               "        \"1:\\tpause\\n\\tdecl %k[gc]\\n\\tjnz 1b\\n2:\\n\"\n");
 }
 
+/* The C variables that stand for the x86 registers the thread uses, each
+ * with its initial value (a location's address, or a number). */
+static void put_reg_vars(strbuf *b, const x86_thread *xt, const bool *regs, int nl)
+{
+    for (int r = 0; r < X86_NREGS; r++) {
+        if (!regs[r])
+            continue;
+        sb_printf(b, "    int64_t %s = ", reg_var[r]);
+        bool set = false;
+        for (int i = 0; i < xt->ninits; i++) {
+            if (xt->inits[i].reg != (x86_reg)r)
+                continue;
+            ir_val v = xt->inits[i].val;
+            if (IR_IS_ADDR(v) && IR_ADDR_LOC(v) >= 0 && IR_ADDR_LOC(v) < nl)
+                sb_printf(b, "(int64_t)(intptr_t)lt_c[%d]", IR_ADDR_LOC(v));
+            else
+                nat_int_lit(b, v);
+            set = true;
+            break;
+        }
+        if (!set)
+            sb_add(b, "0");
+        sb_printf(b, "; /* %s */\n", x86_reg_name((x86_reg)r));
+    }
+}
+
+/* The thread's observed registers into its output slots: source name ->
+ * x86 register, through the program's map. */
+static void put_outputs(strbuf *b, const nat_frame *f, int ti, const x86_prog *p, const x86_thread *xt,
+                        const bool *regs, bool wide)
+{
+    const ir_thread *src = &f->t->threads[ti];
+    for (int k = 0; k < f->nregs[ti]; k++) {
+        x86_reg r = x86_prog_lookup(p, src->id, f->regs[ti][k]);
+        sb_printf(b, "    lt_out[%d] = ", k);
+        int fr = ir_thread_find_reg(src, f->regs[ti][k]);
+        if (valid_reg(r) && regs[r]) {
+            ir_val init = 0;
+            bool addr = false;
+            for (int i = 0; i < xt->ninits; i++)
+                if (xt->inits[i].reg == r && IR_IS_ADDR(xt->inits[i].val))
+                    addr = true, init = xt->inits[i].val;
+            if (addr && !reg_written(xt, r))
+                nat_int_lit(b, init);    /* herd shows the location, not a host pointer */
+            else
+                sb_printf(b, wide ? "%s" : "(int64_t)(int32_t)%s", reg_var[r]);
+        } else if (fr >= 0 && src->final_regs[fr].value.kind == IR_OPND_IMM) {
+            nat_int_lit(b, src->final_regs[fr].value.imm);
+        } else {
+            sb_add(b, "0");
+        }
+        sb_add(b, "; /* ");
+        nat_comment(b, f->regs[ti][k]);
+        sb_add(b, " */\n");
+    }
+}
+
 static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
 {
     const xn_ctx *cx = ctx;
@@ -255,26 +312,7 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
     sb_add(b, "    (void)lt_c;\n    (void)lt_out;\n");
     if (f->gapped)
         sb_add(b, "    int64_t lt_gc;\n");
-    for (int r = 0; r < X86_NREGS; r++) {
-        if (!regs[r])
-            continue;
-        sb_printf(b, "    int64_t %s = ", reg_var[r]);
-        bool set = false;
-        for (int i = 0; i < xt->ninits; i++) {
-            if (xt->inits[i].reg != (x86_reg)r)
-                continue;
-            ir_val v = xt->inits[i].val;
-            if (IR_IS_ADDR(v) && IR_ADDR_LOC(v) >= 0 && IR_ADDR_LOC(v) < nl)
-                sb_printf(b, "(int64_t)(intptr_t)lt_c[%d]", IR_ADDR_LOC(v));
-            else
-                nat_int_lit(b, v);
-            set = true;
-            break;
-        }
-        if (!set)
-            sb_add(b, "0");
-        sb_printf(b, "; /* %s */\n", x86_reg_name((x86_reg)r));
-    }
+    put_reg_vars(b, xt, regs, nl);
     /* The markers name the plain body only: the gapped twin is not the
      * test's code as a reader would cut it out. */
     const char *mark = f->gapped ? "gapped_" : "";
@@ -331,31 +369,7 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
     if (!ok)
         return false;
 
-    /* Observed registers: source name -> x86 register, through the map. */
-    const ir_thread *src = &f->t->threads[ti];
-    for (int k = 0; k < f->nregs[ti]; k++) {
-        x86_reg r = x86_prog_lookup(p, src->id, f->regs[ti][k]);
-        sb_printf(b, "    lt_out[%d] = ", k);
-        int fr = ir_thread_find_reg(src, f->regs[ti][k]);
-        if (valid_reg(r) && regs[r]) {
-            ir_val init = 0;
-            bool addr = false;
-            for (int i = 0; i < xt->ninits; i++)
-                if (xt->inits[i].reg == r && IR_IS_ADDR(xt->inits[i].val))
-                    addr = true, init = xt->inits[i].val;
-            if (addr && !reg_written(xt, r))
-                nat_int_lit(b, init);    /* herd shows the location, not a host pointer */
-            else
-                sb_printf(b, wide ? "%s" : "(int64_t)(int32_t)%s", reg_var[r]);
-        } else if (fr >= 0 && src->final_regs[fr].value.kind == IR_OPND_IMM) {
-            nat_int_lit(b, src->final_regs[fr].value.imm);
-        } else {
-            sb_add(b, "0");
-        }
-        sb_add(b, "; /* ");
-        nat_comment(b, f->regs[ti][k]);
-        sb_add(b, " */\n");
-    }
+    put_outputs(b, f, ti, p, xt, regs, wide);
     sb_add(b, "}\n");
     return true;
 }
