@@ -82,6 +82,9 @@ bool javagen_is_keyword(const char *s);
  * upper-case letter or '_', and avoids RESERVED (NULL-terminated) and the
  * names the generated code itself uses. malloc'd. */
 char *javagen_class_name(const char *name, const char *const *taken, int ntaken);
+/* BASE, or BASE_2, BASE_3 ...: the first not among LIST[0..N) (NULLs
+ * skipped).  Takes BASE. */
+char *javagen_unique(char *base, char *const *list, int n);
 /* A valid package name (dot-separated identifiers, no keyword)? */
 bool javagen_valid_package(const char *p);
 
