@@ -573,36 +573,7 @@ x86_prog *x86_select(ir_test *target, const ir_test *source, const char *scheme,
                 !strncmp(target->locs[in->dst.loc].name, "scratch", 7))
                 p->threads[ti].scratch_loc = in->dst.loc;
         }
-    /* X86 when herd runs it there, else X86_64 when that mode does (it has
-     * CMPXCHG), else X86 with a note saying what herd lacks. */
-    const x86_instr *bad32 = NULL, *bad64 = NULL;
-    int t64 = -1;
-    for (int ti = 0; ti < p->nthreads; ti++)
-        for (int i = 0; i < p->threads[ti].ncode; i++) {
-            const x86_instr *in = &p->threads[ti].code[i];
-            if (!bad32 && !x86_instr_herd_ok(in))
-                bad32 = in;
-            if (!bad64 && !x86_instr_herd64_ok(in)) {
-                bad64 = in;
-                t64 = p->threads[ti].id;
-            }
-        }
-    p->x86_64 = bad32 && !bad64;
-    p->herd_ok = !bad32 || !bad64;
-    if (!p->herd_ok)
-        p->herd_note = xasprintf("thread %d uses %s%s, which herd7 7.57 runs in neither X86 nor X86_64 mode", t64,
-                                 bad64->lock ? "LOCK " : "", x86_op_name(bad64->op));
-    /* A lock's XCHG is repeated until it reads the mutex free: herd7 would
-     * need a loop, which it unrolls past any use; litmusc's own x86tso runs
-     * the test (the XCHG takes only the try that read 0). */
-    for (int ti = 0; ti < p->nthreads && p->herd_ok; ti++)
-        for (int i = 0; i < p->threads[ti].ncode && p->herd_ok; i++)
-            if (p->threads[ti].code[i].waits) {
-                p->herd_ok = false;
-                p->herd_note = xasprintf("thread %d's XCHG at line %d is a lock, repeated until it reads the "
-                                         "mutex free, which herd7 runs only as a loop", p->threads[ti].id,
-                                         p->threads[ti].code[i].line);
-            }
+    x86_prog_judge_herd(p);
     return p;
 }
 

@@ -39,4 +39,7 @@ typedef struct sel {
  * thread needs more registers than x86 has. */
 bool regalloc_thread(sel *s, x86_thread *out, x86_prog *p, diag *d);
 
+/* Set P's herd_ok, x86_64 and herd_note from its code (herd_mode.c). */
+void x86_prog_judge_herd(x86_prog *p);
+
 #endif
