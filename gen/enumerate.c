@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gen/internal.h"
+#include "util/strcount.h"
 
 enum { RELAX_MAX_EDGES = 8 };
 
@@ -303,82 +304,6 @@ static bool compatible(gen_mode mode, const po_safe_set *ps, const gen_edge *x, 
     return choice(mode, ps, x, y);
 }
 
-/* A set of strings, each with a count: open addressing, the capacity a
- * power of two. */
-typedef struct seen_set {
-    char **keys;
-    int *counts;
-    size_t n, cap;
-} seen_set;
-
-static unsigned long hash_str(const char *s)
-{
-    unsigned long h = 5381;
-    for (; *s; s++)
-        h = h * 33 + (unsigned char)*s;
-    return h;
-}
-
-/* The slot of KEY (its own, or the empty one it would take). */
-static size_t seen_slot(const seen_set *s, const char *key)
-{
-    size_t j = hash_str(key) & (s->cap - 1);
-    while (s->keys[j] && strcmp(s->keys[j], key))
-        j = (j + 1) & (s->cap - 1);
-    return j;
-}
-
-static void seen_grow(seen_set *s)
-{
-    if (2 * (s->n + 1) <= s->cap)
-        return;
-    seen_set g = {.cap = s->cap ? 2 * s->cap : 1024, .n = s->n};
-    g.keys = xcalloc(g.cap, sizeof *g.keys);
-    g.counts = xcalloc(g.cap, sizeof *g.counts);
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->keys[i]) {
-            size_t j = seen_slot(&g, s->keys[i]);
-            g.keys[j] = s->keys[i];
-            g.counts[j] = s->counts[i];
-        }
-    free(s->keys);
-    free(s->counts);
-    *s = g;
-}
-
-/* KEY's count (0 when absent); with ADD, the count goes up by one. */
-static int seen_count(seen_set *s, const char *key, bool add)
-{
-    if (add)
-        seen_grow(s);
-    else if (s->cap == 0)
-        return 0;
-    size_t j = seen_slot(s, key);
-    int c = s->keys[j] ? s->counts[j] : 0;
-    if (add) {
-        if (!s->keys[j]) {
-            s->keys[j] = xstrdup(key);
-            s->n++;
-        }
-        s->counts[j]++;
-    }
-    return c;
-}
-
-/* True when KEY was already there; otherwise it is added. */
-static bool seen_add(seen_set *s, const char *key)
-{
-    return seen_count(s, key, true) > 0;
-}
-
-static void seen_free(seen_set *s)
-{
-    for (size_t i = 0; i < s->cap; i++)
-        free(s->keys[i]);
-    free(s->keys);
-    free(s->counts);
-}
-
 typedef struct walk {
     const gen_enum_opts *o;
     const gen_arch *a;
@@ -388,8 +313,8 @@ typedef struct walk {
     int seq[64], len;
     gen_edge edges[GEN_MAX_EDGES];
     int nedges;
-    seen_set seen;      /* keys of the cycles made so far */
-    seen_set names;     /* names given so far, and how many times */
+    strcount seen;      /* keys of the cycles made so far */
+    strcount names;     /* names given so far, and how many times */
     pcre2_code *re;
     pcre2_match_data *md;
     gen_sink sink;
@@ -440,7 +365,7 @@ static char *cycle_key(const gen_cycle *c)
  * The name is only taken (COMMIT) once its test is built. */
 static char *unique_name(walk *w, const char *name, bool commit)
 {
-    int n = seen_count(&w->names, name, commit);
+    int n = (commit ? strcount_add(&w->names, name) : strcount_get(&w->names, name));
     return n ? xasprintf("%s%03d", name, n) : xstrdup(name);
 }
 
@@ -493,7 +418,7 @@ static void finish(walk *w)
     gen_cycle norm = c;
     gen_normalise(&norm);
     char *key = cycle_key(&norm);
-    bool dup = seen_add(&w->seen, key);
+    bool dup = strcount_add(&w->seen, key) > 0;
     free(key);
     if (dup)
         return;
@@ -644,8 +569,8 @@ bool gen_enumerate(const gen_enum_opts *o, gen_sink sink, void *ctx, diag *d)
         pcre2_match_data_free(w.md);
     if (w.re)
         pcre2_code_free(w.re);
-    seen_free(&w.seen);
-    seen_free(&w.names);
+    strcount_free(&w.seen);
+    strcount_free(&w.names);
     free(w.items);
     free(rs.r);
     free(ss.r);
