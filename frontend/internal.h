@@ -134,6 +134,19 @@ void fe_print_loc(strbuf *b, const fe_loc *l, bool brackets);
 
 
 
+/* ---- X86 and X86_64 programs (frontend/parse_x86.c, x86_operand.c) ------- */
+/* The program table's reader. */
+typedef struct fe_x86_parser {
+    lexer lx;
+    fe_test *t;
+    bool att;       /* X86_64: AT&T syntax */
+    int thread;     /* the thread whose cell is being read */
+} fe_x86_parser;
+/* A memory operand (any addressing form). */
+bool fe_x86_is_mem(const fe_x86_opnd *o);
+/* One operand at the lexer's position (a label where WANT_LABEL). */
+bool fe_x86_parse_operand(fe_x86_parser *p, fe_x86_opnd *o, bool want_label);
+
 /* ---- C and Java thread bodies (frontend/code.c, code_expr.c, code_scope.c) */
 typedef struct code_scope {
     fe_test *t;

@@ -120,249 +120,6 @@ static const movx *lookup_movx(const tok *t)
     return NULL;
 }
 
-typedef struct xp {
-    lexer lx;
-    fe_test *t;
-    bool att;       /* X86_64: AT&T syntax */
-    int thread;     /* the thread whose cell is being read */
-} xp;
-
-/* The init item declaring symbolic register NAME (`uint64_t %NAME=x`), or NULL. */
-static fe_init *symbolic_init(fe_test *t, const char *name)
-{
-    for (int i = 0; i < t->ninit; i++)
-        if (t->init[i].loc.symbolic && !strcmp(t->init[i].loc.name, name))
-            return &t->init[i];
-    return NULL;
-}
-
-static bool is_mem(const fe_x86_opnd *o)
-{
-    return o->kind == FE_XO_MEM || o->kind == FE_XO_MEM_REG || o->kind == FE_XO_MEM_ABS;
-}
-
-static bool parse_imm(xp *p, fe_x86_opnd *o)
-{
-    lexer *lx = &p->lx;
-    bool neg = lx_accept(lx, "-");
-    if (lx->failed)
-        return false;
-    if (lx->cur.kind != TK_NUM)
-        return lx_error(lx, "expected a number");
-    if (lx->cur.big || lx->cur.num > (uint64_t)INT64_MAX + (neg ? 1 : 0))
-        return lx_error(lx, "immediate out of range");
-    o->kind = FE_XO_IMM;
-    o->imm = neg ? (int64_t)(0 - lx->cur.num) : (int64_t)lx->cur.num;
-    return lx_next(lx);
-}
-
-/* Register token -> operand fields; reports unknown registers. */
-static bool set_reg(xp *p, fe_x86_opnd *o, const tok *rt)
-{
-    char name[24];
-    if (rt->len >= sizeof name) {
-        return lx_error_at(&p->lx, rt->line, rt->col, "unknown register '%.20s...'", rt->s);
-    }
-    memcpy(name, rt->s, rt->len);
-    name[rt->len] = 0;
-    if (p->att) {
-        int size;
-        const char *r = x86_64_reg(name, &size);
-        fe_init *sym = r ? NULL : symbolic_init(p->t, name);
-        if (!r && !sym)
-            return lx_error_at(&p->lx, rt->line, rt->col, "unknown register '%%%s'", name);
-        if (sym) {
-            /* herd's rule: one thread uses a symbolic register, and that
-             * thread's register it is */
-            if (sym->loc.thread >= 0 && sym->loc.thread != p->thread)
-                return lx_error_at(&p->lx, rt->line, rt->col,
-                                   "symbolic register '%%%s' used by P%d and P%d: a symbolic register is one "
-                                   "thread's", name, sym->loc.thread, p->thread);
-            sym->loc.thread = p->thread;
-            o->name = xstrdup(name);
-            o->reg_size = 8;
-            return true;
-        }
-        o->name = xstrdup(r);
-        o->reg_size = size;
-    } else {
-        const char *r = x86_reg(name);
-        if (!r)
-            return lx_error_at(&p->lx, rt->line, rt->col, "unknown register '%s'", name);
-        o->name = xstrdup(r);
-        o->reg_size = 4;
-    }
-    return true;
-}
-
-/* Inside [ ] or ( ): a location, a register, or an absolute address. */
-static bool parse_mem_inner(xp *p, fe_x86_opnd *o, const char *close)
-{
-    lexer *lx = &p->lx;
-    if (lx->cur.kind == TK_NUM) {
-        if (lx->cur.big || lx->cur.num > (uint64_t)INT64_MAX)
-            return lx_error(lx, "address out of range");
-        o->kind = FE_XO_MEM_ABS;
-        o->imm = (int64_t)lx->cur.num;
-        if (!lx_next(lx))
-            return false;
-        return lx_expect(lx, close);
-    }
-    if (p->att && o->sym && lx_is(lx, ",")) {
-        /* x(,%rdx,4): no base */
-        o->kind = FE_XO_MEM_REG;
-        goto index;
-    }
-    bool pct = lx_accept(lx, "%");
-    if (lx->failed)
-        return false;
-    if (lx->cur.kind != TK_IDENT)
-        return lx_error(lx, "expected a location or a register");
-    tok id = lx->cur;
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)(id.len > 60 ? 60 : id.len), id.s);
-    int size;
-    bool isreg = pct || (p->att ? false : x86_reg(name) != NULL);
-    if (!p->att && !pct && x86_reg(name) == NULL && x86_64_reg(name, &size) && size == 8)
-        return lx_error(lx, "unknown register '%s' (X86 has 32-bit registers)", name);
-    if (isreg) {
-        o->kind = FE_XO_MEM_REG;
-        if (!set_reg(p, o, &id))
-            return false;
-        if (!lx_next(lx))
-            return false;
-    index:
-        if (p->att && lx_accept(lx, ",")) {
-            /* (%base,%index,scale), herd's Rm64_scaled */
-            if (!lx_expect(lx, "%"))
-                return false;
-            if (lx->cur.kind != TK_IDENT)
-                return lx_error(lx, "expected an index register");
-            fe_x86_opnd ix = {0};
-            if (!set_reg(p, &ix, &lx->cur))
-                return false;
-            o->index = ix.name;
-            o->index_size = ix.reg_size;
-            if (!lx_next(lx) || !lx_expect(lx, ","))
-                return false;
-            if (lx->cur.kind != TK_NUM || lx->cur.big ||
-                (lx->cur.num != 1 && lx->cur.num != 2 && lx->cur.num != 4 && lx->cur.num != 8))
-                return lx_error(lx, "expected a scale of 1, 2, 4 or 8");
-            o->scale = (int)lx->cur.num;
-            if (!lx_next(lx))
-                return false;
-        }
-        if (lx->failed)
-            return false;
-        return lx_expect(lx, close);
-    } else {
-        o->kind = FE_XO_MEM;
-        o->name = tok_str(&id);
-    }
-    if (!lx_next(lx))
-        return false;
-    return lx_expect(lx, close);
-}
-
-static bool parse_operand(xp *p, fe_x86_opnd *o, bool want_label)
-{
-    lexer *lx = &p->lx;
-    memset(o, 0, sizeof *o);
-    o->pos.line = lx->cur.line;
-    o->pos.col = lx->cur.col;
-    if (want_label) {
-        if (lx->cur.kind != TK_IDENT)
-            return lx_error(lx, "expected a label");
-        o->kind = FE_XO_LABEL;
-        o->name = tok_str(&lx->cur);
-        return lx_next(lx);
-    }
-    if (lx_accept(lx, "$"))
-        return parse_imm(p, o);
-    if (lx->failed)
-        return false;
-    if (lx_accept(lx, "["))
-        return parse_mem_inner(p, o, "]");
-    if (lx->failed)
-        return false;
-    if (lx_accept(lx, "("))
-        return parse_mem_inner(p, o, ")");
-    if (lx->failed)
-        return false;
-    if (lx_accept(lx, "%")) {
-        if (!p->att)
-            return lx_error_at(lx, o->pos.line, o->pos.col,
-                               "symbolic registers '%%name' are not supported");
-        if (lx->cur.kind != TK_IDENT)
-            return lx_error(lx, "expected a register name after '%%'");
-        o->kind = FE_XO_REG;
-        if (!set_reg(p, o, &lx->cur))
-            return false;
-        return lx_next(lx);
-    }
-    if (lx->failed)
-        return false;
-    if (lx->cur.kind == TK_NUM || lx_is(lx, "-")) {
-        if (!p->att)
-            return parse_imm(p, o);
-        /* 8(%rax), -4(%rax,%rdx,4): a displacement before a register base;
-         * a number not followed by '(' is an immediate without its '$' */
-        const char *q = lx->cur.end;
-        if (lx_is(lx, "-")) {
-            while (q < lx->end && (*q == ' ' || *q == '\t'))
-                q++;
-            while (q < lx->end && (isalnum((unsigned char)*q)))
-                q++;
-        }
-        while (q < lx->end && (*q == ' ' || *q == '\t'))
-            q++;
-        if (q >= lx->end || *q != '(')
-            return lx_error(lx, "immediates are written with '$' in X86_64 code");
-        fe_x86_opnd d;
-        if (!parse_imm(p, &d))
-            return false;
-        if (!lx_next(lx) || !lx_is(lx, "%"))
-            return lx_error(lx, "expected a base register after the displacement");
-        if (!parse_mem_inner(p, o, ")"))
-            return false;
-        o->imm = d.imm;
-        return true;
-    }
-    if (lx->cur.kind == TK_IDENT) {
-        if (p->att) {
-            /* bare symbol: memory at that location; `x(%rip)`, the form
-               compilers write for a global, is the same location */
-            o->kind = FE_XO_MEM;
-            o->name = tok_str(&lx->cur);
-            if (!lx_next(lx))
-                return false;
-            if (!lx_accept(lx, "("))
-                return !lx->failed;
-            const char *q = lx->cur.end;
-            if (lx_is(lx, "%") && q + 3 <= lx->end && !strncasecmp(q, "rip", 3)) {
-                if (!lx_next(lx) || !lx_next(lx))
-                    return false;
-                return lx_expect(lx, ")");
-            }
-            /* x(%rax), x(,%rdx,4), x(%rax,%rdx,4): x's address plus registers */
-            if (!lx_is(lx, "%") && !lx_is(lx, ","))
-                return lx_error(lx, "expected %%rip or a register after '%s('", o->name);
-            o->sym = o->name;
-            o->name = NULL;
-            if (!parse_mem_inner(p, o, ")"))
-                return false;
-            if (o->kind != FE_XO_MEM_REG)
-                return lx_error_at(lx, o->pos.line, o->pos.col, "expected a register after '%s('", o->sym);
-            return true;
-        }
-        o->kind = FE_XO_REG;
-        if (!set_reg(p, o, &lx->cur))
-            return false;
-        return lx_next(lx);
-    }
-    return lx_error(lx, "expected an operand");
-}
-
 static const char *kind_word(const fe_x86_opnd *o)
 {
     switch (o->kind) {
@@ -375,14 +132,14 @@ static const char *kind_word(const fe_x86_opnd *o)
 }
 
 /* Operand shapes each instruction accepts; sizes agree with suffixes. */
-static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
+static bool check_instr(fe_x86_parser *p, fe_x86_instr *in, const mnem *m)
 {
     lexer *lx = &p->lx;
     fe_x86_opnd *d = &in->dst, *s = &in->src;
     const char *nm = m->name;
     int line = in->pos.line, col = in->pos.col;
-    bool d_rm = d->kind == FE_XO_REG || is_mem(d);
-    bool s_rm = s->kind == FE_XO_REG || is_mem(s);
+    bool d_rm = d->kind == FE_XO_REG || fe_x86_is_mem(d);
+    bool s_rm = s->kind == FE_XO_REG || fe_x86_is_mem(s);
     switch (in->op) {
     case FE_X86_MOV: case FE_X86_ADD: case FE_X86_SUB: case FE_X86_XOR: case FE_X86_OR:
     case FE_X86_AND: case FE_X86_CMP: case FE_X86_TEST:
@@ -390,7 +147,7 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
             return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s cannot write to %s", nm, kind_word(d));
         if (!(s_rm || s->kind == FE_XO_IMM))
             return lx_error_at(lx, s->pos.line, s->pos.col, "type mismatch: bad source operand for %s", nm);
-        if (is_mem(d) && is_mem(s))
+        if (fe_x86_is_mem(d) && fe_x86_is_mem(s))
             return lx_error_at(lx, line, col, "%s cannot have two memory operands", nm);
         break;
     case FE_X86_SHL: case FE_X86_SHR: case FE_X86_SAR:
@@ -421,7 +178,7 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
     case FE_X86_XCHG:
         if (!d_rm || !s_rm)
             return lx_error_at(lx, line, col, "type mismatch: XCHG takes registers or memory");
-        if (is_mem(d) && is_mem(s))
+        if (fe_x86_is_mem(d) && fe_x86_is_mem(s))
             return lx_error_at(lx, line, col, "XCHG cannot have two memory operands");
         break;
     case FE_X86_XADD: case FE_X86_CMPXCHG:
@@ -437,11 +194,11 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
             return lx_error_at(lx, line, col, "type mismatch: %s needs a register destination", nm);
         break;
     case FE_X86_MOVNTI:
-        if (!is_mem(d) || s->kind != FE_XO_REG)
+        if (!fe_x86_is_mem(d) || s->kind != FE_XO_REG)
             return lx_error_at(lx, line, col, "type mismatch: MOVNTI stores a register to memory");
         break;
     case FE_X86_CLFLUSH:
-        if (!is_mem(d))
+        if (!fe_x86_is_mem(d))
             return lx_error_at(lx, line, col, "type mismatch: CLFLUSH needs a memory operand");
         break;
     default:
@@ -450,7 +207,7 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
     if (in->lock) {
         if (!m->lockable)
             return lx_error_at(lx, line, col, "LOCK prefix is not allowed on %s", nm);
-        if (!is_mem(d))
+        if (!fe_x86_is_mem(d))
             return lx_error_at(lx, line, col, "LOCK %s needs a memory destination", nm);
     }
     if (p->att && in->size) {
@@ -470,7 +227,7 @@ static bool check_instr(xp *p, fe_x86_instr *in, const mnem *m)
 
 /* movzbl (x),%eax: a register destination of the second width, a source
  * in memory or a register of the first. */
-static bool check_movx(xp *p, const fe_x86_instr *in, const movx *mx)
+static bool check_movx(fe_x86_parser *p, const fe_x86_instr *in, const movx *mx)
 {
     lexer *lx = &p->lx;
     const fe_x86_opnd *d = &in->dst, *s = &in->src;
@@ -485,7 +242,7 @@ static bool check_movx(xp *p, const fe_x86_instr *in, const movx *mx)
     if (s->kind == FE_XO_REG && s->reg_size != mx->from)
         return lx_error_at(lx, s->pos.line, s->pos.col, "type mismatch: register %%%s is %d bytes but %s reads %d",
                            x86_64_reg_sized(s->name, s->reg_size), s->reg_size, mx->name, mx->from);
-    if (s->kind != FE_XO_REG && !is_mem(s))
+    if (s->kind != FE_XO_REG && !fe_x86_is_mem(s))
         return lx_error_at(lx, s->pos.line, s->pos.col, "type mismatch: %s reads a register or memory, not %s",
                            mx->name, kind_word(s));
     return true;
@@ -501,7 +258,7 @@ static bool semicolon_is_prefix(const lexer *lx)
     return q < lx->end && (isalpha((unsigned char)*q));
 }
 
-static bool parse_cell(xp *p, fe_thread *th, int row)
+static bool parse_cell(fe_x86_parser *p, fe_thread *th, int row)
 {
     lexer *lx = &p->lx;
     fe_x86_instr in;
@@ -558,7 +315,7 @@ static bool parse_cell(xp *p, fe_thread *th, int row)
     if (m->nops >= 1) {
         fe_x86_opnd a, b;
         memset(&b, 0, sizeof b);
-        if (!parse_operand(p, &a, label)) {
+        if (!fe_x86_parse_operand(p, &a, label)) {
             free(a.name);
             goto fail;
         }
@@ -576,7 +333,7 @@ static bool parse_cell(xp *p, fe_thread *th, int row)
                 free(a.name);
                 goto fail;
             }
-            if (!parse_operand(p, &b, false)) {
+            if (!fe_x86_parse_operand(p, &b, false)) {
                 free(a.name);
                 free(b.name);
                 goto fail;
@@ -613,7 +370,7 @@ fail:
     return false;
 }
 
-static bool parse_thread_row(xp *p)
+static bool parse_thread_row(fe_x86_parser *p)
 {
     lexer *lx = &p->lx;
     fe_test *t = p->t;
@@ -654,7 +411,7 @@ static bool parse_thread_row(xp *p)
 }
 
 /* Labels are local to a thread; jumps must name one of them. */
-static bool check_labels(xp *p, fe_thread *th)
+static bool check_labels(fe_x86_parser *p, fe_thread *th)
 {
     for (int i = 0; i < th->ncode; i++) {
         fe_x86_instr *in = &th->code[i];
@@ -678,7 +435,7 @@ static bool check_labels(xp *p, fe_thread *th)
 
 bool fe_parse_x86(fe_test *t, const section *s, const char *file, diag *d)
 {
-    xp p;
+    fe_x86_parser p;
     p.thread = 0;
     p.t = t;
     p.att = t->arch == FE_ARCH_X86_64;
