@@ -311,6 +311,38 @@ static void test_cas_flag(void **state)
     ir_test_free(u);
 }
 
+/* The lock discipline (ir/locks.c), on every path of a thread. */
+#define LOCKS "test \"T\"\narch C\nloc x int init 0\nloc l int init 0\nloc k int init 0\n"
+static void test_locks(void **state)
+{
+    (void)state;
+    expect_valid(LOCKS "thread 0 P0\n  b0:\n    lock.spin &l\n    store.na &x, 1\n    unlock.spin &l\n    ret\nend\n"
+                       "cond exists true\n");
+    /* a trylock whose result a branch tests: freed on the side that took it */
+    expect_valid(LOCKS "thread 0 P0\n  b0:\n    %0 = trylock.mtx &l\n    br %0, b1, b2\n  b1:\n"
+                       "    unlock.mtx &l\n    jmp b2\n  b2:\n    ret\nend\ncond exists true\n");
+    /* the same through a comparison with 0 (C11's thrd_success) */
+    expect_valid(LOCKS "thread 0 P0\n  b0:\n    %0 = trylock.mtx &l\n    %1 = eq %0, 0\n    br %1, b2, b1\n  b1:\n"
+                       "    unlock.mtx &l\n    jmp b2\n  b2:\n    ret\nend\ncond exists true\n");
+    expect_invalid(LOCKS "thread 0 P0\n  b0:\n    unlock.spin &l\n    ret\nend\ncond exists true\n",
+                   "does not hold it");
+    expect_invalid(LOCKS "thread 0 P0\n  b0:\n    lock.spin &l\n    lock.spin &l\n    unlock.spin &l\n    ret\nend\n"
+                         "cond exists true\n", "already holds it");
+    expect_invalid(LOCKS "thread 0 P0\n  b0:\n    %0 = load.na &x\n    br %0, b1, b2\n  b1:\n    lock.spin &l\n"
+                         "    jmp b2\n  b2:\n    ret\nend\ncond exists true\n", "still held when the thread ends");
+    expect_invalid(LOCKS "thread 0 P0\n  b0:\n    %0 = trylock.spin &l\n    unlock.spin &l\n    ret\nend\n"
+                         "cond exists true\n", "not tested first");
+    expect_invalid(LOCKS "thread 0 P0\n  b0:\n    lock.spin &l\n    store.na &l, 1\n    unlock.spin &l\n    ret\nend\n"
+                         "cond exists true\n", "as data");
+    expect_invalid(LOCKS "thread 0 P0\n  b0:\n    lock.spin &l\n    lock.spin &k\n    unlock.spin &k\n    unlock.spin &l\n"
+                         "    ret\nend\nthread 1 P1\n  b0:\n    lock.spin &k\n    lock.spin &l\n    unlock.spin &l\n"
+                         "    unlock.spin &k\n    ret\nend\ncond exists true\n", "could deadlock");
+    expect_invalid(LOCKS "thread 0 P0\n  b0:\n    lock.spin &l\n    unlock.spin &l\n    ret\nend\ncond exists [l]=0\n",
+                   "observes mutex l");
+    expect_invalid(LOCKS "thread 0 P0\n  b0:\n    %0 = rmw.add.rlx &x, 1, waits\n    ret\nend\ncond exists true\n",
+                   "only an xchg waits");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_registers_and_locations),
         cmocka_unit_test(test_position),
         cmocka_unit_test(test_cas_flag),
+        cmocka_unit_test(test_locks),
     };
     return cmocka_run_group_tests_name("ir_verify", tests, NULL, NULL);
 }
