@@ -134,6 +134,14 @@ void fe_print_loc(strbuf *b, const fe_loc *l, bool brackets);
 
 
 
+/* ---- the state grammar (frontend/state.c, cond.c) ------------------------- */
+/* Is the current token `P<digits>` or a number, followed by ':'?  Sets *thread. */
+bool fe_state_thread_prefix(lexer *lx, int *thread);
+/* A location or register (`x`, `[x]`, `0:EAX`, `P1:r0`). */
+bool fe_state_parse_loc(lexer *lx, const fe_test *t, fe_loc *loc);
+/* A value (a number, possibly negative, or a location's address). */
+bool fe_state_parse_value(lexer *lx, fe_value *v);
+
 /* ---- X86 and X86_64 programs (frontend/parse_x86.c, x86_operand.c) ------- */
 /* The program table's reader. */
 typedef struct fe_x86_parser {
