@@ -197,6 +197,6 @@ bool cat_exec_top(struct cat_run *r);
 
 static inline cat_val cv_set(exec_set s) { cat_val v = {CV_SET, 0, {.set = s}}; return v; }
 static inline cat_val cv_rel(exec_rel *x) { cat_val v = {CV_REL, 0, {.rel = x}}; return v; }
-static inline cat_val cv_kind_only(int k) { cat_val v = {(uint8_t)k, 0, {.set = 0}}; return v; }
+static inline cat_val cv_kind_only(int k) { cat_val v = {(uint8_t)k, 0, {.set = {{0}}}}; return v; }
 
 #endif
