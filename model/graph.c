@@ -173,6 +173,7 @@ static void base_edges(drawing *g, const exec *x)
             add_edge(g, i, i + 1, K_PO);
     add_rel(g, &x->rf, n, K_RF);
     exec_rel co, fr, rfinv;
+    er_clear(&co, n);           /* (gcc cannot see reduce write every row) */
     reduce(&co, &x->co, &x->co, n);
     add_rel(g, &co, n, K_CO);
     cr_inv(&rfinv, &x->rf, n);

@@ -41,7 +41,7 @@ static bool eval_union(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *ou
             return TERR(e->kids[k], "%s mixes a %s and a %s", opname, cat_kind_name(acc.kind), cat_kind_name(v.kind));
         switch (v.kind) {
         case CV_SET:
-            acc.u.set = inter ? es_and(acc.u.set, v.u.set) : es_or(acc.u.set, v.u.set);
+            acc = cv_set(r, inter ? es_and(*acc.u.set, *v.u.set) : es_or(*acc.u.set, *v.u.set));
             break;
         case CV_REL:
             if (!owned) {
@@ -85,7 +85,7 @@ static bool eval_diff(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out
     if (a.kind == CV_EMPTY || b.kind == CV_EMPTY) { *out = a; return true; }
     if (b.kind == CV_UNIV) { *out = cv_kind_only(CV_EMPTY); return true; }
     if (a.kind == CV_UNIV) {
-        if (b.kind == CV_SET) { *out = cv_set(es_minus(r->all, b.u.set)); return true; }
+        if (b.kind == CV_SET) { *out = cv_set(r, es_minus(r->all, *b.u.set)); return true; }
         if (b.kind == CV_REL) {
             exec_rel *d = cat_new_rel(r);
             cr_comp(d, b.u.rel, r->n);
@@ -97,7 +97,7 @@ static bool eval_diff(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out
     if (a.kind != b.kind)
         return TERR(e, "'\\' mixes a %s and a %s", cat_kind_name(a.kind), cat_kind_name(b.kind));
     switch (a.kind) {
-    case CV_SET: *out = cv_set(es_minus(a.u.set, b.u.set)); return true;
+    case CV_SET: *out = cv_set(r, es_minus(*a.u.set, *b.u.set)); return true;
     case CV_REL: {
         exec_rel *d = cat_new_rel(r);
         cr_diff(d, a.u.rel, b.u.rel, r->n);
@@ -186,9 +186,9 @@ static bool eval_add(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out)
     if (x.kind == CV_UNIV) return TERR(e->kids[0], "universe in '++'");
     if (s.kind == CV_UNIV) { *out = s; return true; }
     if (x.kind == CV_EVENT && (s.kind == CV_EMPTY || s.kind == CV_SET)) {
-        exec_set t = s.kind == CV_SET ? s.u.set : es_none();
+        exec_set t = s.kind == CV_SET ? *s.u.set : es_none();
         es_add(&t, x.n);
-        *out = cv_set(t);
+        *out = cv_set(r, t);
         return true;
     }
     if (s.kind == CV_SET) return TERR(e->kids[0], "'++' onto a set of events expects an event, found a %s", cat_kind_name(x.kind));
@@ -223,7 +223,7 @@ static bool eval_cond(cat_run *r, const cat_expr *e, cat_frame *fr, bool *res)
         return true;
     case CC_IN:
         if (b.kind == CV_EMPTY) { *res = false; return true; }
-        if (b.kind == CV_SET && a.kind == CV_EVENT) { *res = es_has(b.u.set, a.n); return true; }
+        if (b.kind == CV_SET && a.kind == CV_EVENT) { *res = es_has(*b.u.set, a.n); return true; }
         if (b.kind == CV_VSET) { *res = cat_vset_has(r, &b, &a); return true; }
         return TERR(e->cond_r, "'in' expects a set on its right, found a %s", cat_kind_name(b.kind));
     case CC_SUBSET:
@@ -304,10 +304,11 @@ static bool eval_matchset(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val 
     case CV_EMPTY:
         return cat_eval(r, e->kids[1], fr, out);
     case CV_SET:
-        if (es_empty(v.u.set)) return cat_eval(r, e->kids[1], fr, out);
+        if (es_empty(*v.u.set)) return cat_eval(r, e->kids[1], fr, out);
         elt.kind = CV_EVENT;
-        rest = v;
-        elt.n = es_pop(&rest.u.set);
+        exec_set left = *v.u.set;
+        elt.n = es_pop(&left);
+        rest = cv_set(r, left);
         break;
     case CV_VSET:
         if (!v.n) return cat_eval(r, e->kids[1], fr, out);
@@ -370,7 +371,7 @@ bool cat_eval(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out)
         if (events) {
             exec_set s = es_none();
             for (int k = 0; k < e->nkids; k++) es_add(&s, el[k].n);
-            *out = cv_set(s);
+            *out = cv_set(r, s);
             return true;
         }
         *out = cat_vset_make(r, el, e->nkids);
@@ -428,7 +429,7 @@ bool cat_eval(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out)
         switch (v.kind) {
         case CV_EMPTY: *out = cv_kind_only(CV_UNIV); return true;
         case CV_UNIV: *out = cv_kind_only(CV_EMPTY); return true;
-        case CV_SET: *out = cv_set(es_minus(r->all, v.u.set)); return true;
+        case CV_SET: *out = cv_set(r, es_minus(r->all, *v.u.set)); return true;
         case CV_REL: {
             exec_rel *d = cat_new_rel(r);
             cr_comp(d, v.u.rel, r->n);

@@ -23,7 +23,7 @@ typedef struct elt_iter {
 
 static elt_iter elts_of(const cat_val *s)
 {
-    return (elt_iter){s, s->kind == CV_SET ? s->u.set : es_none(), 0};
+    return (elt_iter){s, s->kind == CV_SET ? *s->u.set : es_none(), 0};
 }
 
 static bool elt_next(elt_iter *it, cat_val *out)
@@ -31,7 +31,7 @@ static bool elt_next(elt_iter *it, cat_val *out)
     if (it->s->kind == CV_SET) {
         int i = es_pop(&it->left);
         if (i < 0) return false;
-        *out = (cat_val){CV_EVENT, i, {.set = es_none()}};
+        *out = (cat_val){CV_EVENT, i, {.set = NULL}};
         return true;
     }
     if (it->s->kind != CV_VSET || it->k >= it->s->n) return false;

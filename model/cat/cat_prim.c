@@ -106,7 +106,7 @@ void cat_prim_fill(cat_run *r, bool statics, bool dynamics)
     cat_val *g = r->globals;
     if (dynamics) {
         /* Candidate-dependent values point straight into the exec. */
-        g[CB_FW] = cv_set(es_and(x->fw, r->all));
+        g[CB_FW] = cv_set(r, es_and(x->fw, r->all));
         g[CB_RF] = cv_rel((exec_rel *)&x->rf);
         g[CB_DIFFERENT_VALUES].kind = CV_PRIM;
         g[CB_DIFFERENT_VALUES].n = CB_DIFFERENT_VALUES;
@@ -116,7 +116,7 @@ void cat_prim_fill(cat_run *r, bool statics, bool dynamics)
     memset(s, 0, sizeof s);
     fill_sets(r, s);
     for (int b = 0; b <= CB_SET_LAST; b++)
-        if (b != CB_FW) g[b] = cv_set(s[b]);
+        if (b != CB_FW) g[b] = cv_set(r, s[b]);
     g[CB_ID] = cv_rel(r->ident);
     exec_rel *loc = cat_new_rel(r), *in = cat_new_rel(r), *ext = cat_new_rel(r), *sm = cat_new_rel(r);
     for (int i = 0; i < n; i++) {
@@ -166,7 +166,7 @@ void cat_prim_fill(cat_run *r, bool statics, bool dynamics)
 
 static bool arg_set(cat_run *r, const cat_expr *at, cat_val v, const char *fn, exec_set *out)
 {
-    if (v.kind == CV_SET) { *out = v.u.set; return true; }
+    if (v.kind == CV_SET) { *out = *v.u.set; return true; }
     if (v.kind == CV_EMPTY) { *out = es_none(); return true; }
     if (v.kind == CV_UNIV) { *out = r->all; return true; }
     return PERR("%s expects a set of events, found a %s", fn, cat_kind_name(v.kind));
@@ -203,7 +203,7 @@ static cat_val classes_loc(cat_run *r, exec_set s)
             int j = es_pop(&b);
             if (j == i || (r->x->ev[i].loc >= 0 && r->x->ev[j].loc == r->x->ev[i].loc)) es_add(&cls, j);
         }
-        el[k++] = cv_set(cls);
+        el[k++] = cv_set(r, cls);
         left = es_minus(left, cls);
     }
     return cat_vset_make(r, el, k);
@@ -224,7 +224,7 @@ static cat_val classes(cat_run *r, const exec_rel *rel)
         if (es_empty(u->row[i]) || es_has(seen, i)) continue;
         exec_set cls = u->row[i];
         es_add(&cls, i);
-        el[k++] = cv_set(cls);
+        el[k++] = cv_set(r, cls);
         seen = es_or(seen, cls);
     }
     return cat_vset_make(r, el, k);
@@ -388,7 +388,7 @@ bool cat_prim_apply(cat_run *r, int b, cat_val arg, const cat_expr *at, cat_val 
     case CB_DOMAIN: case CB_RANGE:
         if (arg.kind == CV_EMPTY || arg.kind == CV_UNIV) { *out = arg; return true; }
         if (!arg_rel(r, at, arg, builtin_names[b], &rel)) return false;
-        *out = cv_set(b == CB_DOMAIN ? cr_domain(rel, r->n) : cr_range(rel, r->n));
+        *out = cv_set(r, b == CB_DOMAIN ? cr_domain(rel, r->n) : cr_range(rel, r->n));
         return true;
     case CB_CLASSES_LOC: {
         exec_set s;

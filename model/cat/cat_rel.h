@@ -10,6 +10,15 @@
 #include <string.h>
 #include "model/exec.h"
 
+/* A set of events under 64 from its one word: the
+ * fast paths below keep such sets in a register (a set built a word at a
+ * time in memory and read back whole stalls on store forwarding). */
+static inline exec_set cr_word(uint64_t w)
+{
+    exec_set s = {{w}};
+    return s;
+}
+
 /* The set {0..n-1}. */
 static inline exec_set cr_all(int n) { return es_all(n); }
 
@@ -37,20 +46,36 @@ static inline bool cr_subset(const exec_rel *a, const exec_rel *b, int n)
 
 static inline void cr_union(exec_rel *d, const exec_rel *a, const exec_rel *b, int n)
 {
+    if (n <= 64) {
+        for (int i = 0; i < n; i++) d->row[i] = cr_word(a->row[i].w[0] | b->row[i].w[0]);
+        return;
+    }
     for (int i = 0; i < n; i++) d->row[i] = es_or(a->row[i], b->row[i]);
 }
 static inline void cr_inter(exec_rel *d, const exec_rel *a, const exec_rel *b, int n)
 {
+    if (n <= 64) {
+        for (int i = 0; i < n; i++) d->row[i] = cr_word(a->row[i].w[0] & b->row[i].w[0]);
+        return;
+    }
     for (int i = 0; i < n; i++) d->row[i] = es_and(a->row[i], b->row[i]);
 }
 static inline void cr_diff(exec_rel *d, const exec_rel *a, const exec_rel *b, int n)
 {
+    if (n <= 64) {
+        for (int i = 0; i < n; i++) d->row[i] = cr_word(a->row[i].w[0] & ~b->row[i].w[0]);
+        return;
+    }
     for (int i = 0; i < n; i++) d->row[i] = es_minus(a->row[i], b->row[i]);
 }
 /* Complement within {0..n-1}². */
 static inline void cr_comp(exec_rel *d, const exec_rel *a, int n)
 {
     exec_set all = cr_all(n);
+    if (n <= 64) {
+        for (int i = 0; i < n; i++) d->row[i] = cr_word(all.w[0] & ~a->row[i].w[0]);
+        return;
+    }
     for (int i = 0; i < n; i++) d->row[i] = es_minus(all, a->row[i]);
 }
 
@@ -59,12 +84,23 @@ static inline void cr_comp(exec_rel *d, const exec_rel *a, int n)
 static inline void cr_seq(exec_rel *d, const exec_rel *a, const exec_rel *b, int n)
 {
     int nw = exec_words(n);
+    if (nw == 1) {
+        for (int i = 0; i < n; i++) {
+            uint64_t out = 0;
+            for (uint64_t src = a->row[i].w[0]; src; src &= src - 1)
+                out |= b->row[__builtin_ctzll(src)].w[0];
+            d->row[i] = cr_word(out);
+        }
+        return;
+    }
     for (int i = 0; i < n; i++) {
-        exec_set out = es_none();
+        uint64_t out[EXEC_WORDS] = {0};
         for (int k = 0; k < nw; k++)
-            for (uint64_t src = a->row[i].w[k]; src; src &= src - 1)
-                out = es_or(out, b->row[64 * k + __builtin_ctzll(src)]);
-        d->row[i] = out;
+            for (uint64_t src = a->row[i].w[k]; src; src &= src - 1) {
+                const uint64_t *bj = b->row[64 * k + __builtin_ctzll(src)].w;
+                for (int v = 0; v < nw; v++) out[v] |= bj[v];
+            }
+        memcpy(d->row[i].w, out, sizeof out);
     }
 }
 
@@ -82,25 +118,41 @@ static inline void cr_inv(exec_rel *d, const exec_rel *a, int n)
 /* [s]: identity on s. */
 static inline void cr_toid(exec_rel *d, exec_set s, int n)
 {
+    if (n <= 64) {
+        for (int i = 0; i < n; i++) d->row[i] = cr_word(s.w[0] & (uint64_t)1 << i);
+        return;
+    }
     for (int i = 0; i < n; i++) d->row[i] = es_has(s, i) ? es_one(i) : es_none();
 }
 
 /* s × t */
 static inline void cr_cart(exec_rel *d, exec_set s, exec_set t, int n)
 {
+    if (n <= 64) {
+        for (int i = 0; i < n; i++) d->row[i] = cr_word(s.w[0] >> i & 1 ? t.w[0] : 0);
+        return;
+    }
     for (int i = 0; i < n; i++) d->row[i] = es_has(s, i) ? t : es_none();
 }
 
 /* In place transitive closure (Warshall, a set per row). */
 static inline void cr_plus_inplace(exec_rel *r, int n)
 {
+    int nw = exec_words(n);
     for (int k = 0; k < n; k++) {
-        exec_set rk = r->row[k];
-        if (es_empty(rk)) continue;
         int wk = k >> 6;
         uint64_t bit = (uint64_t)1 << (k & 63);
+        if (nw == 1) {
+            uint64_t rk = r->row[k].w[0];
+            if (!rk) continue;
+            for (int i = 0; i < n; i++)
+                if (r->row[i].w[0] & bit) r->row[i].w[0] |= rk;
+            continue;
+        }
+        const uint64_t *rk = r->row[k].w;
         for (int i = 0; i < n; i++)
-            if (r->row[i].w[wk] & bit) r->row[i] = es_or(r->row[i], rk);
+            if (r->row[i].w[wk] & bit)
+                for (int v = 0; v < nw; v++) r->row[i].w[v] |= rk[v];
     }
 }
 
@@ -120,8 +172,21 @@ static inline bool cr_irreflexive(const exec_rel *r, int n)
  * nodes cannot lie on a cycle.  O(n²) word operations, no copy. */
 static inline bool cr_acyclic(const exec_rel *r, int n)
 {
-    exec_set left = cr_all(n);
     int nw = exec_words(n);
+    if (nw == 1) {
+        uint64_t left = cr_all(n).w[0];
+        for (int i = 0; i < n; i++) if (!r->row[i].w[0]) left &= ~((uint64_t)1 << i);
+        bool progress = true;
+        while (left && progress) {
+            progress = false;
+            for (uint64_t scan = left; scan; scan &= scan - 1) {
+                int i = __builtin_ctzll(scan);
+                if (!(r->row[i].w[0] & left)) { left &= ~((uint64_t)1 << i); progress = true; }
+            }
+        }
+        return left == 0;
+    }
+    exec_set left = cr_all(n);
     /* Nodes without outgoing edges cannot be on a cycle. */
     for (int i = 0; i < n; i++) if (es_empty(r->row[i])) es_del(&left, i);
     bool progress = true;
@@ -152,6 +217,10 @@ static inline exec_set cr_range(const exec_rel *r, int n)
 /* Restrict rows to S and columns to T: [S];r;[T]. */
 static inline void cr_restrict(exec_rel *d, const exec_rel *a, exec_set s, exec_set t, int n)
 {
+    if (n <= 64) {
+        for (int i = 0; i < n; i++) d->row[i] = cr_word(s.w[0] >> i & 1 ? a->row[i].w[0] & t.w[0] : 0);
+        return;
+    }
     for (int i = 0; i < n; i++) d->row[i] = es_has(s, i) ? es_and(a->row[i], t) : es_none();
 }
 

@@ -54,7 +54,7 @@ bool cat_want_rel(cat_run *r, const cat_expr *e, cat_val v, const char *op, exec
 bool cat_want_set(cat_run *r, const cat_expr *e, cat_val v, const char *op, exec_set *out)
 {
     switch (v.kind) {
-    case CV_SET: *out = v.u.set; return true;
+    case CV_SET: *out = *v.u.set; return true;
     case CV_EMPTY: *out = es_none(); return true;
     case CV_UNIV: *out = r->all; return true;
     default:
@@ -66,7 +66,7 @@ bool cat_val_is_empty(const cat_run *r, const cat_val *v)
 {
     switch (v->kind) {
     case CV_EMPTY: return true;
-    case CV_SET: return es_empty(v->u.set);
+    case CV_SET: return es_empty(*v->u.set);
     case CV_REL: return cr_is_empty(v->u.rel, r->n);
     case CV_VSET: return v->n == 0;
     default: return false;
@@ -81,7 +81,7 @@ int cat_val_cmp(const cat_run *r, const cat_val *a, const cat_val *b)
     if (ea || eb) return ea && eb ? 0 : ea ? -1 : 1;
     if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
     switch (a->kind) {
-    case CV_SET: return es_cmp(a->u.set, b->u.set);
+    case CV_SET: return es_cmp(*a->u.set, *b->u.set);
     case CV_REL:
         for (int i = 0; i < r->n; i++) {
             int c = es_cmp(a->u.rel->row[i], b->u.rel->row[i]);
