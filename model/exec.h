@@ -14,7 +14,7 @@
 #include <string.h>
 #include "ir/ir.h"
 
-#define EXEC_MAX 256
+#define EXEC_MAX 128
 #define EXEC_WORDS (EXEC_MAX / 64)
 
 typedef struct exec_set { uint64_t w[EXEC_WORDS]; } exec_set;   /* bit i = event i */

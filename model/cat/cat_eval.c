@@ -134,6 +134,7 @@ static bool eval_seq(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out)
             exec_set s;
             if (!cat_want_set(r, kid->kids[0], v, "'[...]'", &s)) return false;
             if (!acc) rows = es_and(rows, s);
+            else if (n <= 64) for (int i = 0; i < n; i++) acc->row[i].w[0] &= s.w[0];
             else for (int i = 0; i < n; i++) acc->row[i] = es_and(acc->row[i], s);
             continue;
         }

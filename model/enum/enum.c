@@ -379,9 +379,11 @@ static bool build_events(enumr *e)
     if (n > EXEC_MAX) {
         int line = 0, col = 0;
         ir_thread_pos(t, over, &line, &col);
-        diag_error(e->d, t->file ? t->file : "", line, col,
-                   "the test has %d events; at most %d are supported (thread %s brings it past the limit)", n,
-                   EXEC_MAX, t->threads[over].name);
+        /* a limit of the model, not a fault of the test: exit 3, as the
+         * search limits do, still pointing at the thread that crosses it */
+        diag_fail(e->d,
+                  "%s:%d:%d: the test has %d events; at most %d are supported (thread %s brings it past the limit)",
+                  t->file ? t->file : "", line, col, n, EXEC_MAX, t->threads[over].name);
         return enum_fail(e);
     }
     memset(x, 0, sizeof *x);
@@ -477,7 +479,8 @@ bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_obse
     e.nth = t->nthreads;
     e.nlocs = t->nlocs;
     if (t->nlocs > EXEC_MAX) {
-        diag_error(d, t->file ? t->file : "", 0, 0, "too many locations");
+        diag_fail(d, "%s: the test has %d locations; at most %d are supported (each is an initial write event)",
+                  t->file ? t->file : "", t->nlocs, EXEC_MAX);
         return false;
     }
     outcome_init(&e.out, t, b, obs_fn ? obs_fn->fn : NULL, obs_fn ? obs_fn->ctx : NULL);
