@@ -129,7 +129,7 @@ static inline void cr_toid(exec_rel *d, exec_set s, int n)
 static inline void cr_cart(exec_rel *d, exec_set s, exec_set t, int n)
 {
     if (n <= 64) {
-        for (int i = 0; i < n; i++) d->row[i] = cr_word(t.w[0] & -(s.w[0] >> i & 1));
+        for (int i = 0; i < n; i++) d->row[i] = cr_word(s.w[0] >> i & 1 ? t.w[0] : 0);
         return;
     }
     for (int i = 0; i < n; i++) d->row[i] = es_has(s, i) ? t : es_none();
@@ -222,7 +222,7 @@ static inline exec_set cr_range(const exec_rel *r, int n)
 static inline void cr_restrict(exec_rel *d, const exec_rel *a, exec_set s, exec_set t, int n)
 {
     if (n <= 64) {
-        for (int i = 0; i < n; i++) d->row[i] = cr_word(a->row[i].w[0] & t.w[0] & -(s.w[0] >> i & 1));
+        for (int i = 0; i < n; i++) d->row[i] = cr_word(s.w[0] >> i & 1 ? a->row[i].w[0] & t.w[0] : 0);
         return;
     }
     for (int i = 0; i < n; i++) d->row[i] = es_has(s, i) ? es_and(a->row[i], t) : es_none();
