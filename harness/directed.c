@@ -48,7 +48,7 @@ static void thread_order(const exec *x, uint64_t *reach, int nth)
     for (int i = 0; i < x->n; i++)
         for (int j = 0; j < x->n; j++) {
             int a = x->ev[i].thread, b = x->ev[j].thread;
-            bool rf = (x->rf.row[i] >> j) & 1, co = (x->co.row[i] >> j) & 1;
+            bool rf = er_has(&x->rf, i, j), co = er_has(&x->co, i, j);
             if (co && a >= 0 && b >= 0 && a != b)
                 reach[a] |= (uint64_t)1 << b;
             if (!rf || b < 0)
@@ -58,7 +58,7 @@ static void thread_order(const exec *x, uint64_t *reach, int nth)
             /* fr: the read comes before every write co-after the one it reads */
             for (int k = 0; k < x->n; k++) {
                 int c = x->ev[k].thread;
-                if (((x->co.row[i] >> k) & 1) && c >= 0 && c != b)
+                if (er_has(&x->co, i, k) && c >= 0 && c != b)
                     reach[b] |= (uint64_t)1 << c;
             }
         }

@@ -186,12 +186,13 @@ char *harness_schedules_arg_at(const model *m, const ir_test *t, const bset *b, 
  * gets a lane of its own. */
 #define HARNESS_LANES_GROUP_MAX 6
 struct exec;
+struct exec_set;
 /* The order of execution X that lanes must not contradict (harness/lanes.c):
  * x86's preserved program order, rf between threads, co and fr, closed;
  * REACH[i] bit j: event i comes before event j.  REACH has X's n rows.
  * Computed once per execution for harness_lanes and harness_stretches. */
-void harness_exec_order(const struct exec *x, uint64_t *reach);
-int harness_lanes(const struct exec *x, const uint64_t *order, uint64_t members, const uint64_t *load_locs,
+void harness_exec_order(const struct exec *x, struct exec_set *reach);
+int harness_lanes(const struct exec *x, const struct exec_set *order, uint64_t members, const uint64_t *load_locs,
                   const uint64_t *store_locs, unsigned char *lane, unsigned char *pos, unsigned char *split,
                   bool *nofence);
 /* Where a directed run should stretch each of the NTH threads of X
@@ -201,7 +202,7 @@ int harness_lanes(const struct exec *x, const uint64_t *order, uint64_t members,
  * thread to that one (positions as backends/native.h's NATIVE_GAPS);
  * HOLD[t] asks for thread t's stores held back, because an order runs
  * from a later access of t through another thread back to a store of t. */
-void harness_stretches(const struct exec *x, const uint64_t *order, int nth, const uint64_t *load_locs,
+void harness_stretches(const struct exec *x, const struct exec_set *order, int nth, const uint64_t *load_locs,
                        const uint64_t *store_locs, const unsigned char *group, const unsigned char *lane,
                        const unsigned char *pos, const unsigned char *split, unsigned char *mask, bool *hold);
 /* An interleaving of the NTH threads of execution X on one CPU

@@ -36,7 +36,7 @@ static void add_edge(nodes *g, int from_event, int to_event)
 {
     int a = g->of_event[from_event], b = g->of_event[to_event];
     if (a >= 0 && b >= 0 && a != b)
-        g->pred[b] |= (exec_set)1 << a;
+        es_add(&g->pred[b], a);
 }
 
 /* One node per access (the events of one instruction share it), and the
@@ -68,20 +68,20 @@ static bool build(const exec *x, int nth, nodes *g)
     }
     for (int i = 1; i < g->n; i++)
         if (g->thread[i] == g->thread[i - 1])
-            g->pred[i] |= (exec_set)1 << (i - 1);
+            es_add(&g->pred[i], i - 1);
     for (int w = 0; w < x->n; w++)
         for (int r = 0; r < x->n; r++) {
-            if (!((x->rf.row[w] >> r) & 1))
+            if (!er_has(&x->rf, w, r))
                 continue;
             add_edge(g, w, r);
             /* fr: the read before every write co-after the one it reads */
             for (int v = 0; v < x->n; v++)
-                if ((x->co.row[w] >> v) & 1)
+                if (er_has(&x->co, w, v))
                     add_edge(g, r, v);
         }
     for (int w = 0; w < x->n; w++)
         for (int v = 0; v < x->n; v++)
-            if ((x->co.row[w] >> v) & 1)
+            if (er_has(&x->co, w, v))
                 add_edge(g, w, v);
     return true;
 }
@@ -93,17 +93,17 @@ int harness_interleaving(const struct exec *x, int nth, unsigned char *thread, u
     nodes g;
     if (!build(x, nth, &g))
         return 0;
-    exec_set placed = 0;
+    exec_set placed = es_none();
     int next[MAXT];                 /* each thread's next node, -1 once done */
     for (int t = 0; t < nth; t++)
         next[t] = g.count[t] ? g.first[t] : -1;
     int pieces = 0, cur = -1;
     for (int done = 0; done < g.n;) {
         int pick = -1;
-        if (cur >= 0 && next[cur] >= 0 && !(g.pred[next[cur]] & ~placed))
+        if (cur >= 0 && next[cur] >= 0 && es_empty(es_minus(g.pred[next[cur]], placed)))
             pick = cur;
         for (int t = 0; t < nth && pick < 0; t++)
-            if (next[t] >= 0 && !(g.pred[next[t]] & ~placed))
+            if (next[t] >= 0 && es_empty(es_minus(g.pred[next[t]], placed)))
                 pick = t;
         if (pick < 0)
             return 0;               /* a cycle: no one CPU makes this execution */
@@ -122,7 +122,7 @@ int harness_interleaving(const struct exec *x, int nth, unsigned char *thread, u
             cur = pick;
         }
         int i = next[pick];
-        placed |= (exec_set)1 << i;
+        es_add(&placed, i);
         done++;
         next[pick] = i + 1 < g.n && g.thread[i + 1] == pick ? i + 1 : -1;
     }

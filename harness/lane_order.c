@@ -21,11 +21,14 @@ static bool lane_add_before(exec_set *r, int n, exec_set from, exec_set to)
 {
     exec_set after = to;
     for (int e = 0; e < n; e++)
-        if ((to >> e) & 1)
-            after |= r[e];
+        if (es_has(to, e))
+            after = es_or(after, r[e]);
     for (int u = 0; u < n; u++)
-        if ((((from >> u) & 1) || (r[u] & from)) && (r[u] |= after, (r[u] >> u) & 1))
-            return false;
+        if (es_has(from, u) || es_meets(r[u], from)) {
+            r[u] = es_or(r[u], after);
+            if (es_has(r[u], u))
+                return false;
+        }
     return true;
 }
 
@@ -66,19 +69,19 @@ static bool segments_in_order(exec_set *r, int n, const exec_set *seg, int nseg)
 static int lane_chain(const int *seq, int len, int q, const lane_view *v, exec_set *seg, int *nseg)
 {
     int a = seq[q];
-    if (!v->pre[a] || q + 1 == len) {
+    if (es_empty(v->pre[a]) || q + 1 == len) {
         seg[(*nseg)++] = v->of[a];
         return q + 1;
     }
     seg[(*nseg)++] = v->pre[a];
     int next = lane_chain(seq, len, q + 1, v, seg, nseg);
-    seg[(*nseg)++] = v->of[a] & ~v->pre[a];
+    seg[(*nseg)++] = es_minus(v->of[a], v->pre[a]);
     return next;
 }
 
 int lane_chain_end(const int *seq, int len, int q, const exec_set *pre)
 {
-    while (pre[seq[q]] && q + 1 < len)
+    while (!es_empty(pre[seq[q]]) && q + 1 < len)
         q++;
     return q + 1;
 }
@@ -90,7 +93,7 @@ static bool fence_left_out(const lane_view *v, int n, int a, exec_set stores, ui
     if (!v->load_locs || !v->store_locs || (v->load_locs[a] & locs))
         return false;
     for (int e = 0; e < n; e++)
-        if (((stores >> e) & 1) && (v->order[e] & v->loads[a]))
+        if (es_has(stores, e) && es_meets(v->order[e], v->loads[a]))
             return false;
     return true;
 }
@@ -99,7 +102,7 @@ bool lane_in_order(exec_set *r, int n, const int *seq, int len, const lane_view 
 {
     /* since the last fence: the events, the plain stores and their places;
      * FENCED: a fence must come next (after a switch there always is) */
-    exec_set since = 0, stores = 0;
+    exec_set since = es_none(), stores = es_none();
     uint64_t locs = 0;
     bool fenced = true;
     for (int q = 0; q < len;) {
@@ -108,24 +111,24 @@ bool lane_in_order(exec_set *r, int n, const int *seq, int len, const lane_view 
         if (whole && !fenced && fence_left_out(v, n, a, stores, locs)) {
             /* as more code of the thread before: all but its stores
              * before all of A, its stores before all but A's loads */
-            if (!lane_add_before(r, n, since & ~stores, v->of[a]) ||
-                !lane_add_before(r, n, stores, v->of[a] & ~v->loads[a]))
+            if (!lane_add_before(r, n, es_minus(since, stores), v->of[a]) ||
+                !lane_add_before(r, n, stores, es_minus(v->of[a], v->loads[a])))
                 return false;
             if (nofence)
                 nofence[a] = true;
-            since |= v->of[a];
-            stores |= v->stores[a];
+            since = es_or(since, v->of[a]);
+            stores = es_or(stores, v->stores[a]);
             locs |= v->store_locs[a];
         } else {
             exec_set seg[2 * LANE_MAX_IDS];
             int nseg = 0;
             (void)lane_chain(seq, len, q, v, seg, &nseg);
-            if ((since && !lane_add_before(r, n, since, seg[0])) || !segments_in_order(r, n, seg, nseg))
+            if ((!es_empty(since) && !lane_add_before(r, n, since, seg[0])) || !segments_in_order(r, n, seg, nseg))
                 return false;
-            since = 0;
+            since = es_none();
             for (int k = 0; k < nseg; k++)
-                since |= seg[k];
-            stores = whole ? v->stores[a] : 0;
+                since = es_or(since, seg[k]);
+            stores = whole ? v->stores[a] : es_none();
             locs = whole && v->store_locs ? v->store_locs[a] : 0;
             fenced = !whole;
         }

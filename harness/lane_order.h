@@ -13,7 +13,7 @@ enum { LANE_MAX_IDS = 32 };
 /* What a lane's threads are, by id (a group member, or a test thread). */
 typedef struct lane_view {
     const exec_set *of;         /* its events */
-    const exec_set *pre;        /* switched: its events before the switch; else 0 */
+    const exec_set *pre;        /* switched: its events before the switch; else empty */
     const exec_set *loads;      /* its plain loads (not of a locked instruction) */
     const exec_set *stores;     /* its plain stores (not locked, nor compiled to one) */
     const uint64_t *load_locs;  /* the locations its code may load; NULL: unknown */

@@ -86,15 +86,15 @@ static bool kept_in_order(const exec_event *a, const exec_event *b)
  * stores (lane_order.h's), as sets. */
 static void thread_events(const exec *x, int t, exec_set *of, exec_set *loads, exec_set *stores)
 {
-    *of = *loads = *stores = 0;
+    *of = *loads = *stores = es_none();
     for (int e = 0; e < x->n; e++) {
         if (x->ev[e].thread != t)
             continue;
-        *of |= (exec_set)1 << e;
+        es_add(of, e);
         if (lane_plain_load(&x->ev[e]))
-            *loads |= (exec_set)1 << e;
+            es_add(loads, e);
         if (lane_plain_store(&x->ev[e]))
-            *stores |= (exec_set)1 << e;
+            es_add(stores, e);
     }
 }
 
@@ -102,8 +102,8 @@ static void close_order(exec_set *reach, int n)
 {
     for (int k = 0; k < n; k++)
         for (int i = 0; i < n; i++)
-            if ((reach[i] >> k) & 1)
-                reach[i] |= reach[k];
+            if (es_has(reach[i], k))
+                reach[i] = es_or(reach[i], reach[k]);
 }
 
 void harness_exec_order(const exec *x, exec_set *reach)
@@ -118,18 +118,17 @@ void harness_exec_order(const exec *x, exec_set *reach)
             const exec_event *b = &x->ev[j];
             if ((b->kind & EV_F) && !full_fence(b))
                 continue;
-            exec_set bit = (exec_set)1 << j;
-            if (((x->po.row[i] >> j) & 1) && kept_in_order(a, b))
-                reach[i] |= bit;
-            if (((x->rf.row[i] >> j) & 1) && a->thread != b->thread)
-                reach[i] |= bit;
-            if ((x->co.row[i] >> j) & 1)
-                reach[i] |= bit;
+            if (er_has(&x->po, i, j) && kept_in_order(a, b))
+                es_add(&reach[i], j);
+            if (er_has(&x->rf, i, j) && a->thread != b->thread)
+                es_add(&reach[i], j);
+            if (er_has(&x->co, i, j))
+                es_add(&reach[i], j);
             /* fr: a read comes before every store co-after the one it reads */
-            if ((x->rf.row[i] >> j) & 1)
+            if (er_has(&x->rf, i, j))
                 for (int k = 0; k < n; k++)
-                    if (k != j && ((x->co.row[i] >> k) & 1))
-                        reach[j] |= (exec_set)1 << k;
+                    if (k != j && er_has(&x->co, i, k))
+                        es_add(&reach[j], k);
         }
     }
     close_order(reach, n);
@@ -142,7 +141,7 @@ static bool lanes_fit(const search *s, bool *nofence)
     exec_set r[EXEC_MAX], pre[MAXT];
     memcpy(r, s->reach, (size_t)s->n * sizeof *r);
     for (int a = 0; a < s->m; a++)
-        pre[a] = s->split[a] ? s->before[a][s->split[a]] : 0;
+        pre[a] = s->split[a] ? s->before[a][s->split[a]] : es_none();
     lane_view v = {s->of, pre, s->loads, s->stores, s->locs_known ? s->load_locs : NULL,
                    s->locs_known ? s->store_locs : NULL, s->reach};
     for (int l = 0; l < s->nlanes; l++)
@@ -261,18 +260,18 @@ int harness_lanes(const exec *x, const exec_set *order, uint64_t members, const 
         for (int a = 0; a < s.m; a++) {
             thread_events(x, s.thread[a], &s.of[a], &s.loads[a], &s.stores[a]);
             for (int e = 0; e < x->n; e++) {
-                if (!((s.of[a] >> e) & 1))
+                if (!es_has(s.of[a], e))
                     continue;
                 s.nacc[a] = access[e] + 1 > s.nacc[a] ? access[e] + 1 : s.nacc[a];
                 for (int k = access[e] + 1; k < NATIVE_GAPS; k++)
-                    s.before[a][k] |= (exec_set)1 << e;
+                    es_add(&s.before[a][k], e);
             }
         }
         for (int a = 0; a < s.m; a++)
             for (int b = 0; b < s.m; b++) {
                 bool back = false;
                 for (int e = 0; e < x->n && !back; e++)
-                    back = ((s.of[b] >> e) & 1) && (s.reach[e] & s.of[a]);
+                    back = es_has(s.of[b], e) && es_meets(s.reach[e], s.of[a]);
                 s.may_precede[a][b] = a != b && !back;
             }
         /* the fewest lanes, whole threads before switched ones */
@@ -331,7 +330,7 @@ static void hold_sc_cycles(const exec *x, const exec_set *order, int nth, bool *
     for (int a = 0; a < n; a++) {
         int t = x->ev[a].thread;
         if (t >= 0 && t < nth && !hold[t])
-            sc[a] |= x->po.row[a];
+            sc[a] = es_or(sc[a], x->po.row[a]);
     }
     close_order(sc, n);
     bool more[MAXT] = {false};
@@ -340,8 +339,8 @@ static void hold_sc_cycles(const exec *x, const exec_set *order, int nth, bool *
         if (t < 0 || t >= nth || t >= MAXT || hold[t] || !lane_plain_store(&x->ev[a]))
             continue;
         for (int b = 0; b < n; b++)
-            if (((x->po.row[a] >> b) & 1) && lane_plain_load(&x->ev[b]) && !((order[a] >> b) & 1) &&
-                ((sc[b] >> a) & 1))
+            if (er_has(&x->po, a, b) && lane_plain_load(&x->ev[b]) && !es_has(order[a], b) &&
+                es_has(sc[b], a))
                 more[t] = true;
     }
     for (int t = 0; t < nth && t < MAXT; t++)
@@ -377,7 +376,7 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const uint
     for (int i = 0; i < x->n; i++) {
         int t = x->ev[i].thread;
         if (t >= 0 && t < nth && t < MAXT && access[i] < split[t])
-            pre[t] |= (exec_set)1 << i;
+            es_add(&pre[t], i);
     }
     lane_view v = {of, pre, loads, stores, load_locs, store_locs, order};
     /* in a laned run a lane's threads follow each other: orders through
@@ -392,7 +391,7 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const uint
                 seq[pos[v]] = v, len++;
         (void)lane_in_order(reach, x->n, seq, len, &v, NULL);
         for (int q = 0; q < len; q++)
-            if (pre[seq[q]])
+            if (!es_empty(pre[seq[q]]))
                 for (int e = q + 1; e < lane_chain_end(seq, len, q, pre); e++)
                     inside[seq[q]] |= (uint64_t)1 << seq[e];
     }
@@ -403,7 +402,7 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const uint
      * in the store buffer while the load and what it leads to happen. */
     for (int a = 0; a < x->n; a++)
         for (int b = a + 1; b < x->n && x->ev[b].thread == x->ev[a].thread; b++)
-            if (x->ev[a].thread >= 0 && x->ev[a].thread < nth && ((reach[b] >> a) & 1))
+            if (x->ev[a].thread >= 0 && x->ev[a].thread < nth && es_has(reach[b], a))
                 hold[x->ev[a].thread] = true;
     hold_sc_cycles(x, order, nth, hold);
     for (int a = 0; a < x->n; a++) {
@@ -416,9 +415,9 @@ void harness_stretches(const exec *x, const exec_set *order, int nth, const uint
             exec_set via = reach[a];
             /* not through the threads a switch runs inside t: the switch
              * itself puts those between */
-            for (int f = 0; f < x->n && via; f++)
-                if (((via >> f) & 1) && x->ev[f].thread >= 0 && x->ev[f].thread != t &&
-                    !((inside[t] >> x->ev[f].thread) & 1) && ((reach[f] >> b) & 1)) {
+            for (int f = 0; f < x->n && !es_empty(via); f++)
+                if (es_has(via, f) && x->ev[f].thread >= 0 && x->ev[f].thread != t &&
+                    !((inside[t] >> x->ev[f].thread) & 1) && es_has(reach[f], b)) {
                     int k = access[b] < NATIVE_GAPS ? access[b] : NATIVE_GAPS - 1;
                     mask[t] |= (unsigned char)(1u << k);
                     break;

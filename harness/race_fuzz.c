@@ -52,7 +52,7 @@ static bool scan_exec(void *ctx, const exec *x, const model_exec_info *info, dia
     for (int k = 0; k < s->f->ntargets; k++) {
         const detectors_pair *p = &s->f->dt->pairs[s->f->target[k]];
         int i = event_of(x, &p->a), j = event_of(x, &p->b);
-        bool unordered = have_hb && i >= 0 && j >= 0 && !((de->hb.row[i] >> j) & 1) && !((de->hb.row[j] >> i) & 1);
+        bool unordered = have_hb && i >= 0 && j >= 0 && !er_has(&de->hb, i, j) && !er_has(&de->hb, j, i);
         if (!unordered)
             s->ordered[(size_t)k * (size_t)s->b->nstates + (size_t)st] = true;
     }

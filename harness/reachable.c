@@ -159,16 +159,16 @@ static bool locked_whole(const exec *x)
 {
     for (int r = 0; r < x->n; r++)
         for (int w = 0; w < x->n; w++) {
-            if (!((x->rmw.row[r] >> w) & 1))
+            if (!er_has(&x->rmw, r, w))
                 continue;
             int from = -1;
             for (int i = 0; i < x->n && from < 0; i++)
-                if ((x->rf.row[i] >> r) & 1)
+                if (er_has(&x->rf, i, r))
                     from = i;
-            if (from < 0 || !((x->co.row[from] >> w) & 1))
+            if (from < 0 || !er_has(&x->co, from, w))
                 return false;
             for (int k = 0; k < x->n; k++)
-                if (((x->co.row[from] >> k) & 1) && ((x->co.row[k] >> w) & 1))
+                if (er_has(&x->co, from, k) && er_has(&x->co, k, w))
                     return false;
         }
     return true;

@@ -83,7 +83,7 @@ static exec_set eraser_schedule(const exec *x, const detect_locks *held, int fir
 {
     int state[EXEC_MAX] = {0}, owner[EXEC_MAX] = {0};
     detect_locks c[EXEC_MAX] = {0};
-    exec_set warned = 0;
+    exec_set warned = es_none();
     for (int k = 0; k < nth; k++) {
         int t = k == 0 ? first : k <= first ? k - 1 : k;
         for (int i = 0; i < x->n; i++) {
@@ -112,7 +112,7 @@ static exec_set eraser_schedule(const exec *x, const detect_locks *held, int fir
                 c[v] &= held[i];
             }
             if (state[v] == SHARED_MOD && !c[v])
-                warned |= (exec_set)1 << v;
+                es_add(&warned, v);
         }
     }
     return warned;
@@ -126,10 +126,10 @@ static exec_set eraser_schedule(const exec *x, const detect_locks *held, int fir
  * v shared-modified. */
 static exec_set eraser(const exec *x, const detect_locks *held)
 {
-    exec_set warned = 0;
+    exec_set warned = es_none();
     int nth = nthreads(x);
     for (int t = 0; t < nth; t++)
-        warned |= eraser_schedule(x, held, t, nth);
+        warned = es_or(warned, eraser_schedule(x, held, t, nth));
     return warned;
 }
 
@@ -159,11 +159,11 @@ bool detect_exec_run(const exec *x, detect_exec *d)
                                 ((a->kind | b->kind) & EV_W);
             if (!d->conflict[i][j])
                 continue;
-            bool hb_ordered = ((d->hb.row[i] >> j) & 1) || ((d->hb.row[j] >> i) & 1);
+            bool hb_ordered = er_has(&d->hb, i, j) || er_has(&d->hb, j, i);
             /* the limited relation: thread start/join and messages; a litmus
              * test has none of them, so it is po, which never orders two
              * threads' events */
-            bool limited = ((x->po.row[i] >> j) & 1) || ((x->po.row[j] >> i) & 1);
+            bool limited = er_has(&x->po, i, j) || er_has(&x->po, j, i);
             unsigned r = 0;
             /* atomics are synchronisation, not data, to a happens-before
              * detector (as ThreadSanitizer treats them): a pair of them
@@ -178,7 +178,7 @@ bool detect_exec_run(const exec *x, detect_exec *d)
              * write made under a lock after another thread's unlocked read
              * (the field of double-checked locking) would go unreported,
              * and the hybrid, which checks pairs, would report more. */
-            if (((warned >> a->loc) & 1) || !(d->held[i] & d->held[j]))
+            if (es_has(warned, a->loc) || !(d->held[i] & d->held[j]))
                 r |= 1u << DET_LOCKSET;
             d->rep[i][j] = (unsigned char)r;
         }
@@ -199,10 +199,10 @@ static int line_of(const exec_event *e)
 static bool sw_between(const exec *x, const detect_exec *d, int first, int second, int *s, int *r)
 {
     for (int i = 0; i < x->n; i++) {
-        if (i != first && !((d->hb.row[first] >> i) & 1))
+        if (i != first && !er_has(&d->hb, first, i))
             continue;
         for (int j = 0; j < x->n; j++)
-            if (((d->sw.row[i] >> j) & 1) && (j == second || ((d->hb.row[j] >> second) & 1))) {
+            if (er_has(&d->sw, i, j) && (j == second || er_has(&d->hb, j, second))) {
                 *s = i;
                 *r = j;
                 return true;
@@ -226,9 +226,9 @@ char *detect_why_not(const exec *x, const detect_exec *d, int det, int i, int j)
     case DET_EXACT:
         return xstrdup("not a race under RC11");
     case DET_HB: {
-        if (!((d->hb.row[i] >> j) & 1) && !((d->hb.row[j] >> i) & 1))
+        if (!er_has(&d->hb, i, j) && !er_has(&d->hb, j, i))
             return xstrdup("both accesses are atomic: synchronisation, not data");
-        int first = ((d->hb.row[i] >> j) & 1) ? i : j, second = first == i ? j : i, s, r;
+        int first = er_has(&d->hb, i, j) ? i : j, second = first == i ? j : i, s, r;
         if (sw_between(x, d, first, second, &s, &r) && is_lock_event(&x->ev[s]) && is_lock_event(&x->ev[r]))
             return xasprintf("ordered by the lock hand-off from the unlock at line %d to the lock at line %d",
                              line_of(&x->ev[s]), line_of(&x->ev[r]));

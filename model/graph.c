@@ -143,14 +143,15 @@ static void add_edge(drawing *g, int a, int b, int kind)
 {
     edge e = {a, b, kind};
     VEC_PUSH(g->e, g->n, g->cap, e);
-    g->used |= (exec_set)1 << a | (exec_set)1 << b;
+    es_add(&g->used, a);
+    es_add(&g->used, b);
 }
 
 static void add_rel(drawing *g, const exec_rel *r, int n, int kind)
 {
     for (int i = 0; i < n; i++)
-        for (exec_set s = r->row[i]; s; s &= s - 1)
-            add_edge(g, i, __builtin_ctzll(s), kind);
+        for (exec_set s = r->row[i]; !es_empty(s);)
+            add_edge(g, i, es_pop(&s), kind);
 }
 
 /* R without the pairs that R;S explains. */
@@ -168,16 +169,17 @@ static void base_edges(drawing *g, const exec *x)
      * order; the two halves of one instruction are not in po (the rmw
      * edge joins them) */
     for (int i = 0; i + 1 < n; i++)
-        if (x->ev[i].thread >= 0 && x->ev[i + 1].thread == x->ev[i].thread && (x->po.row[i] >> (i + 1) & 1))
+        if (x->ev[i].thread >= 0 && x->ev[i + 1].thread == x->ev[i].thread && er_has(&x->po, i, i + 1))
             add_edge(g, i, i + 1, K_PO);
     add_rel(g, &x->rf, n, K_RF);
     exec_rel co, fr, rfinv;
+    er_clear(&co, n);           /* (gcc cannot see reduce write every row) */
     reduce(&co, &x->co, &x->co, n);
     add_rel(g, &co, n, K_CO);
     cr_inv(&rfinv, &x->rf, n);
     cr_seq(&fr, &rfinv, &x->co, n);
     for (int i = 0; i < n; i++)
-        fr.row[i] &= ~((exec_set)1 << i);
+        es_del(&fr.row[i], i);
     exec_rel frr;
     reduce(&frr, &fr, &x->co, n);
     add_rel(g, &frr, n, K_FR);
@@ -291,7 +293,7 @@ static void nodes(strbuf *b, const exec *x, char **ids, exec_set used, int niw)
     const ir_test *t = x->test;
     int n = x->n, place[EXEC_MAX], iw[EXEC_MAX], niws = 0, first[EXEC_MAX], nth = 0;
     for (int i = 0; i < niw; i++)
-        if (used >> i & 1) {
+        if (es_has(used, i)) {
             place[i] = placed_above(x, x->ev[i].loc, niw);
             /* in the order of the threads they stand above */
             int k = niws++;
@@ -371,7 +373,7 @@ char *model_graph_dot(model_graph *g, const exec *x, const model_exec_info *info
     nodes(&b, x, ids, dr.used, niw);
     /* keep the halves of one instruction in line, as po does elsewhere */
     for (int i = 0; i + 1 < n; i++)
-        if (x->ev[i].thread >= 0 && x->ev[i + 1].thread == x->ev[i].thread && !(x->po.row[i] >> (i + 1) & 1))
+        if (x->ev[i].thread >= 0 && x->ev[i + 1].thread == x->ev[i].thread && !er_has(&x->po, i, i + 1))
             invisible(&b, ids, i, i + 1);
     for (size_t k = 0; k < dr.n; k++) {
         sb_add(&b, "  ");

@@ -8,33 +8,40 @@ typedef exec_set set;
 static void compose(exec_rel *out, const exec_rel *a, const exec_rel *b, int n)
 {
     for (int i = 0; i < n; i++) {
-        set r = 0, s = a->row[i];
-        for (int j = 0; j < n; j++)
-            if ((s >> j) & 1)
-                r |= b->row[j];
+        set r = es_none(), s = a->row[i];
+        for (int j; (j = es_pop(&s)) >= 0;)
+            r = es_or(r, b->row[j]);
         out->row[i] = r;
     }
+}
+
+static void copy_rows(exec_rel *out, const exec_rel *a, int n)
+{
+    memcpy(out->row, a->row, (size_t)n * sizeof a->row[0]);
 }
 
 /* id restricted to S, plus A */
 static void ident_plus(exec_rel *out, set s, const exec_rel *a, int n)
 {
-    for (int i = 0; i < n; i++)
-        out->row[i] = (((s >> i) & 1) ? (set)1 << i : 0) | (a ? a->row[i] : 0);
+    for (int i = 0; i < n; i++) {
+        out->row[i] = a ? a->row[i] : es_none();
+        if (es_has(s, i))
+            es_add(&out->row[i], i);
+    }
 }
 
 static void restrict_dom(exec_rel *a, set dom, set rng, int n)
 {
     for (int i = 0; i < n; i++)
-        a->row[i] = ((dom >> i) & 1) ? a->row[i] & rng : 0;
+        a->row[i] = es_has(dom, i) ? es_and(a->row[i], rng) : es_none();
 }
 
 static void closure(exec_rel *a, int n)
 {
     for (int k = 0; k < n; k++)
         for (int i = 0; i < n; i++)
-            if ((a->row[i] >> k) & 1)
-                a->row[i] |= a->row[k];
+            if (es_has(a->row[i], k))
+                a->row[i] = es_or(a->row[i], a->row[k]);
 }
 
 bool hb_atomic(const exec_event *e)
@@ -68,57 +75,59 @@ static bool orders(const exec_event *e, bool release)
 void hb_sync(const exec *x, exec_rel *sw)
 {
     int n = x->n;
-    memset(sw, 0, sizeof *sw);
+    er_clear(sw, n);
     if (x->test && (x->test->arch == IR_ARCH_X86 || x->test->arch == IR_ARCH_X86_64))
         return;
-    set W = 0, F = 0, A = 0, RMW = 0, REL = 0, ACQ = 0, IW = 0, R = 0, all = 0;
+    set W = es_none(), F = W, A = W, RMW = W, REL = W, ACQ = W, IW = W, R = W, all = es_all(n);
     for (int i = 0; i < n; i++) {
         const exec_event *e = &x->ev[i];
-        set b = (set)1 << i;
-        all |= b;
-        if (e->kind & EV_R) R |= b;
-        if (e->kind & EV_W) W |= b;
-        if (e->kind & EV_F) F |= b;
-        if (e->kind & EV_IW) IW |= b;
-        if ((e->kind & (EV_R | EV_W)) == (EV_R | EV_W)) RMW |= b;
-        if (!(e->kind & EV_IW) && !(e->kind & EV_F) && hb_atomic(e)) A |= b;
-        if (!(e->kind & EV_IW) && orders(e, true)) REL |= b;
-        if (!(e->kind & EV_IW) && orders(e, false)) ACQ |= b;
+        if (e->kind & EV_R) es_add(&R, i);
+        if (e->kind & EV_W) es_add(&W, i);
+        if (e->kind & EV_F) es_add(&F, i);
+        if (e->kind & EV_IW) es_add(&IW, i);
+        if ((e->kind & (EV_R | EV_W)) == (EV_R | EV_W)) es_add(&RMW, i);
+        if (!(e->kind & EV_IW) && !(e->kind & EV_F) && hb_atomic(e)) es_add(&A, i);
+        if (!(e->kind & EV_IW) && orders(e, true)) es_add(&REL, i);
+        if (!(e->kind & EV_IW) && orders(e, false)) es_add(&ACQ, i);
     }
     /* rs = [W]; (sb & loc)?; [W & A]; (rf; [RMW])* */
     exec_rel sbloc, t1, t2, rs;
-    memset(&sbloc, 0, sizeof sbloc);
+    er_clear(&sbloc, n);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            if (((x->po.row[i] >> j) & 1) && x->ev[i].loc == x->ev[j].loc && x->ev[i].loc >= 0)
-                sbloc.row[i] |= (set)1 << j;
+            if (er_has(&x->po, i, j) && x->ev[i].loc == x->ev[j].loc && x->ev[i].loc >= 0)
+                er_add(&sbloc, i, j);
     ident_plus(&t1, all, &sbloc, n);
-    restrict_dom(&t1, W, W & (A | IW), n);
-    exec_rel rfrmw = x->rf;
+    restrict_dom(&t1, W, es_and(W, es_or(A, IW)), n);
+    exec_rel rfrmw;
+    copy_rows(&rfrmw, &x->rf, n);
     restrict_dom(&rfrmw, all, RMW, n);
     for (int i = 0; i < n; i++)
-        rfrmw.row[i] |= x->rmw.row[i];
+        rfrmw.row[i] = es_or(rfrmw.row[i], x->rmw.row[i]);
     closure(&rfrmw, n);
     ident_plus(&t2, all, &rfrmw, n);
     compose(&rs, &t1, &t2, n);
     /* sw = [REL]; ([F]; sb)?; rs; rf; [R & A]; (sb; [F])?; [ACQ] */
-    exec_rel fsb = x->po, sbf = x->po, pre, post;
+    exec_rel fsb, sbf, pre, post;
+    copy_rows(&fsb, &x->po, n);
+    copy_rows(&sbf, &x->po, n);
     restrict_dom(&fsb, F, all, n);
     restrict_dom(&sbf, all, F, n);
     ident_plus(&pre, all, &fsb, n);
     restrict_dom(&pre, REL, all, n);
     ident_plus(&post, all, &sbf, n);
     restrict_dom(&post, all, ACQ, n);
-    exec_rel rfa = x->rf;
-    restrict_dom(&rfa, all, R & A, n);
+    exec_rel rfa;
+    copy_rows(&rfa, &x->rf, n);
+    restrict_dom(&rfa, all, es_and(R, A), n);
     compose(&t1, &pre, &rs, n);
     compose(&t2, &t1, &rfa, n);
     compose(sw, &t2, &post, n);
     /* an event never synchronises with itself or its own thread's po */
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            if (((sw->row[i] >> j) & 1) && (x->ev[i].thread == x->ev[j].thread || x->ev[i].thread < 0))
-                sw->row[i] &= ~((set)1 << j);
+            if (er_has(sw, i, j) && (x->ev[i].thread == x->ev[j].thread || x->ev[i].thread < 0))
+                es_del(&sw->row[i], j);
 }
 
 enum { MAX_CLOCK_THREADS = EXEC_MAX };
@@ -147,7 +156,7 @@ bool hb_clocks(const exec *x, const exec_rel *sw, exec_rel *hb)
     }
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            if ((sw->row[i] >> j) & 1)
+            if (er_has(sw, i, j))
                 pending[j]++;
     int head = 0, tail = 0;
     for (int i = 0; i < n; i++)
@@ -166,7 +175,7 @@ bool hb_clocks(const exec *x, const exec_rel *sw, exec_rel *hb)
         else
             memset(vc[i], 0, (size_t)nth * sizeof vc[i][0]);
         for (int s = 0; s < n; s++)
-            if ((sw->row[s] >> i) & 1)
+            if (er_has(sw, s, i))
                 for (int t = 0; t < nth; t++)
                     if (vc[s][t] > vc[i][t])
                         vc[i][t] = vc[s][t];
@@ -179,19 +188,19 @@ bool hb_clocks(const exec *x, const exec_rel *sw, exec_rel *hb)
         if (next >= 0 && --pending[next] == 0)
             order[tail++] = next;
         for (int j = 0; j < n; j++)
-            if (((sw->row[i] >> j) & 1) && --pending[j] == 0)
+            if (er_has(sw, i, j) && --pending[j] == 0)
                 order[tail++] = j;
     }
     if (done != events)
         return false;
-    memset(hb, 0, sizeof *hb);
+    er_clear(hb, n);
     for (int i = 0; i < n; i++) {
         const exec_event *a = &x->ev[i];
         if (a->thread < 0)
             continue;
         for (int j = 0; j < n; j++)
             if (j != i && x->ev[j].thread >= 0 && vc[j][a->thread] >= (unsigned)a->poi + 1)
-                hb->row[i] |= (set)1 << j;
+                er_add(hb, i, j);
     }
     return true;
 }
@@ -199,7 +208,7 @@ bool hb_clocks(const exec *x, const exec_rel *sw, exec_rel *hb)
 void hb_closure(const exec *x, const exec_rel *sw, exec_rel *hb)
 {
     for (int i = 0; i < x->n; i++)
-        hb->row[i] = x->po.row[i] | sw->row[i];
+        hb->row[i] = es_or(x->po.row[i], sw->row[i]);
     closure(hb, x->n);
 }
 
@@ -228,7 +237,7 @@ int hb_races(const exec *x, const exec_rel *hb, race_pair *out, int max)
                 continue;
             if (!((a->kind | b->kind) & EV_W) || (hb_atomic(a) && hb_atomic(b)))
                 continue;
-            if (((hb->row[i] >> j) & 1) || ((hb->row[j] >> i) & 1))
+            if (er_has(hb, i, j) || er_has(hb, j, i))
                 continue;
             if (count < max)
                 out[count] = a->thread < b->thread ? (race_pair){i, j} : (race_pair){j, i};

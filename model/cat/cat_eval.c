@@ -41,7 +41,7 @@ static bool eval_union(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *ou
             return TERR(e->kids[k], "%s mixes a %s and a %s", opname, cat_kind_name(acc.kind), cat_kind_name(v.kind));
         switch (v.kind) {
         case CV_SET:
-            acc.u.set = inter ? acc.u.set & v.u.set : acc.u.set | v.u.set;
+            acc = cv_set(r, inter ? es_and(*acc.u.set, *v.u.set) : es_or(*acc.u.set, *v.u.set));
             break;
         case CV_REL:
             if (!owned) {
@@ -85,7 +85,7 @@ static bool eval_diff(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out
     if (a.kind == CV_EMPTY || b.kind == CV_EMPTY) { *out = a; return true; }
     if (b.kind == CV_UNIV) { *out = cv_kind_only(CV_EMPTY); return true; }
     if (a.kind == CV_UNIV) {
-        if (b.kind == CV_SET) { *out = cv_set(r->all & ~b.u.set); return true; }
+        if (b.kind == CV_SET) { *out = cv_set(r, es_minus(r->all, *b.u.set)); return true; }
         if (b.kind == CV_REL) {
             exec_rel *d = cat_new_rel(r);
             cr_comp(d, b.u.rel, r->n);
@@ -97,7 +97,7 @@ static bool eval_diff(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out
     if (a.kind != b.kind)
         return TERR(e, "'\\' mixes a %s and a %s", cat_kind_name(a.kind), cat_kind_name(b.kind));
     switch (a.kind) {
-    case CV_SET: *out = cv_set(a.u.set & ~b.u.set); return true;
+    case CV_SET: *out = cv_set(r, es_minus(*a.u.set, *b.u.set)); return true;
     case CV_REL: {
         exec_rel *d = cat_new_rel(r);
         cr_diff(d, a.u.rel, b.u.rel, r->n);
@@ -133,8 +133,9 @@ static bool eval_seq(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out)
             if (!cat_eval(r, kid->kids[0], fr, &v)) return false;
             exec_set s;
             if (!cat_want_set(r, kid->kids[0], v, "'[...]'", &s)) return false;
-            if (!acc) rows &= s;
-            else for (int i = 0; i < n; i++) acc->row[i] &= s;
+            if (!acc) rows = es_and(rows, s);
+            else if (n <= 64) for (int i = 0; i < n; i++) acc->row[i].w[0] &= s.w[0];
+            else for (int i = 0; i < n; i++) acc->row[i] = es_and(acc->row[i], s);
             continue;
         }
         if (!cat_eval(r, kid, fr, &v)) return false;
@@ -186,7 +187,9 @@ static bool eval_add(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out)
     if (x.kind == CV_UNIV) return TERR(e->kids[0], "universe in '++'");
     if (s.kind == CV_UNIV) { *out = s; return true; }
     if (x.kind == CV_EVENT && (s.kind == CV_EMPTY || s.kind == CV_SET)) {
-        *out = cv_set((s.kind == CV_SET ? s.u.set : 0) | (exec_set)1 << x.n);
+        exec_set t = s.kind == CV_SET ? *s.u.set : es_none();
+        es_add(&t, x.n);
+        *out = cv_set(r, t);
         return true;
     }
     if (s.kind == CV_SET) return TERR(e->kids[0], "'++' onto a set of events expects an event, found a %s", cat_kind_name(x.kind));
@@ -194,7 +197,7 @@ static bool eval_add(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out)
         if (x.kind == CV_TUPLE && x.n == 2 && x.u.elts[0].kind == CV_EVENT && x.u.elts[1].kind == CV_EVENT) {
             exec_rel *d = cat_new_rel(r);
             cr_copy(d, s.u.rel, r->n);
-            d->row[x.u.elts[0].n] |= (exec_set)1 << x.u.elts[1].n;
+            er_add(d, x.u.elts[0].n, x.u.elts[1].n);
             *out = cv_rel(d);
             return true;
         }
@@ -221,7 +224,7 @@ static bool eval_cond(cat_run *r, const cat_expr *e, cat_frame *fr, bool *res)
         return true;
     case CC_IN:
         if (b.kind == CV_EMPTY) { *res = false; return true; }
-        if (b.kind == CV_SET && a.kind == CV_EVENT) { *res = b.u.set >> a.n & 1; return true; }
+        if (b.kind == CV_SET && a.kind == CV_EVENT) { *res = es_has(*b.u.set, a.n); return true; }
         if (b.kind == CV_VSET) { *res = cat_vset_has(r, &b, &a); return true; }
         return TERR(e->cond_r, "'in' expects a set on its right, found a %s", cat_kind_name(b.kind));
     case CC_SUBSET:
@@ -229,7 +232,7 @@ static bool eval_cond(cat_run *r, const cat_expr *e, cat_frame *fr, bool *res)
         if (a.kind == CV_SET || b.kind == CV_SET) {
             exec_set x, y;
             if (!cat_want_set(r, e->cond_l, a, "'subset'", &x) || !cat_want_set(r, e->cond_r, b, "'subset'", &y)) return false;
-            *res = (x & ~y) == 0;
+            *res = es_empty(es_minus(x, y));
             return true;
         }
         if (a.kind == CV_VSET) {
@@ -302,10 +305,11 @@ static bool eval_matchset(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val 
     case CV_EMPTY:
         return cat_eval(r, e->kids[1], fr, out);
     case CV_SET:
-        if (!v.u.set) return cat_eval(r, e->kids[1], fr, out);
+        if (es_empty(*v.u.set)) return cat_eval(r, e->kids[1], fr, out);
         elt.kind = CV_EVENT;
-        elt.n = __builtin_ctzll(v.u.set);
-        rest = cv_set(v.u.set & (v.u.set - 1));
+        exec_set left = *v.u.set;
+        elt.n = es_pop(&left);
+        rest = cv_set(r, left);
         break;
     case CV_VSET:
         if (!v.n) return cat_eval(r, e->kids[1], fr, out);
@@ -316,9 +320,9 @@ static bool eval_matchset(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val 
         break;
     case CV_REL: {
         int i = 0;
-        while (i < r->n && !v.u.rel->row[i]) i++;
+        while (i < r->n && es_empty(v.u.rel->row[i])) i++;
         if (i == r->n) return cat_eval(r, e->kids[1], fr, out);
-        int j = __builtin_ctzll(v.u.rel->row[i]);
+        int j = es_first(v.u.rel->row[i]);
         cat_val *pair = arena_alloc(r->cur, 2 * sizeof *pair);
         pair[0].kind = pair[1].kind = CV_EVENT;
         pair[0].n = i;
@@ -328,7 +332,7 @@ static bool eval_matchset(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val 
         elt.u.elts = pair;
         exec_rel *d = cat_new_rel(r);
         cr_copy(d, v.u.rel, r->n);
-        d->row[i] &= ~((exec_set)1 << j);
+        es_del(&d->row[i], j);
         rest = cv_rel(d);
         break;
     }
@@ -366,9 +370,9 @@ bool cat_eval(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out)
             events &= el[k].kind == CV_EVENT;
         }
         if (events) {
-            exec_set s = 0;
-            for (int k = 0; k < e->nkids; k++) s |= (exec_set)1 << el[k].n;
-            *out = cv_set(s);
+            exec_set s = es_none();
+            for (int k = 0; k < e->nkids; k++) es_add(&s, el[k].n);
+            *out = cv_set(r, s);
             return true;
         }
         *out = cat_vset_make(r, el, e->nkids);
@@ -426,7 +430,7 @@ bool cat_eval(cat_run *r, const cat_expr *e, cat_frame *fr, cat_val *out)
         switch (v.kind) {
         case CV_EMPTY: *out = cv_kind_only(CV_UNIV); return true;
         case CV_UNIV: *out = cv_kind_only(CV_EMPTY); return true;
-        case CV_SET: *out = cv_set(r->all & ~v.u.set); return true;
+        case CV_SET: *out = cv_set(r, es_minus(r->all, *v.u.set)); return true;
         case CV_REL: {
             exec_rel *d = cat_new_rel(r);
             cr_comp(d, v.u.rel, r->n);

@@ -23,15 +23,15 @@ typedef struct elt_iter {
 
 static elt_iter elts_of(const cat_val *s)
 {
-    return (elt_iter){s, s->kind == CV_SET ? s->u.set : 0, 0};
+    return (elt_iter){s, s->kind == CV_SET ? *s->u.set : es_none(), 0};
 }
 
 static bool elt_next(elt_iter *it, cat_val *out)
 {
     if (it->s->kind == CV_SET) {
-        if (!it->left) return false;
-        *out = (cat_val){CV_EVENT, __builtin_ctzll(it->left), {.set = 0}};
-        it->left &= it->left - 1;
+        int i = es_pop(&it->left);
+        if (i < 0) return false;
+        *out = (cat_val){CV_EVENT, i, {.set = NULL}};
         return true;
     }
     if (it->s->kind != CV_VSET || it->k >= it->s->n) return false;
@@ -212,8 +212,8 @@ static int with_co(cat_run *r, const cat_ins *in, bool *keep)
         bool cos = !strcmp(e->kids[0]->name, "generate_cos");
         cat_val arg;
         if (!cat_eval(r, e->kids[1], NULL, &arg)) return X_ERROR;
-        exec_set s = 0;
-        for (int i = 0; i < r->n; i++) if (r->x->ev[i].kind & EV_W) s |= (exec_set)1 << i;
+        exec_set s = es_none();
+        for (int i = 0; i < r->n; i++) if (r->x->ev[i].kind & EV_W) es_add(&s, i);
         cat_val pv = arg;
         if (!cos) {
             if (arg.kind != CV_TUPLE || arg.n != 2) {
@@ -230,13 +230,11 @@ static int with_co(cat_run *r, const cat_ins *in, bool *keep)
         cr_plus_inplace(pc, r->n);
         *keep = true;
         for (int i = 0; i < r->n && *keep; i++) {
-            if (!(s >> i & 1)) continue;
-            exec_set need = pc->row[i] & s;
-            for (exec_set b = need; b; b &= b - 1) {
-                int j = __builtin_ctzll(b);
-                if (r->x->ev[j].loc != r->x->ev[i].loc) need &= ~((exec_set)1 << j);
-            }
-            if (need & ~co->row[i]) *keep = false;
+            if (!es_has(s, i)) continue;
+            exec_set need = es_and(pc->row[i], s), b = need;
+            for (int j; (j = es_pop(&b)) >= 0;)
+                if (r->x->ev[j].loc != r->x->ev[i].loc) es_del(&need, j);
+            if (!es_empty(es_minus(need, co->row[i]))) *keep = false;
         }
         return X_PASS;
     }

@@ -40,7 +40,7 @@ typedef struct cat_val {
     uint8_t kind;
     int32_t n;                  /* TUPLE/VSET length; EVENT index; TAG id; PRIM id */
     union {
-        exec_set set;
+        const exec_set *set;    /* in an arena, never written through once built */
         exec_rel *rel;          /* never written through once built */
         struct cat_val *elts;
         cat_clos *clos;
@@ -195,8 +195,16 @@ bool cat_eval_binds(struct cat_run *r, const cat_bind *b, int nb, bool rec, cat_
  * error (cat_exec.c). */
 bool cat_exec_top(struct cat_run *r);
 
-static inline cat_val cv_set(exec_set s) { cat_val v = {CV_SET, 0, {.set = s}}; return v; }
+/* A set of events keeps its EXEC_WORDS words in R's current arena, as a
+ * relation does, so that a value stays two words long and copies cheaply. */
+static inline cat_val cv_set(struct cat_run *r, exec_set s)
+{
+    exec_set *p = arena_alloc(r->cur, sizeof *p);
+    *p = s;
+    cat_val v = {CV_SET, 0, {.set = p}};
+    return v;
+}
 static inline cat_val cv_rel(exec_rel *x) { cat_val v = {CV_REL, 0, {.rel = x}}; return v; }
-static inline cat_val cv_kind_only(int k) { cat_val v = {(uint8_t)k, 0, {.set = 0}}; return v; }
+static inline cat_val cv_kind_only(int k) { cat_val v = {(uint8_t)k, 0, {.set = NULL}}; return v; }
 
 #endif

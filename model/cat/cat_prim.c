@@ -53,14 +53,13 @@ static void fill_sets(cat_run *r, exec_set *s)
     const exec *x = r->x;
     for (int i = 0; i < x->n; i++) {
         const exec_event *e = &x->ev[i];
-        exec_set bit = (exec_set)1 << i;
         bool mem = e->kind & (EV_R | EV_W);
-        if (e->kind & EV_R) s[CB_R] |= bit;
-        if (e->kind & EV_W) s[CB_W] |= bit;
-        if (mem) s[CB_M] |= bit;
-        if (e->kind & EV_IW) s[CB_IW] |= bit;
-        if (e->kind & EV_F) s[CB_F] |= bit;
-        if (e->is_rmw && (e->kind & EV_R) && (e->kind & EV_W)) s[CB_RMW] |= bit;
+        if (e->kind & EV_R) es_add(&s[CB_R], i);
+        if (e->kind & EV_W) es_add(&s[CB_W], i);
+        if (mem) es_add(&s[CB_M], i);
+        if (e->kind & EV_IW) es_add(&s[CB_IW], i);
+        if (e->kind & EV_F) es_add(&s[CB_F], i);
+        if (e->is_rmw && (e->kind & EV_R) && (e->kind & EV_W)) es_add(&s[CB_RMW], i);
         ir_mode m = e->mode;
         if ((e->kind & EV_F) && e->fence >= IR_FENCE_J_FULL && e->fence <= IR_FENCE_J_STORESTORE)
             m = java_fence_mode(e->fence);
@@ -68,26 +67,26 @@ static void fill_sets(cat_run *r, exec_set *s)
          * RMW; fences and initial writes are in NA. */
         bool atomic = mem && !(e->kind & EV_IW) &&
                       (c_atomic_order(m) || (e->is_rmw && m >= IR_MO_NA && m <= IR_MO_SC));
-        if (atomic) s[CB_A] |= bit;
-        else s[CB_NA] |= bit;
+        if (atomic) es_add(&s[CB_A], i);
+        else es_add(&s[CB_NA], i);
         switch (m) {
-        case IR_MO_RLX: s[CB_RLX] |= bit; break;
-        case IR_MO_CON: s[CB_CON] |= bit; break;
-        case IR_MO_ACQ: s[CB_ACQ] |= bit; break;
-        case IR_MO_REL: s[CB_REL] |= bit; break;
-        case IR_MO_ACQ_REL: s[CB_ACQ_REL] |= bit; break;
-        case IR_MO_SC: s[CB_SC] |= bit; break;
-        case IR_JM_OPAQUE: s[CB_O] |= bit; break;
-        case IR_JM_ACQUIRE: s[CB_ACQ] |= bit; s[CB_RA] |= bit; break;
-        case IR_JM_RELEASE: s[CB_REL] |= bit; s[CB_RA] |= bit; break;
-        case IR_JM_VOLATILE: s[CB_V] |= bit; break;
-        case IR_X86_LOCKED: s[CB_X] |= bit; break;
+        case IR_MO_RLX: es_add(&s[CB_RLX], i); break;
+        case IR_MO_CON: es_add(&s[CB_CON], i); break;
+        case IR_MO_ACQ: es_add(&s[CB_ACQ], i); break;
+        case IR_MO_REL: es_add(&s[CB_REL], i); break;
+        case IR_MO_ACQ_REL: es_add(&s[CB_ACQ_REL], i); break;
+        case IR_MO_SC: es_add(&s[CB_SC], i); break;
+        case IR_JM_OPAQUE: es_add(&s[CB_O], i); break;
+        case IR_JM_ACQUIRE: es_add(&s[CB_ACQ], i); es_add(&s[CB_RA], i); break;
+        case IR_JM_RELEASE: es_add(&s[CB_REL], i); es_add(&s[CB_RA], i); break;
+        case IR_JM_VOLATILE: es_add(&s[CB_V], i); break;
+        case IR_X86_LOCKED: es_add(&s[CB_X], i); break;
         default: break;
         }
         if (e->kind & EV_F) {
-            if (e->fence == IR_FENCE_MFENCE) s[CB_MFENCE] |= bit;
-            if (e->fence == IR_FENCE_LFENCE) s[CB_LFENCE] |= bit;
-            if (e->fence == IR_FENCE_SFENCE) s[CB_SFENCE] |= bit;
+            if (e->fence == IR_FENCE_MFENCE) es_add(&s[CB_MFENCE], i);
+            if (e->fence == IR_FENCE_LFENCE) es_add(&s[CB_LFENCE], i);
+            if (e->fence == IR_FENCE_SFENCE) es_add(&s[CB_SFENCE], i);
         }
     }
     s[CB_EXP] = s[CB_M];
@@ -107,7 +106,7 @@ void cat_prim_fill(cat_run *r, bool statics, bool dynamics)
     cat_val *g = r->globals;
     if (dynamics) {
         /* Candidate-dependent values point straight into the exec. */
-        g[CB_FW] = cv_set(x->fw & r->all);
+        g[CB_FW] = cv_set(r, es_and(x->fw, r->all));
         g[CB_RF] = cv_rel((exec_rel *)&x->rf);
         g[CB_DIFFERENT_VALUES].kind = CV_PRIM;
         g[CB_DIFFERENT_VALUES].n = CB_DIFFERENT_VALUES;
@@ -117,21 +116,20 @@ void cat_prim_fill(cat_run *r, bool statics, bool dynamics)
     memset(s, 0, sizeof s);
     fill_sets(r, s);
     for (int b = 0; b <= CB_SET_LAST; b++)
-        if (b != CB_FW) g[b] = cv_set(s[b]);
+        if (b != CB_FW) g[b] = cv_set(r, s[b]);
     g[CB_ID] = cv_rel(r->ident);
     exec_rel *loc = cat_new_rel(r), *in = cat_new_rel(r), *ext = cat_new_rel(r), *sm = cat_new_rel(r);
     for (int i = 0; i < n; i++) {
-        exec_set l = 0, t = 0, e = 0;
+        exec_set l = es_none(), t = es_none(), e = es_none();
         const exec_event *a = &x->ev[i];
         for (int j = 0; j < n; j++) {
             const exec_event *b = &x->ev[j];
-            exec_set bit = (exec_set)1 << j;
-            if (a->loc >= 0 && a->loc == b->loc) l |= bit;
+            if (a->loc >= 0 && a->loc == b->loc) es_add(&l, j);
             bool ia = a->kind & EV_IW, ib = b->kind & EV_IW;
             /* herd: int relates events of one thread; ext relates events of
              * different threads, and an initial write to a thread's event. */
-            if (!ia && !ib && a->thread == b->thread) t |= bit;
-            if (ia != ib || (!ia && !ib && a->thread != b->thread)) e |= bit;
+            if (!ia && !ib && a->thread == b->thread) es_add(&t, j);
+            if (ia != ib || (!ia && !ib && a->thread != b->thread)) es_add(&e, j);
         }
         loc->row[i] = l;
         in->row[i] = t;
@@ -145,9 +143,9 @@ void cat_prim_fill(cat_run *r, bool statics, bool dynamics)
      * write of an x86 locked instruction are ordered by iico instead). */
     exec_rel *po = copy_rel(r, &x->po);
     for (int i = 0; i < n; i++)
-        for (exec_set b = po->row[i]; b; b &= b - 1) {
-            int j = __builtin_ctzll(b);
-            if (x->ev[i].instr && x->ev[i].instr == x->ev[j].instr) po->row[i] &= ~((exec_set)1 << j);
+        for (exec_set b = po->row[i]; !es_empty(b);) {
+            int j = es_pop(&b);
+            if (x->ev[i].instr && x->ev[i].instr == x->ev[j].instr) es_del(&po->row[i], j);
         }
     g[CB_PO] = cv_rel(po);
     g[CB_PARTIAL_PO] = g[CB_PO];
@@ -168,8 +166,8 @@ void cat_prim_fill(cat_run *r, bool statics, bool dynamics)
 
 static bool arg_set(cat_run *r, const cat_expr *at, cat_val v, const char *fn, exec_set *out)
 {
-    if (v.kind == CV_SET) { *out = v.u.set; return true; }
-    if (v.kind == CV_EMPTY) { *out = 0; return true; }
+    if (v.kind == CV_SET) { *out = *v.u.set; return true; }
+    if (v.kind == CV_EMPTY) { *out = es_none(); return true; }
     if (v.kind == CV_UNIV) { *out = r->all; return true; }
     return PERR("%s expects a set of events, found a %s", fn, cat_kind_name(v.kind));
 }
@@ -198,15 +196,15 @@ static cat_val classes_loc(cat_run *r, exec_set s)
     cat_val *el = arena_alloc(r->cur, (size_t)(r->n + 1) * sizeof *el);
     int k = 0;
     exec_set left = s;
-    while (left) {
-        int i = __builtin_ctzll(left);
-        exec_set cls = 0;
-        for (exec_set b = left; b; b &= b - 1) {
-            int j = __builtin_ctzll(b);
-            if (j == i || (r->x->ev[i].loc >= 0 && r->x->ev[j].loc == r->x->ev[i].loc)) cls |= (exec_set)1 << j;
+    while (!es_empty(left)) {
+        int i = es_first(left);
+        exec_set cls = es_none();
+        for (exec_set b = left; !es_empty(b);) {
+            int j = es_pop(&b);
+            if (j == i || (r->x->ev[i].loc >= 0 && r->x->ev[j].loc == r->x->ev[i].loc)) es_add(&cls, j);
         }
-        el[k++] = cv_set(cls);
-        left &= ~cls;
+        el[k++] = cv_set(r, cls);
+        left = es_minus(left, cls);
     }
     return cat_vset_make(r, el, k);
 }
@@ -221,12 +219,13 @@ static cat_val classes(cat_run *r, const exec_rel *rel)
     cr_plus_inplace(u, n);
     cat_val *el = arena_alloc(r->cur, (size_t)(n + 1) * sizeof *el);
     int k = 0;
-    exec_set seen = 0;
+    exec_set seen = es_none();
     for (int i = 0; i < n; i++) {
-        if (!u->row[i] || (seen >> i & 1)) continue;
-        exec_set cls = u->row[i] | (exec_set)1 << i;
-        el[k++] = cv_set(cls);
-        seen |= cls;
+        if (es_empty(u->row[i]) || es_has(seen, i)) continue;
+        exec_set cls = u->row[i];
+        es_add(&cls, i);
+        el[k++] = cv_set(r, cls);
+        seen = es_or(seen, cls);
     }
     return cat_vset_make(r, el, k);
 }
@@ -251,10 +250,10 @@ static void lin_emit(lin_state *ls)
     cat_run *r = ls->r;
     exec_rel *o = cat_new_rel(r);
     cr_clear(o, r->n);
-    exec_set later = 0;
+    exec_set later = es_none();
     for (int k = ls->depth - 1; k >= 0; k--) {
         o->row[ls->order[k]] = later;
-        later |= (exec_set)1 << ls->order[k];
+        es_add(&later, ls->order[k]);
     }
     if (ls->nout == ls->cap) {
         int cap = ls->cap ? 2 * ls->cap : 16;
@@ -270,11 +269,13 @@ static void lin_rec(lin_state *ls, exec_set placed)
 {
     if (ls->overflow) return;
     if (ls->depth == ls->total) { lin_emit(ls); return; }
-    for (exec_set cand = ls->nodes & ~placed; cand; cand &= cand - 1) {
-        int i = __builtin_ctzll(cand);
-        if (ls->pred[i] & ~placed) continue;
+    exec_set cand = es_minus(ls->nodes, placed);
+    for (int i; (i = es_pop(&cand)) >= 0;) {
+        if (!es_empty(es_minus(ls->pred[i], placed))) continue;
         ls->order[ls->depth++] = i;
-        lin_rec(ls, placed | (exec_set)1 << i);
+        exec_set next = placed;
+        es_add(&next, i);
+        lin_rec(ls, next);
         ls->depth--;
     }
 }
@@ -288,15 +289,16 @@ static bool linearise(cat_run *r, lin_state *ls, exec_set s, const exec_rel *e)
     cr_plus_inplace(c, n);
     memset(ls->pred, 0, sizeof ls->pred);
     for (int i = 0; i < n; i++) {
-        if (!(s >> i & 1)) continue;
-        if (c->row[i] >> i & 1) return false;
-        for (exec_set b = c->row[i] & s; b; b &= b - 1) ls->pred[__builtin_ctzll(b)] |= (exec_set)1 << i;
+        if (!es_has(s, i)) continue;
+        if (es_has(c->row[i], i)) return false;
+        exec_set b = es_and(c->row[i], s);
+        for (int j; (j = es_pop(&b)) >= 0;) es_add(&ls->pred[j], i);
     }
     ls->r = r;
     ls->nodes = s;
     ls->depth = 0;
-    ls->total = __builtin_popcountll(s);
-    lin_rec(ls, 0);
+    ls->total = es_count(s);
+    lin_rec(ls, es_none());
     return true;
 }
 
@@ -304,7 +306,7 @@ static bool prim_linearisations(cat_run *r, const cat_expr *at, cat_val arg, cat
 {
     cat_val a = cv_kind_only(CV_EMPTY), b = a;
     exec_set s;
-    exec_rel *e;
+    exec_rel *e = NULL;
     if (!arg_pair(r, at, arg, "linearisations", &a, &b) || !arg_set(r, at, a, "linearisations", &s) ||
         !arg_rel(r, at, b, "linearisations", &e))
         return false;
@@ -339,7 +341,7 @@ static bool cross_rec(cat_run *r, const cat_val *sets, int nsets, int k, exec_re
     const cat_val *s = &sets[k];
     int m = s->kind == CV_VSET ? s->n : 0;
     for (int i = 0; i < m; i++) {
-        exec_rel *piece;
+        exec_rel *piece = NULL;
         if (!arg_rel(r, at, s->u.elts[i], "cross product", &piece)) return false;
         exec_rel *next = cat_new_rel(r);
         cr_union(next, acc, piece, r->n);
@@ -351,7 +353,7 @@ static bool cross_rec(cat_run *r, const cat_val *sets, int nsets, int k, exec_re
 static bool prim_cross_orders(cat_run *r, const cat_expr *at, cat_val arg, cat_val *out)
 {
     cat_val a = cv_kind_only(CV_EMPTY), b = a;
-    exec_rel *e;
+    exec_rel *e = NULL;
     if (!arg_pair(r, at, arg, "cross-orders", &a, &b) || !arg_rel(r, at, b, "cross-orders", &e)) return false;
     if (a.kind != CV_VSET && a.kind != CV_EMPTY)
         return PERR("cross-orders expects a set of event sets, found a %s", cat_kind_name(a.kind));
@@ -381,12 +383,12 @@ static bool prim_cross_orders(cat_run *r, const cat_expr *at, cat_val arg, cat_v
 
 bool cat_prim_apply(cat_run *r, int b, cat_val arg, const cat_expr *at, cat_val *out)
 {
-    exec_rel *rel;
+    exec_rel *rel = NULL;
     switch (b) {
     case CB_DOMAIN: case CB_RANGE:
         if (arg.kind == CV_EMPTY || arg.kind == CV_UNIV) { *out = arg; return true; }
         if (!arg_rel(r, at, arg, builtin_names[b], &rel)) return false;
-        *out = cv_set(b == CB_DOMAIN ? cr_domain(rel, r->n) : cr_range(rel, r->n));
+        *out = cv_set(r, b == CB_DOMAIN ? cr_domain(rel, r->n) : cr_range(rel, r->n));
         return true;
     case CB_CLASSES_LOC: {
         exec_set s;
@@ -425,12 +427,12 @@ bool cat_prim_apply(cat_run *r, int b, cat_val arg, const cat_expr *at, cat_val 
         for (int i = 0; i < r->n; i++) {
             const exec_event *a = &r->x->ev[i];
             ir_val va = (a->kind & EV_W) ? a->wval : a->rval;
-            exec_set row = 0;
-            for (exec_set bb = rel->row[i]; bb; bb &= bb - 1) {
-                int j = __builtin_ctzll(bb);
+            exec_set row = es_none();
+            for (exec_set bb = rel->row[i]; !es_empty(bb);) {
+                int j = es_pop(&bb);
                 const exec_event *c = &r->x->ev[j];
                 ir_val vc = (c->kind & EV_W) ? c->wval : c->rval;
-                if (va != vc) row |= (exec_set)1 << j;
+                if (va != vc) es_add(&row, j);
             }
             d->row[i] = row;
         }

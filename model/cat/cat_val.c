@@ -54,8 +54,8 @@ bool cat_want_rel(cat_run *r, const cat_expr *e, cat_val v, const char *op, exec
 bool cat_want_set(cat_run *r, const cat_expr *e, cat_val v, const char *op, exec_set *out)
 {
     switch (v.kind) {
-    case CV_SET: *out = v.u.set; return true;
-    case CV_EMPTY: *out = 0; return true;
+    case CV_SET: *out = *v.u.set; return true;
+    case CV_EMPTY: *out = es_none(); return true;
     case CV_UNIV: *out = r->all; return true;
     default:
         return TERR(e, "%s expects a set of events, found a %s", op, cat_kind_name(v.kind));
@@ -66,7 +66,7 @@ bool cat_val_is_empty(const cat_run *r, const cat_val *v)
 {
     switch (v->kind) {
     case CV_EMPTY: return true;
-    case CV_SET: return v->u.set == 0;
+    case CV_SET: return es_empty(*v->u.set);
     case CV_REL: return cr_is_empty(v->u.rel, r->n);
     case CV_VSET: return v->n == 0;
     default: return false;
@@ -81,10 +81,12 @@ int cat_val_cmp(const cat_run *r, const cat_val *a, const cat_val *b)
     if (ea || eb) return ea && eb ? 0 : ea ? -1 : 1;
     if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
     switch (a->kind) {
-    case CV_SET: return a->u.set < b->u.set ? -1 : a->u.set > b->u.set;
+    case CV_SET: return es_cmp(*a->u.set, *b->u.set);
     case CV_REL:
-        for (int i = 0; i < r->n; i++)
-            if (a->u.rel->row[i] != b->u.rel->row[i]) return a->u.rel->row[i] < b->u.rel->row[i] ? -1 : 1;
+        for (int i = 0; i < r->n; i++) {
+            int c = es_cmp(a->u.rel->row[i], b->u.rel->row[i]);
+            if (c) return c;
+        }
         return 0;
     case CV_EVENT: case CV_TAG: case CV_PRIM: return a->n < b->n ? -1 : a->n > b->n;
     case CV_TUPLE: case CV_VSET:

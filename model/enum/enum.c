@@ -34,7 +34,7 @@ typedef struct loc_orders {
 typedef struct co_cons {
     int w[EXEC_MAX];
     int k;
-    uint64_t before[EXEC_MAX];  /* per write index: exec bitset */
+    exec_set before[EXEC_MAX];  /* per write index: events */
     int imm[EXEC_MAX + 1];      /* per write index (k = IW): index, or -1 */
     bool imm_target[EXEC_MAX];
 } co_cons;
@@ -49,22 +49,22 @@ static int windex(const co_cons *c, int ev)
 
 static bool same_thread_po(const enumr *e, int a, int b)
 {
-    return (e->x.po.row[a] >> b) & 1;
+    return er_has(&e->x.po, a, b);
 }
 
 /* Returns false when the constraints are contradictory. */
 static bool build_cons(enumr *e, int loc, co_cons *c)
 {
     int iw = loc;
-    uint64_t ws = e->locw[loc] & ~((uint64_t)1 << iw);
+    exec_set ws = e->locw[loc];
+    es_del(&ws, iw);
     c->k = 0;
-    for (int i = 0; i < e->x.n; i++)
-        if ((ws >> i) & 1)
-            c->w[c->k++] = i;
+    for (int i; (i = es_pop(&ws)) >= 0;)
+        c->w[c->k++] = i;
     for (int i = 0; i <= c->k; i++)
         c->imm[i] = -1;
     for (int i = 0; i < c->k; i++) {
-        c->before[i] = 0;
+        c->before[i] = es_none();
         c->imm_target[i] = false;
     }
     if (!e->prune)
@@ -81,15 +81,15 @@ static bool build_cons(enumr *e, int loc, co_cons *c)
                 continue;
             const exec_event *P = &e->x.ev[p], *Q = &e->x.ev[q];
             /* source write of p's read / q's read, when they read */
-            int sp = (P->kind & EV_R) && ((e->chosen >> p) & 1) ? e->src[p] : -1;
-            int sq = (Q->kind & EV_R) && ((e->chosen >> q) & 1) ? e->src[q] : -1;
+            int sp = (P->kind & EV_R) && es_has(e->chosen, p) ? e->src[p] : -1;
+            int sq = (Q->kind & EV_R) && es_has(e->chosen, q) ? e->src[q] : -1;
             int A = -1, B = -1;         /* A must be co-before B */
             if ((P->kind & EV_W) && (Q->kind & EV_W)) { A = p; B = q; }
             if (A >= 0) {
                 int ia = windex(c, A), ib = windex(c, B);
                 if (ib < 0)
                     return false;
-                c->before[ib] |= (uint64_t)1 << A;
+                es_add(&c->before[ib], A);
                 (void)ia;
             }
             if ((P->kind & EV_W) && sq >= 0 && sq != p) {
@@ -97,21 +97,21 @@ static bool build_cons(enumr *e, int loc, co_cons *c)
                 int ib = windex(c, sq);
                 if (ib < 0)
                     return false;   /* W' is IW */
-                c->before[ib] |= (uint64_t)1 << p;
+                es_add(&c->before[ib], p);
             }
             if (sp >= 0 && (Q->kind & EV_W) && sp != q) {
                 /* R po W, R reads W': W' co-before W */
                 int ib = windex(c, q);
                 if (ib < 0)
                     return false;
-                c->before[ib] |= (uint64_t)1 << sp;
+                es_add(&c->before[ib], sp);
             }
             if (sp >= 0 && sq >= 0 && sp != sq) {
                 /* R po R', reading W and W': W co-before W' */
                 int ib = windex(c, sq);
                 if (ib < 0)
                     return false;
-                c->before[ib] |= (uint64_t)1 << sp;
+                es_add(&c->before[ib], sp);
             }
         }
     }
@@ -123,7 +123,7 @@ static bool build_cons(enumr *e, int loc, co_cons *c)
     for (int a = 0; a < n; a++) {
         int p = evs[a];
         const exec_event *P = &e->x.ev[p];
-        if (!P->is_rmw || (P->kind & (EV_R | EV_W)) != (EV_R | EV_W) || !((e->chosen >> p) & 1))
+        if (!P->is_rmw || (P->kind & (EV_R | EV_W)) != (EV_R | EV_W) || !es_has(e->chosen, p))
             continue;
         int wr = p;
         int from = e->src[p] == iw ? c->k : windex(c, e->src[p]);
@@ -154,7 +154,7 @@ static bool search_limit(enumr *e)
 }
 
 static void gen_orders(const co_cons *c, loc_orders *o, int *cur, int depth,
-                       uint64_t placed, int last)
+                       exec_set placed, int last)
 {
     if (o->norders > ENUM_MAX_CO_ORDERS)
         return;
@@ -172,15 +172,16 @@ static void gen_orders(const co_cons *c, loc_orders *o, int *cur, int depth,
     }
     int forced = c->imm[last];
     for (int i = 0; i < c->k; i++) {
-        uint64_t bit = (uint64_t)1 << c->w[i];
-        if (placed & bit)
+        if (es_has(placed, c->w[i]))
             continue;
         if (forced >= 0 ? i != forced : c->imm_target[i])
             continue;
-        if ((c->before[i] & ~placed) != 0)
+        if (!es_empty(es_minus(c->before[i], placed)))
             continue;
         cur[depth] = c->w[i];
-        gen_orders(c, o, cur, depth + 1, placed | bit, i);
+        exec_set next = placed;
+        es_add(&next, c->w[i]);
+        gen_orders(c, o, cur, depth + 1, next, i);
     }
 }
 
@@ -194,10 +195,10 @@ static bool co_loc(enumr *e, loc_orders *ords, int l)
     int iw = l;
     for (int j = 0; j < o->norders; j++) {
         const int *ord = o->ord + (size_t)j * (size_t)o->k;
-        uint64_t later = 0;
+        exec_set later = es_none();
         for (int i = o->k - 1; i >= 0; i--) {
             e->x.co.row[ord[i]] = later;
-            later |= (uint64_t)1 << ord[i];
+            es_add(&later, ord[i]);
         }
         e->x.co.row[iw] = later;
         if (e->loc_obs[l])
@@ -217,12 +218,11 @@ static bool fw_loc(enumr *e, int l)
         return enum_candidate(e);
     if (!e->loc_obs[l])
         return fw_loc(e, l + 1);
-    uint64_t ws = e->locw[l] & ~((uint64_t)1 << l);
-    if (!ws)
-        ws = (uint64_t)1 << l;     /* only the initial write */
-    for (int w = 0; w < e->x.n; w++) {
-        if (!((ws >> w) & 1))
-            continue;
+    exec_set ws = e->locw[l];
+    es_del(&ws, l);
+    if (es_empty(ws))
+        ws = es_one(l);     /* only the initial write */
+    for (int w; (w = es_pop(&ws)) >= 0;) {
         e->fw[l] = w;
         if (!fw_loc(e, l + 1))
             return false;
@@ -233,12 +233,12 @@ static bool fw_loc(enumr *e, int l)
 static bool rf_done(enumr *e)
 {
     e->symbolic = !enum_all_known(e);
-    memset(&e->x.rf, 0, sizeof e->x.rf);
+    er_clear(&e->x.rf, e->x.n);
     for (int j = 0; j < e->nreads; j++)
-        e->x.rf.row[e->src[e->reads[j]]] |= (uint64_t)1 << e->reads[j];
+        er_add(&e->x.rf, e->src[e->reads[j]], e->reads[j]);
     if (!e->symbolic)
         enum_fill_values(e);
-    memset(&e->x.co, 0, sizeof e->x.co);
+    er_clear(&e->x.co, e->x.n);
     if (!e->gen_co) {
         if (++e->ncand > ENUM_MAX_CANDIDATES)
             return search_limit(e);
@@ -253,7 +253,7 @@ static bool rf_done(enumr *e)
             ords[l].k = c.k;
             int cur[EXEC_MAX];
             /* IW is co-first: placed before the search starts. */
-            gen_orders(&c, &ords[l], cur, 0, (uint64_t)1 << l, c.k);
+            gen_orders(&c, &ords[l], cur, 0, es_one(l), c.k);
             if (ords[l].norders > ENUM_MAX_CO_ORDERS) {
                 diag_fail(e->d, "%s: location %s has more than %d coherence orders (the search limit)",
                           e->t->name, e->t->locs[l].name, ENUM_MAX_CO_ORDERS);
@@ -317,15 +317,15 @@ static bool loc_coherent(enumr *e, int loc)
     co_cons c;
     if (!build_cons(e, loc, &c))
         return false;
-    uint64_t placed = (uint64_t)1 << loc;
+    exec_set placed = es_one(loc);
     for (int left = c.k; left > 0; left--) {
         int pick = -1;
         for (int i = 0; i < c.k && pick < 0; i++)
-            if (!((placed >> c.w[i]) & 1) && (c.before[i] & ~placed) == 0)
+            if (!es_has(placed, c.w[i]) && es_empty(es_minus(c.before[i], placed)))
                 pick = i;
         if (pick < 0)
             return false;               /* a cycle */
-        placed |= (uint64_t)1 << c.w[pick];
+        es_add(&placed, c.w[pick]);
     }
     return true;
 }
@@ -337,21 +337,21 @@ static bool rf_choose(enumr *e, int j)
     if (j == e->nreads)
         return rf_done(e);
     int r = e->reads[j];
-    uint64_t cands = e->candw[r];
+    exec_set cands = e->candw[r];
     uint64_t saved[e->nth];
     memcpy(saved, e->known, (size_t)e->nth * sizeof *saved);
-    for (int w = 0; w < e->x.n; w++) {
-        if (!((cands >> w) & 1) || !rf_plausible(e, r, w))
+    for (int w; (w = es_pop(&cands)) >= 0;) {
+        if (!rf_plausible(e, r, w))
             continue;
         e->src[r] = w;
-        e->chosen |= (uint64_t)1 << r;
+        es_add(&e->chosen, r);
         if (!e->prune || loc_coherent(e, e->x.ev[r].loc)) {
             enum_propagate(e, j + 1);
             if (enum_conds_ok(e) && !rf_choose(e, j + 1))
                 return false;
             memcpy(e->known, saved, (size_t)e->nth * sizeof *saved);
         }
-        e->chosen &= ~((uint64_t)1 << r);
+        es_del(&e->chosen, r);
     }
     return true;
 }
@@ -363,7 +363,7 @@ static void dep_rel(exec_rel *rel, const enumr *e, int th, int base, int i, uint
     const tpath *p = e->cur[th];
     for (int s = 0; s < p->nslots; s++)
         if ((deps >> s) & 1)
-            rel->row[base + p->slot_ev[s]] |= (uint64_t)1 << (base + i);
+            er_add(rel, base + p->slot_ev[s], base + i);
 }
 
 static bool build_events(enumr *e)
@@ -379,9 +379,11 @@ static bool build_events(enumr *e)
     if (n > EXEC_MAX) {
         int line = 0, col = 0;
         ir_thread_pos(t, over, &line, &col);
-        diag_error(e->d, t->file ? t->file : "", line, col,
-                   "the test has %d events; at most %d are supported (thread %s brings it past the limit)", n,
-                   EXEC_MAX, t->threads[over].name);
+        /* a limit of the model, not a fault of the test: exit 3, as the
+         * search limits do, still pointing at the thread that crosses it */
+        diag_fail(e->d,
+                  "%s:%d:%d: the test has %d events; at most %d are supported (thread %s brings it past the limit)",
+                  t->file ? t->file : "", line, col, n, EXEC_MAX, t->threads[over].name);
         return enum_fail(e);
     }
     memset(x, 0, sizeof *x);
@@ -394,7 +396,7 @@ static bool build_events(enumr *e)
     for (int l = 0; l < t->nlocs; l++) {
         e->evth[l] = -1;
         e->evix[l] = -1;
-        e->locw[l] |= (uint64_t)1 << l;
+        es_add(&e->locw[l], l);
     }
     int k = t->nlocs;
     e->nreads = 0;
@@ -420,11 +422,11 @@ static bool build_events(enumr *e)
              * related by rmw alone). */
             for (int j = i + 1; j < p->nev; j++)
                 if (j != te->partner)
-                    x->po.row[k] |= (uint64_t)1 << (base + j);
+                    er_add(&x->po, k, base + j);
             if (te->partner > i)
-                x->rmw.row[k] |= (uint64_t)1 << (base + te->partner);
+                er_add(&x->rmw, k, base + te->partner);
             if (te->kind & EV_W)
-                e->locw[te->loc] |= (uint64_t)1 << k;
+                es_add(&e->locw[te->loc], k);
             if (te->kind & EV_R)
                 e->reads[e->nreads++] = k;
             dep_rel(&x->addr, e, th, base, i, te->addr_deps);
@@ -436,12 +438,13 @@ static bool build_events(enumr *e)
     }
     for (int j = 0; j < e->nreads; j++) {
         int r = e->reads[j];
-        e->candw[r] = e->locw[x->ev[r].loc] & ~((uint64_t)1 << r);
+        e->candw[r] = e->locw[x->ev[r].loc];
+        es_del(&e->candw[r], r);
         /* Nor from a write of its own instruction (herd's iico: the two
          * halves of an x86 locked instruction, Java's CAS read and RMW). */
         for (int w = t->nlocs; w < x->n; w++)
             if (w != r && e->evth[w] == e->evth[r] && x->ev[w].instr == x->ev[r].instr)
-                e->candw[r] &= ~((uint64_t)1 << w);
+                es_del(&e->candw[r], w);
     }
     return true;
 }
@@ -453,7 +456,7 @@ static bool paths_choose(enumr *e, int th)
     if (th == e->nth) {
         if (!build_events(e))
             return false;
-        e->chosen = 0;
+        e->chosen = es_none();
         enum_propagate(e, 0);
         if (!enum_conds_ok(e))
             return true;
@@ -476,7 +479,8 @@ bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_obse
     e.nth = t->nthreads;
     e.nlocs = t->nlocs;
     if (t->nlocs > EXEC_MAX) {
-        diag_error(d, t->file ? t->file : "", 0, 0, "too many locations");
+        diag_fail(d, "%s: the test has %d locations; at most %d are supported (each is an initial write event)",
+                  t->file ? t->file : "", t->nlocs, EXEC_MAX);
         return false;
     }
     outcome_init(&e.out, t, b, obs_fn ? obs_fn->fn : NULL, obs_fn ? obs_fn->ctx : NULL);

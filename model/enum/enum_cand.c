@@ -277,10 +277,10 @@ static bool solve_symbolic(enumr *e)
 /* One complete candidate: rf, co (or final writes) are set. */
 bool enum_candidate(enumr *e)
 {
-    e->x.fw = 0;
+    e->x.fw = es_none();
     for (int l = 0; l < e->nlocs; l++)
         if (e->loc_obs[l])
-            e->x.fw |= (uint64_t)1 << e->fw[l];
+            es_add(&e->x.fw, e->fw[l]);
     if (!e->symbolic) {
         if (!make_state(e))
             return true;            /* herd filters before the model runs */

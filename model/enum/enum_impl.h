@@ -25,13 +25,13 @@ typedef struct enumr {
     int evix[EXEC_MAX];         /* exec event -> index in its path */
     int reads[EXEC_MAX];
     int nreads;
-    uint64_t candw[EXEC_MAX];   /* per read event: writes it may read from */
+    exec_set candw[EXEC_MAX];   /* per read event: writes it may read from */
     int src[EXEC_MAX];          /* per read event: its write */
-    uint64_t chosen;            /* read events whose src is set */
+    exec_set chosen;            /* read events whose src is set */
     ir_val **vals;              /* per thread: read-slot values */
     uint64_t *known;            /* per thread: settled slots */
     uint64_t *used;             /* per thread: slots on the current path */
-    uint64_t locw[EXEC_MAX];    /* per location: its writes (IW included) */
+    exec_set locw[EXEC_MAX];    /* per location: its writes (IW included) */
     int nlocs;
     outcome out;                /* observables, the state, the behaviour set, the observer */
     bool *loc_obs;              /* location observed: its final write is chosen */

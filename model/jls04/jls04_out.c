@@ -125,18 +125,18 @@ static void to_exec(const jls *j, const jexec *T, const ir_val *tw, const int *f
             if (e->kind & EV_W)
                 e->wval = tw[i];
             for (int q = k + 1; q < p->nev && base + q < EXEC_MAX; q++)
-                x->po.row[n] |= (uint64_t)1 << (base + q);
+                er_add(&x->po, n, base + q);
         }
     }
     x->n = n;
     for (int i = 0; i < j->nid; i++)
         if (T->rd & JBIT(i)) {
             x->ev[at[i]].rval = tw[(int)T->src[i]];
-            x->rf.row[at[(int)T->src[i]]] |= (uint64_t)1 << at[i];
+            er_add(&x->rf, at[(int)T->src[i]], at[i]);
         }
     for (int l = 0; l < j->nlocs; l++)
         if (fw[l] >= 0)
-            x->fw |= (uint64_t)1 << at[fw[l]];
+            es_add(&x->fw, at[fw[l]]);
 }
 
 /* The final write choices of each observed location, one after the other. */

@@ -149,5 +149,33 @@ wxy 6 > "$tmp/w6.litmus"
 "$LITMUSC" model "$tmp/w6.litmus" > "$tmp/w6.out" 2> "$tmp/w6.err"
 check "6 writes to each of two locations: within the limit" grep -q '^Test W6x2 Allowed' "$tmp/w6.out"
 
+# Past 64 events a relation row takes two words.  One thread storing
+# 1..N to x, another reading x twice: coherence leaves every pair r0 <= r1,
+# (N+1)(N+2)/2 states, never r0=N with r1=0.  N=66 (69 events) crosses the
+# old limit of 64 and puts the last stores in the second word; N=130 (133
+# events) is past the limit of 128: exit 3 naming it.
+long() {
+    awk -v n="$1" 'BEGIN { printf "C L%d\n\n{}\n\nP0 (atomic_int* x) {\n", n;
+        for (i = 1; i <= n; i++) printf "  atomic_store_explicit(x,%d,memory_order_relaxed);\n", i;
+        printf "}\n\nP1 (atomic_int* x) {\n  int r0 = atomic_load_explicit(x,memory_order_relaxed);\n";
+        printf "  int r1 = atomic_load_explicit(x,memory_order_relaxed);\n}\n\nexists (1:r0=%d /\\ 1:r1=0)\n", n }'
+}
+long 66 > "$tmp/l66.litmus"
+"$LITMUSC" model --model rc11 "$tmp/l66.litmus" > "$tmp/l66.out" 2> "$tmp/l66.err"
+check "69 events: exit 0 (got $?)" test $? -eq 0
+check "69 events: all 2278 states" grep -q '^States 2278$' "$tmp/l66.out"
+check "69 events: a read of the last store then of it again" grep -q '^1:r0=66; 1:r1=66;$' "$tmp/l66.out"
+check "69 events: the first store, then the last" grep -q '^1:r0=1; 1:r1=66;$' "$tmp/l66.out"
+check "69 events: never the last store, then the initial value" grep -q '^Observation L66 Never 0 2278$' "$tmp/l66.out"
+check "69 events: no r0 > r1" test "$(awk -F'[=;]' '/^1:r0=/ && $2 + 0 > $4 + 0' "$tmp/l66.out" | wc -l)" -eq 0
+"$LITMUSC" model --json --model rc11 "$tmp/l66.litmus" > "$tmp/l66.json" 2>&1
+check "--json counts the 69 events" grep -q '"events":69,' "$tmp/l66.json"
+long 130 > "$tmp/l130.litmus"
+"$LITMUSC" model "$tmp/l130.litmus" > "$tmp/l130.out" 2> "$tmp/l130.err"
+check "133 events: exit 3 (got $?)" test $? -eq 3
+check "133 events: the limit is named" grep -qF \
+    "l130.litmus:6:3: the test has 133 events; at most 128 are supported (thread P0 brings it past the limit)" "$tmp/l130.err"
+check "133 events: nothing on stdout" test ! -s "$tmp/l130.out"
+
 [ "$fails" -eq 0 ] && echo "model_cli: all checks passed"
 [ "$fails" -eq 0 ]

@@ -97,5 +97,15 @@ rc=$?
 [ $? -eq 1 ] || fail "a bad file and a racy one: not exit 1"
 grep -q '^Races LB+na 2$' out || fail "a bad file stopped the next one"
 
+# Past 64 events (hb rows of two words): 66 plain stores to x in P0, one
+# plain read in P1, 68 events; each store races with the read.
+awk 'BEGIN { printf "C N66\n\n{}\n\nP0 (int* x) {\n"; for (i = 1; i <= 66; i++) printf "  *x = %d;\n", i;
+             printf "}\n\nP1 (int* x) {\n  int r0 = *x;\n}\n\nexists (1:r0=66)\n" }' > n66.litmus
+"$LITMUSC" races n66.litmus > out 2>&1
+[ $? -eq 1 ] || fail "68 events with races: not exit 1"
+grep -q '^Races N66 66$' out || fail "68 events: not 66 races"
+grep -q '^Race N66 P0:65 (n66.litmus:71:3) W na x <-> P1:0 (n66.litmus:75:3) R na x' out ||
+    fail "68 events: the last store (event 66, in the second word) does not race with the read"
+
 [ "$fails" -eq 0 ] || exit 1
 echo "races_cli: all checks passed"

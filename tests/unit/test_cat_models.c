@@ -32,7 +32,7 @@ static int add_ev(xb *b, unsigned kind, int thread, int loc, ir_mode mode)
     e->poi = thread >= 0 ? b->poi[thread]++ : 0;
     if (thread >= 0)
         for (int j = 0; j < i; j++)
-            if (b->x.ev[j].thread == thread) b->x.po.row[j] |= (exec_set)1 << i;
+            if (b->x.ev[j].thread == thread) er_add(&b->x.po, j, i);
     return i;
 }
 static int iw(xb *b, int loc) { return add_ev(b, EV_W | EV_IW, -1, loc, IR_MODE_NONE); }
@@ -44,13 +44,13 @@ static int fence(xb *b, int th, ir_fence_kind k, ir_mode m)
     b->x.ev[i].fence = k;
     return i;
 }
-static void rf(xb *b, int w, int r) { b->x.rf.row[w] |= (exec_set)1 << r; }
+static void rf(xb *b, int w, int r) { er_add(&b->x.rf, w, r); }
 /* co as a chain of writes of one location; the last one is final. */
 static void co_chain(xb *b, const int *ws, int n)
 {
     for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++) b->x.co.row[ws[i]] |= (exec_set)1 << ws[j];
-    b->x.fw |= (exec_set)1 << ws[n - 1];
+        for (int j = i + 1; j < n; j++) er_add(&b->x.co, ws[i], ws[j]);
+    es_add(&b->x.fw, ws[n - 1]);
 }
 
 static cat_verdict check(const char *model, const exec *x)
@@ -108,42 +108,85 @@ static xb *mp(ir_mode wx_m, ir_mode wy_m, ir_mode ry_m, ir_mode rx_m, bool rx_ne
 }
 
 /* ---- relation algebra ------------------------------------------------------------- */
+static exec_set word(uint64_t w) { exec_set s = {{w}}; return s; }
+#define assert_row(r, w) assert_true(es_eq((r), word(w)))
+
 static void test_rel_algebra(void **state)
 {
     (void)state;
-    exec_rel a = {{0}}, b = {{0}}, c = {{0}};
+    static exec_rel a, b, c;
     int n = 4;
-    a.row[0] = 1u << 1;   /* 0->1 */
-    a.row[1] = 1u << 2;   /* 1->2 */
+    a.row[0] = word(1u << 1);   /* 0->1 */
+    a.row[1] = word(1u << 2);   /* 1->2 */
     assert_true(cr_acyclic(&a, n));
     cr_copy(&b, &a, n);
     cr_plus_inplace(&b, n);
-    assert_int_equal(b.row[0], (1u << 1) | (1u << 2));
+    assert_row(b.row[0], (1u << 1) | (1u << 2));
     assert_true(cr_irreflexive(&b, n));
-    a.row[2] = 1u << 0;   /* 2->0 closes a cycle */
+    a.row[2] = word(1u << 0);   /* 2->0 closes a cycle */
     assert_false(cr_acyclic(&a, n));
     cr_copy(&b, &a, n);
     cr_plus_inplace(&b, n);
     assert_false(cr_irreflexive(&b, n));
     cr_seq(&c, &a, &a, n);        /* two steps */
-    assert_int_equal(c.row[0], 1u << 2);
-    assert_int_equal(c.row[2], 1u << 1);
+    assert_row(c.row[0], 1u << 2);
+    assert_row(c.row[2], 1u << 1);
     cr_inv(&c, &a, n);
-    assert_int_equal(c.row[1], 1u << 0);
-    assert_int_equal(c.row[0], 1u << 2);
-    cr_cart(&c, 0x3, 0xc, n);
-    assert_int_equal(c.row[0], 0xc);
-    assert_int_equal(c.row[2], 0);
-    assert_int_equal(cr_domain(&c, n), 0x3);
-    assert_int_equal(cr_range(&c, n), 0xc);
+    assert_row(c.row[1], 1u << 0);
+    assert_row(c.row[0], 1u << 2);
+    cr_cart(&c, word(0x3), word(0xc), n);
+    assert_row(c.row[0], 0xc);
+    assert_row(c.row[2], 0);
+    assert_row(cr_domain(&c, n), 0x3);
+    assert_row(cr_range(&c, n), 0xc);
     cr_comp(&b, &c, n);
-    assert_int_equal(b.row[0], 0x3);
-    assert_int_equal(b.row[3], 0xf);
-    assert_int_equal(cr_all(64), ~(exec_set)0);
+    assert_row(b.row[0], 0x3);
+    assert_row(b.row[3], 0xf);
+    assert_row(cr_all(64), ~(uint64_t)0);
     /* a self-loop is a cycle */
     memset(&a, 0, sizeof a);
-    a.row[3] = 1u << 3;
+    a.row[3] = word(1u << 3);
     assert_false(cr_acyclic(&a, n));
+}
+
+/* Past 64 events a row takes several words: the same algebra across them. */
+static void test_rel_algebra_words(void **state)
+{
+    (void)state;
+    static exec_rel a, b, c;
+    int n = EXEC_MAX;
+    assert_int_equal(es_count(cr_all(n)), n);
+    assert_int_equal(es_count(cr_all(100)), 100);
+    assert_true(es_has(cr_all(100), 99) && !es_has(cr_all(100), 100));
+    /* 1 -> 70 -> 100 -> 127 (or n - 1), a chain through every word */
+    int ev[] = {1, 70, 100, n - 1};
+    for (int k = 0; k + 1 < 4; k++) er_add(&a, ev[k], ev[k + 1]);
+    assert_true(cr_acyclic(&a, n));
+    cr_copy(&b, &a, n);
+    cr_plus_inplace(&b, n);
+    assert_int_equal(es_count(b.row[1]), 3);
+    assert_true(er_has(&b, 1, n - 1) && er_has(&b, 70, n - 1) && !er_has(&b, n - 1, 1));
+    assert_true(cr_irreflexive(&b, n));
+    cr_seq(&c, &a, &a, n);
+    assert_true(er_has(&c, 1, 100) && er_has(&c, 70, n - 1) && !er_has(&c, 1, 70));
+    assert_int_equal(es_count(cr_range(&c, n)), 2);
+    cr_inv(&c, &a, n);
+    assert_true(er_has(&c, n - 1, 100) && er_has(&c, 70, 1) && !er_has(&c, 1, 70));
+    assert_int_equal(es_first(cr_domain(&c, n)), 70);
+    er_add(&a, n - 1, 1);       /* closes the cycle across the words */
+    assert_false(cr_acyclic(&a, n));
+    cr_plus_inplace(&a, n);
+    assert_false(cr_irreflexive(&a, n));
+    /* the order of sets is the order of numbers, high words first */
+    assert_true(es_cmp(es_one(64), es_one(63)) > 0 && es_cmp(es_one(3), es_one(70)) < 0);
+    exec_set s = es_none();
+    es_add(&s, 5);
+    es_add(&s, 66);
+    es_add(&s, n - 1);
+    assert_int_equal(es_pop(&s), 5);
+    assert_int_equal(es_pop(&s), 66);
+    assert_int_equal(es_pop(&s), n - 1);
+    assert_int_equal(es_pop(&s), -1);
 }
 
 /* The cat operators, checked through a model on SB: every check must hold. */
@@ -362,7 +405,7 @@ static void test_jam21_rmw_orders(void **state)
     b->x.ev[u0].is_rmw = b->x.ev[u1].is_rmw = true;
     rf(b, ix, u0);
     rf(b, ix, u1);
-    b->x.fw = (exec_set)1 << u1;
+    b->x.fw = es_one(u1);
     assert_int_equal(check("jam21", &b->x).consistent, 0);
     /* One reading the other: allowed, in exactly one order of the updates. */
     memset(&b->x.rf, 0, sizeof b->x.rf);
@@ -393,8 +436,8 @@ static void test_cache_follows_structure(void **state)
     /* Same structure, different rf: the reads see the new values. */
     exec strong = weak->x;
     memset(&strong.rf, 0, sizeof strong.rf);
-    strong.rf.row[2] |= (exec_set)1 << 5;  /* wx -> rx */
-    strong.rf.row[4] |= (exec_set)1 << 3;  /* wy -> ry */
+    er_add(&strong.rf, 2, 5);  /* wx -> rx */
+    er_add(&strong.rf, 4, 3);  /* wy -> ry */
     assert_true(cat_run_check(run, &strong, &v, &d));
     assert_int_equal(v.consistent, 1);
     assert_true(cat_run_check(run, &weak->x, &v, &d));
@@ -424,7 +467,7 @@ static void test_coherence_from_enumerator(void **state)
     co_chain(b, (int[]){ix, w2, w1}, 3);
     assert_int_equal(check("x86tso", &b->x).consistent, 0);
     memset(&b->x.co, 0, sizeof b->x.co);
-    b->x.fw = 0;
+    b->x.fw = es_none();
     co_chain(b, (int[]){ix, w1, w2}, 3);
     assert_int_equal(check("x86tso", &b->x).consistent, 1);
     assert_int_equal(check("sc", &b->x).consistent, 1);
@@ -435,6 +478,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rel_algebra),
+        cmocka_unit_test(test_rel_algebra_words),
         cmocka_unit_test(test_language_semantics),
         cmocka_unit_test(test_with_counts_flags_undef),
         cmocka_unit_test(test_sb),

@@ -164,7 +164,7 @@ static void test_eraser_states(void **state)
         int i = x.n++;
         for (int j = 0; j < i; j++)
             if (x.ev[j].thread == evs[k].th)
-                x.po.row[j] |= (exec_set)1 << i;
+                x.po.row[j].w[0] |= (uint64_t)1 << i;
         x.ev[i] = (exec_event){.kind = evs[k].kind, .thread = evs[k].th, .poi = poi[evs[k].th]++,
                                .loc = evs[k].loc, .mode = IR_MO_NA};
     }

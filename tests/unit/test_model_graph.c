@@ -24,7 +24,7 @@
 #include "model/model.h"
 #include "util/mem.h"
 
-#define BIT(i) ((exec_set)1 << (i))
+#define BIT(i) ((uint64_t)1 << (i))
 
 static const char sb_x86[] = "X86 SB\n"
                              "{ x=0; y=0; }\n"
@@ -149,7 +149,7 @@ static bool sb_exec(void *ctx, const exec *x, const model_exec_info *info, diag 
     cr_inv(&rfinv, &x->rf, x->n);
     cr_seq(&mine, &rfinv, &x->co, x->n);
     for (int i = 0; i < x->n; i++)
-        assert_int_equal(fr.row[i], mine.row[i] & ~BIT(i));
+        assert_int_equal(fr.row[i].w[0], mine.row[i].w[0] & ~BIT(i));
     if (!info->cond)
         return true;
     c->witnesses++;
@@ -159,9 +159,9 @@ static bool sb_exec(void *ctx, const exec *x, const model_exec_info *info, diag 
     assert_true((x->ev[5].kind & EV_R) && x->ev[5].loc == 0 && x->ev[5].thread == 1);
     /* by hand: rfe init y->b, init x->d; fr b->c, d->a; co init x->a,
      * init y->c; no preserved po (both are W->R) */
-    exec_set want[6] = {BIT(2) | BIT(5), BIT(3) | BIT(4), 0, BIT(4), 0, BIT(2)};
+    uint64_t want[6] = {BIT(2) | BIT(5), BIT(3) | BIT(4), 0, BIT(4), 0, BIT(2)};
     for (int i = 0; i < 6; i++)
-        assert_int_equal(ghb.row[i], want[i]);
+        assert_int_equal(ghb.row[i].w[0], want[i]);
     return true;
 }
 
@@ -202,9 +202,9 @@ static bool hb_exec(void *ctx, const exec *x, const model_exec_info *info, diag 
     hb_sync(x, &sw);
     hb_closure(x, &sw, &hb);
     for (int i = 0; i < x->n; i++)
-        if (cat_hb.row[i] != hb.row[i])
+        if (cat_hb.row[i].w[0] != hb.row[i].w[0])
             fail_msg("%s: hb of event %d: rc11 %llx, po|sw %llx", x->test->name, i,
-                     (unsigned long long)cat_hb.row[i], (unsigned long long)hb.row[i]);
+                     (unsigned long long)cat_hb.row[i].w[0], (unsigned long long)hb.row[i].w[0]);
     return true;
 }
 

@@ -24,7 +24,7 @@
 #include "model/races.h"
 #include "util/mem.h"
 
-#define BIT(i) ((exec_set)1 << (i))
+#define BIT(i) ((uint64_t)1 << (i))
 
 /* ---- hand-built executions ------------------------------------------------ */
 
@@ -43,7 +43,7 @@ static int x_event(exec *x, int thread, unsigned kind, int loc, ir_mode mode, ir
     int i = x->n++, poi = 0;
     for (int j = 0; j < i; j++)
         if (x->ev[j].thread == thread) {
-            x->po.row[j] |= BIT(i);
+            x->po.row[j].w[0] |= BIT(i);
             poi++;
         }
     x->ev[i] = (exec_event){.kind = kind, .thread = thread, .poi = poi, .loc = loc, .mode = mode,
@@ -55,13 +55,13 @@ static int x_w(exec *x, int th, int loc, ir_mode m) { return x_event(x, th, EV_W
 static int x_r(exec *x, int th, int loc, ir_mode m, int from)
 {
     int i = x_event(x, th, EV_R, loc, m, IR_FENCE_C);
-    x->rf.row[from] |= BIT(i);
+    x->rf.row[from].w[0] |= BIT(i);
     return i;
 }
 static int x_rmw(exec *x, int th, int loc, ir_mode m, int from)
 {
     int i = x_event(x, th, EV_R | EV_W, loc, m, IR_FENCE_C);
-    x->rf.row[from] |= BIT(i);
+    x->rf.row[from].w[0] |= BIT(i);
     return i;
 }
 static int x_f(exec *x, int th, ir_fence_kind k, ir_mode m) { return x_event(x, th, EV_F, -1, m, k); }
@@ -69,7 +69,7 @@ static int x_f(exec *x, int th, ir_fence_kind k, ir_mode m) { return x_event(x, 
 static bool rel_equal(const exec *x, const exec_rel *a, const exec_rel *b)
 {
     for (int i = 0; i < x->n; i++)
-        if (a->row[i] != b->row[i])
+        if (a->row[i].w[0] != b->row[i].w[0])
             return false;
     return true;
 }
@@ -85,7 +85,7 @@ static int hb_and_races(const exec *x, exec_rel *sw, exec_rel *hb, race_pair *ou
     return hb_races(x, hb, out, max);
 }
 
-static exec_set sw_row(const exec_rel *sw, int i) { return sw->row[i]; }
+static uint64_t sw_row(const exec_rel *sw, int i) { return sw->row[i].w[0]; }
 
 static ir_test c_test = {.name = "C", .arch = IR_ARCH_C};
 static ir_test java_test = {.name = "J", .arch = IR_ARCH_JAVA};
@@ -109,9 +109,9 @@ static void test_mp_release_acquire(void **state)
     for (int i = 0; i < x.n; i++)
         if (i != wy)
             assert_true(sw_row(&sw, i) == 0);
-    assert_true(hb.row[wx] & BIT(rx));
-    assert_true(hb.row[wx] & BIT(ry));
-    assert_false(hb.row[rx] & BIT(wx));
+    assert_true(hb.row[wx].w[0] & BIT(rx));
+    assert_true(hb.row[wx].w[0] & BIT(ry));
+    assert_false(hb.row[rx].w[0] & BIT(wx));
 
     /* the acquire reads the initial y instead: no sw, and the na pair races */
     x_init(&x, &c_test, 2);
@@ -172,8 +172,8 @@ static void test_fences(void **state)
     assert_int_equal(hb_and_races(&x, &sw, &hb, p, 4), 0);
     assert_true(sw_row(&sw, f0) == BIT(f1));
     assert_true(sw_row(&sw, wy) == 0);
-    assert_true(hb.row[wx] & BIT(rx));
-    assert_false(hb.row[wx] & BIT(ry));     /* the acquire fence comes after the read */
+    assert_true(hb.row[wx].w[0] & BIT(rx));
+    assert_false(hb.row[wx].w[0] & BIT(ry));     /* the acquire fence comes after the read */
 }
 
 /* A release sequence through an RMW: P0 *x = 1; y.store(1, rel) |
@@ -193,8 +193,8 @@ static void test_release_sequence_rmw(void **state)
     assert_int_equal(hb_and_races(&x, &sw, &hb, p, 4), 0);
     assert_true(sw_row(&sw, wy) == BIT(ry));  /* not to the relaxed RMW */
     assert_true(sw_row(&sw, u) == 0);
-    assert_true(hb.row[wx] & BIT(rx));
-    assert_false(hb.row[u] & BIT(ry));
+    assert_true(hb.row[wx].w[0] & BIT(rx));
+    assert_false(hb.row[u].w[0] & BIT(ry));
 
     x_init(&x, &c_test, 2);
     wx = x_w(&x, 0, X, IR_MO_NA);
@@ -237,7 +237,7 @@ static void test_java_volatile_mp(void **state)
     race_pair p[4];
     assert_int_equal(hb_and_races(&x, &sw, &hb, p, 4), 0);
     assert_true(sw_row(&sw, wy) == BIT(ry));
-    assert_true(hb.row[wx] & BIT(rx));
+    assert_true(hb.row[wx].w[0] & BIT(rx));
 }
 
 /* x86: no sw, and no race, every access being atomic. */
@@ -272,10 +272,10 @@ static bool check_exec(void *ctx, const exec *x, const model_exec_info *info, di
         fail_msg("%s: execution %llu: po | sw has a cycle", w->file, (unsigned long long)info->index);
     hb_closure(x, &sw, &ref);
     for (int i = 0; i < x->n; i++)
-        if (hb.row[i] != ref.row[i])
+        if (hb.row[i].w[0] != ref.row[i].w[0])
             fail_msg("%s: execution %llu: hb of event %d by clocks %llx, by closure %llx", w->file,
-                     (unsigned long long)info->index, i, (unsigned long long)hb.row[i],
-                     (unsigned long long)ref.row[i]);
+                     (unsigned long long)info->index, i, (unsigned long long)hb.row[i].w[0],
+                     (unsigned long long)ref.row[i].w[0]);
     race_pair p;
     bool racy = hb_races(x, &hb, &p, 1) > 0;
     /* rc11's own race (cat_eval) and hb.c's agree on every execution */
