@@ -341,6 +341,49 @@ static int pred_index(const ir_block *b, int prev)
     return -1;
 }
 
+/* The NPHI phis at the start of B, entered from PREV: they read their
+ * arguments simultaneously. */
+static bool run_phis(walker *k, walk *w, const ir_block *b, int nphi, int prev)
+{
+    int pi = pred_index(b, prev);
+    int vals[nphi];
+    for (int i = 0; i < nphi; i++) {
+        const ir_instr *in = &b->instrs[i];
+        if (pi < 0 || pi >= in->nphi_args)
+            return fail(k, in, "phi without an argument for its predecessor");
+        if (!operand(k, w, in->phi_args[pi], in, &vals[i]))
+            return false;
+    }
+    for (int i = 0; i < nphi; i++)
+        if (b->instrs[i].dst >= 0)
+            w->env[b->instrs[i].dst] = vals[i];
+    return true;
+}
+
+/* A load or a store at IN. */
+static bool do_access(walker *k, walk *w, const ir_instr *in)
+{
+    vpool *p = &k->out->pool;
+    int loc = -1, slot = 0, a = -1;
+    uint64_t adeps;
+    if (in->op == IR_LOAD) {
+        if (!address(k, w, in, &loc, &adeps) || !new_slot(k, w, in, &slot))
+            return false;
+        tev e = new_event(EV_R, in);
+        e.loc = loc; e.rslot = slot; e.addr_deps = adeps;
+        add_event(w, e);
+        if (in->dst >= 0)
+            w->env[in->dst] = vx_read(p, slot);
+        return true;
+    }
+    if (!address(k, w, in, &loc, &adeps) || !operand(k, w, in->a, in, &a))
+        return false;
+    tev e = new_event(EV_W, in);
+    e.loc = loc; e.wval = a; e.addr_deps = adeps; e.data_deps = p->e[a].deps;
+    add_event(w, e);
+    return true;
+}
+
 /* Run W from instruction FROM of BLOCK (entered from PREV) to the end of
  * the thread, recording each finished path. */
 static void run_from(walker *k, walk *w, int block, int prev, int from)
@@ -358,29 +401,13 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
         int nphi = 0;
         while (nphi < b->ninstrs && b->instrs[nphi].op == IR_PHI)
             nphi++;
-        if (from == 0 && nphi) {
-            /* Phis read their arguments simultaneously. */
-            int pi = pred_index(b, prev);
-            int vals[nphi];
-            for (int i = 0; i < nphi; i++) {
-                const ir_instr *in = &b->instrs[i];
-                if (pi < 0 || pi >= in->nphi_args) {
-                    fail(k, in, "phi without an argument for its predecessor");
-                    return;
-                }
-                if (!operand(k, w, in->phi_args[pi], in, &vals[i]))
-                    return;
-            }
-            for (int i = 0; i < nphi; i++)
-                if (b->instrs[i].dst >= 0)
-                    w->env[b->instrs[i].dst] = vals[i];
-        }
+        if (from == 0 && nphi && !run_phis(k, w, b, nphi, prev))
+            return;
         int i = from > nphi ? from : nphi;
         from = 0;
         for (; i < b->ninstrs; i++) {
             const ir_instr *in = &b->instrs[i];
-            int a = -1, c = -1, loc = -1, slot = 0;
-            uint64_t adeps;
+            int a = -1, c = -1;
             if ((in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_RMW) &&
                 w->forced_in != in && in->addr.kind == IR_OPND_VAL) {
                 int ae = -1;
@@ -404,46 +431,22 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
             case IR_PHI:
                 fail(k, in, "phi after the start of a block");
                 return;
-            case IR_LOAD: {
-                if (!address(k, w, in, &loc, &adeps) || !new_slot(k, w, in, &slot))
+            case IR_LOAD:
+            case IR_STORE:
+                if (!do_access(k, w, in))
                     return;
-                tev e = new_event(EV_R, in);
-                e.loc = loc; e.rslot = slot; e.addr_deps = adeps;
-                add_event(w, e);
-                if (in->dst >= 0)
-                    w->env[in->dst] = vx_read(p, slot);
                 break;
-            }
-            case IR_STORE: {
-                if (!address(k, w, in, &loc, &adeps) || !operand(k, w, in->a, in, &a))
-                    return;
-                tev e = new_event(EV_W, in);
-                e.loc = loc; e.wval = a; e.addr_deps = adeps; e.data_deps = p->e[a].deps;
-                add_event(w, e);
-                break;
-            }
             case IR_RMW:
-                if (in->rmw_op == IR_RMW_CAS) {
-                    /* Both outcomes: the failing one continues on a copy. */
-                    walk w2;
-                    walk_clone(&w2, w, th->nvals);
-                    if (do_rmw(k, &w2, in, false))
-                        run_from(k, &w2, block, prev, i + 1);
-                    walk_free(&w2);
-                }
-                if (!do_rmw(k, w, in, true))
-                    return;
-                break;
             case IR_LOCK:
-                if (in->dst >= 0) {
-                    /* A trylock: the failing outcome continues on a copy. */
+                /* A CAS, or a trylock: both outcomes, the failing one on a copy. */
+                if ((in->op == IR_RMW && in->rmw_op == IR_RMW_CAS) || (in->op == IR_LOCK && in->dst >= 0)) {
                     walk w2;
                     walk_clone(&w2, w, th->nvals);
-                    if (do_lock(k, &w2, in, false))
+                    if (in->op == IR_RMW ? do_rmw(k, &w2, in, false) : do_lock(k, &w2, in, false))
                         run_from(k, &w2, block, prev, i + 1);
                     walk_free(&w2);
                 }
-                if (!do_lock(k, w, in, true))
+                if (!(in->op == IR_RMW ? do_rmw(k, w, in, true) : do_lock(k, w, in, true)))
                     return;
                 break;
             case IR_UNLOCK:
