@@ -177,5 +177,21 @@ check "133 events: the limit is named" grep -qF \
     "l130.litmus:6:3: the test has 133 events; at most 128 are supported (thread P0 brings it past the limit)" "$tmp/l130.err"
 check "133 events: nothing on stdout" test ! -s "$tmp/l130.out"
 
+# 65 reads on one path of a thread: past the read-slot limit, exit 3 naming it
+{
+    printf 'C reads65\n{ }\nP0(atomic_int *x) {\n'
+    i=0
+    while [ "$i" -lt 65 ]; do
+        printf '  int r%d = atomic_load_explicit(x, memory_order_relaxed);\n' "$i"
+        i=$((i + 1))
+    done
+    printf '}\nexists (0:r0=1)\n'
+} > "$tmp/r65.litmus"
+"$LITMUSC" model "$tmp/r65.litmus" > "$tmp/r65.out" 2> "$tmp/r65.err"
+check "65 reads: exit 3 (got $?)" test $? -eq 3
+check "65 reads: the limit is named" grep -qF \
+    "r65.litmus:68:3: error: more than 64 reads on one path of a thread: at most 64 are supported (thread P0)" "$tmp/r65.err"
+check "65 reads: nothing on stdout" test ! -s "$tmp/r65.out"
+
 [ "$fails" -eq 0 ] && echo "model_cli: all checks passed"
 [ "$fails" -eq 0 ]
