@@ -34,7 +34,7 @@ if [ ! -x "$L" ]; then
     exit 3
 fi
 
-files=$(ls "$here"/x86/*.litmus "$here"/c/*.litmus "$here"/java/*.litmus)
+files=$(ls "$here"/x86/*.litmus "$here"/c/*.litmus "$here"/java/*.litmus "$here"/locks/*.litmus)
 if "$L" gen --arch X86 --size 6 --safe 'PodWR,Rfe,Fre,Coe,MFencedWR' -o "$tmp/gen" 2>>"$log"; then
     files="$files
 $(sed "s|^|$tmp/gen/|" "$tmp/gen/@all")"
