@@ -76,10 +76,9 @@ static bool reparse_agrees(const char *text, const bset *bs, const bset *bt, con
 {
     /* A lock's waiting XCHG has no loop-free text: read back it would be a
      * plain XCHG, a program that does not wait.  Nothing to compare. */
-    for (int ti = 0; ti < p->nthreads; ti++)
-        for (int i = 0; i < p->threads[ti].ncode; i++)
-            if (p->threads[ti].code[i].waits)
-                return true;
+    int wt;
+    if (x86_prog_first_wait(p, &wt))
+        return true;
     fe_test *ft = fe_parse(text, strlen(text), "<compiled x86>", d);
     ir_test *t2 = ft ? ir_lower(ft, d) : NULL;
     fe_test_free(ft);

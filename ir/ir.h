@@ -327,6 +327,8 @@ const char *ir_quant_name(ir_quant q);
 /* The mutexes of T: bit l for each location a LOCK or UNLOCK names (locations past 64
  * are not mutexes; the verifier refuses such a lock). */
 uint64_t ir_test_mutexes(const ir_test *t);
+/* TH has a lock or trylock (a native harness never switches it out mid-way). */
+bool ir_thread_takes_locks(const ir_thread *th);
 /* Each thread's locks taken and freed in pairs on every path: no unlock of a mutex
  * the thread does not hold, no lock of one it holds, none held at its end, a
  * trylock's result tested before the mutex is freed.  Fills D on failure (ir/locks.c). */

@@ -217,6 +217,15 @@ static bool walk_block(lwalk *w, int b, lstate *s)
     return true;
 }
 
+bool ir_thread_takes_locks(const ir_thread *th)
+{
+    for (int b = 0; b < th->nblocks; b++)
+        for (int k = 0; k < th->blocks[b].ninstrs; k++)
+            if (th->blocks[b].instrs[k].op == IR_LOCK)
+                return true;
+    return false;
+}
+
 uint64_t ir_test_mutexes(const ir_test *t)
 {
     uint64_t m = 0;

@@ -229,14 +229,13 @@ char *detect_why_not(const exec *x, const detect_exec *d, int det, int i, int j)
         if (!er_has(&d->hb, i, j) && !er_has(&d->hb, j, i))
             return xstrdup("both accesses are atomic: synchronisation, not data");
         int first = er_has(&d->hb, i, j) ? i : j, second = first == i ? j : i, s, r;
-        if (sw_between(x, d, first, second, &s, &r) && is_lock_event(&x->ev[s]) && is_lock_event(&x->ev[r]))
+        if (!sw_between(x, d, first, second, &s, &r))
+            return xstrdup("ordered by happens-before");
+        if (is_lock_event(&x->ev[s]) && is_lock_event(&x->ev[r]))
             return xasprintf("ordered by the lock hand-off from the unlock at line %d to the lock at line %d",
                              line_of(&x->ev[s]), line_of(&x->ev[r]));
-        if (sw_between(x, d, first, second, &s, &r))
-            return xasprintf("ordered by the %s at line %d synchronising with the %s at line %d",
-                             what(&x->ev[s], true), line_of(&x->ev[s]), what(&x->ev[r], false),
-                             line_of(&x->ev[r]));
-        return xstrdup("ordered by happens-before");
+        return xasprintf("ordered by the %s at line %d synchronising with the %s at line %d",
+                         what(&x->ev[s], true), line_of(&x->ev[s]), what(&x->ev[r], false), line_of(&x->ev[r]));
     }
     case DET_HYBRID:
         if (d->held[i] & d->held[j]) {

@@ -365,10 +365,7 @@ static bool c11_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
         }
     bool ok = true;
     int naccess = 0;
-    bool locking = false;      /* the thread takes locks: its gaps never switch */
-    for (int k = 0; k < th->nblocks; k++)
-        for (int i = 0; i < th->blocks[k].ninstrs; i++)
-            locking |= th->blocks[k].instrs[i].op == IR_LOCK;
+    bool locking = ir_thread_takes_locks(th);     /* then its gaps never switch */
     for (int k = 0; ok && k < th->nblocks; k++) {
         const ir_block *bb = &th->blocks[k];
         if (target[k])

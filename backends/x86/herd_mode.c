@@ -5,6 +5,17 @@
 #include "backends/x86/select_internal.h"
 #include "util/mem.h"
 
+const x86_instr *x86_prog_first_wait(const x86_prog *p, int *thread)
+{
+    for (int ti = 0; ti < p->nthreads; ti++)
+        for (int i = 0; i < p->threads[ti].ncode; i++)
+            if (p->threads[ti].code[i].waits) {
+                *thread = p->threads[ti].id;
+                return &p->threads[ti].code[i];
+            }
+    return NULL;
+}
+
 void x86_prog_judge_herd(x86_prog *p)
 {
     /* X86 when herd runs it there, else X86_64 when that mode does (it has
@@ -29,12 +40,11 @@ void x86_prog_judge_herd(x86_prog *p)
     /* A lock's XCHG is repeated until it reads the mutex free: herd7 would
      * need a loop, which it unrolls past any use; litmusc's own x86tso runs
      * the test (the XCHG takes only the try that read 0). */
-    for (int ti = 0; ti < p->nthreads && p->herd_ok; ti++)
-        for (int i = 0; i < p->threads[ti].ncode && p->herd_ok; i++)
-            if (p->threads[ti].code[i].waits) {
-                p->herd_ok = false;
-                p->herd_note = xasprintf("thread %d's XCHG at line %d is a lock, repeated until it reads the "
-                                         "mutex free, which herd7 runs only as a loop", p->threads[ti].id,
-                                         p->threads[ti].code[i].line);
-            }
+    int wt;
+    const x86_instr *w = p->herd_ok ? x86_prog_first_wait(p, &wt) : NULL;
+    if (w) {
+        p->herd_ok = false;
+        p->herd_note = xasprintf("thread %d's XCHG at line %d is a lock, repeated until it reads the mutex free, "
+                                 "which herd7 runs only as a loop", wt, w->line);
+    }
 }

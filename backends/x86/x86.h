@@ -168,6 +168,9 @@ void x86_prog_free(x86_prog *p);
 x86_reg x86_prog_lookup(const x86_prog *p, int thread, const char *src);
 /* Register R as the printed test spells it ("EAX", or "rax" in X86_64). */
 const char *x86_prog_reg_name(const x86_prog *p, x86_reg r);
+/* The first lock's waiting XCHG of P (its thread's id in *THREAD), or NULL:
+ * code with no loop-free herd text (backends/x86/herd_mode.c). */
+const x86_instr *x86_prog_first_wait(const x86_prog *p, int *thread);
 
 /* Location names must be plain identifiers that are not x86 register
  * names, so that they can appear in herd x86 code unchanged. */

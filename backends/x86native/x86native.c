@@ -320,12 +320,8 @@ static bool xn_body(strbuf *b, const nat_frame *f, int ti, void *ctx, diag *d)
     sb_printf(b, "        \"#START _litmus_%sP%d\\n\"\n", mark, xt->id);
     int j = 0, naccess = 0;
     bool ok = true;
-    bool locking = false;      /* the thread takes locks: its gaps never switch */
-    for (int i = 0; i < xt->ncode; i++)
-        locking |= xt->code[i].waits;
-    for (int k = 0; k < f->t->threads[ti].nblocks; k++)
-        for (int i = 0; i < f->t->threads[ti].blocks[k].ninstrs; i++)
-            locking |= f->t->threads[ti].blocks[k].instrs[i].op == IR_LOCK;
+    /* a waiting XCHG or a trylock's CMPXCHG comes from one of the source's locks */
+    bool locking = ir_thread_takes_locks(&f->t->threads[ti]);     /* then its gaps never switch */
     unsigned *addr = xcalloc((size_t)xt->ncode + 1, sizeof *addr);
     x86native_address_regs(xt, addr);
     for (int i = 0; ok && i < xt->ncode; i++) {
