@@ -44,7 +44,8 @@ typedef struct lwalk {
     diag *d;
     long steps;                 /* blocks visited, over every path */
     uint64_t *after;            /* [64]: bit m of after[l]: some thread waits for m holding l */
-    const ir_instr **where;     /* [64 * 64]: the first such lock of m while l is held */
+    const ir_instr **where;     /* [64 * 64]: the first such lock of m while l is held, */
+    const ir_thread **where_th; /* and its thread */
 } lwalk;
 
 /* The path limit: a loop-free thread of litmus size has far fewer; a
@@ -171,8 +172,10 @@ static bool walk_block(lwalk *w, int b, lstate *s)
             if (!try)
                 for (uint64_t h = s->held; h; h &= h - 1) {
                     int l = __builtin_ctzll(h);
-                    if (!(w->after[l] >> loc & 1))
+                    if (!(w->after[l] >> loc & 1)) {
                         w->where[l * 64 + loc] = in;
+                        w->where_th[l * 64 + loc] = w->th;
+                    }
                     w->after[l] |= bit;
                 }
             s->taken[loc] = in;
@@ -356,16 +359,11 @@ bool ir_check_locks(const ir_test *t, diag *d)
     const ir_thread **where_th = xcalloc(64 * 64, sizeof *where_th);
     bool ok = true;
     for (int i = 0; ok && i < t->nthreads; i++) {
-        uint64_t before[64];
-        memcpy(before, after, sizeof before);
-        lwalk w = {t, &t->threads[i], d, 0, after, where};
+        lwalk w = {t, &t->threads[i], d, 0, after, where, where_th};
         lstate s;
         memset(&s, 0, sizeof s);
         ok = walk_block(&w, 0, &s);
         free(s.tr);
-        for (int l = 0; l < 64; l++)
-            for (uint64_t n = after[l] & ~before[l]; n; n &= n - 1)
-                where_th[l * 64 + __builtin_ctzll(n)] = &t->threads[i];
     }
     uint64_t on = 0, done = 0;
     int from = -1, to = -1;
