@@ -94,5 +94,9 @@ void cli_json_begin(cli_json_out *o, bool on, const char *command);
 void cli_json_end(cli_json_out *o);
 /* Read, parse and lower a litmus file into verified IR; NULL + diag. */
 ir_test *cli_load_test(const char *path, diag *d);
+/* --unroll N (NULL: not given): the loop bound of tests without an
+ * `Unroll=N` line (ir_lower_unroll).  False, after a complaint naming CMD,
+ * for anything but a number from 1 to 1000. */
+bool cli_set_unroll(const char *cmd, const char *v);
 
 #endif

@@ -12,7 +12,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: litmusc ir [--read] [--check] [--cond] [--observables] FILE...\n"
+            "usage: litmusc ir [--read] [--check] [--cond] [--observables] [--unroll N] FILE...\n"
             "\n"
             "Print the SSA IR of each litmus test FILE in the text form of ir/README.md\n"
             "(tests separated by an empty line).\n"
@@ -23,6 +23,8 @@ static void usage(FILE *f)
             "  --cond    print herd's Condition line for each test instead of the IR\n"
             "  --observables  print the observables of each test's final states, in herd's\n"
             "            order, one line per test (\"0:EAX 1:EAX [x]\")\n"
+            "  --unroll N  a loop's body is unrolled at most N times (default 2; a test's\n"
+            "            Unroll=N line wins); past it the path ends in a cut\n"
             "  --help    this text\n"
             "\n"
             "exit status: 0 ok, 2 bad input or usage, 3 internal failure\n\n"
@@ -111,12 +113,18 @@ static void print_herd_forms(const ir_test *t, bool cond, bool observables)
 int cmd_ir(int argc, char **argv)
 {
     bool read = false, check = false, cond = false, observables = false;
+    const char *unroll_arg = NULL;
     const cli_opt opts[] = {CLI_FLAG("--read", &read), CLI_FLAG("--check", &check), CLI_FLAG("--cond", &cond),
-                            CLI_FLAG("--observables", &observables), {0}};
+                            CLI_FLAG("--observables", &observables),
+                            CLI_STR("--unroll", &unroll_arg), {0}};
     cli_args it;
     int st = cli_parse(&it, "litmusc ir", argc, argv, usage, opts, true);
     if (st >= 0)
         return st;
+    if (!cli_set_unroll("litmusc ir", unroll_arg)) {
+        free(it.files);
+        return EXIT_USAGE;
+    }
     /* Everything is checked before anything is printed, so a bad file
      * leaves no partial output. */
     ir_test **tests = NULL;

@@ -20,7 +20,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: litmusc model [--model NAME|FILE.cat] [--json] [--notes]\n"
+    fprintf(f, "usage: litmusc model [--model NAME|FILE.cat] [--json] [--notes] [--unroll N]\n"
                "                     [--graph DIR [--format dot|svg] [--show REL,...]] FILE...\n\n"
                "Compute each test's allowed final states under a memory model and print\n"
                "them as herd7 does (States, Ok/No, Witnesses, Observation, Hash); with\n"
@@ -32,6 +32,10 @@ static void usage(FILE *f)
                "                  and saying when the solver settled the state set\n"
                "                  (jls04: one justification sequence per witness state)\n"
                "  --no-prune      build every candidate, even those the model must reject\n"
+               "  --unroll N      a loop runs its body at most N times (default 2, as herd7;\n"
+               "                  a test's Unroll=N line wins); a spin loop past it loses no\n"
+               "                  outcome (\"Loop\" before the verdict), any other loop a\n"
+               "                  consistent execution runs past it is exit 3\n"
                "  --graph DIR     one picture per execution where the condition holds, as\n"
                "                  DIR/NAME-K.dot (K: the execution's number); DIR is made if missing\n"
                "  --format F      dot (the default: Graphviz text) or svg (runs Graphviz's dot)\n"
@@ -72,7 +76,7 @@ static void free_names(char **names, int n)
 
 int cmd_model(int argc, char **argv)
 {
-    const char *model_arg = NULL, *graph_dir = NULL, *format = NULL;
+    const char *model_arg = NULL, *graph_dir = NULL, *format = NULL, *unroll_arg = NULL;
     bool as_json = false, notes = false, no_prune = false, bad_show = false;
     char **show = NULL;
     int nshow = 0;
@@ -81,7 +85,7 @@ int cmd_model(int argc, char **argv)
     const cli_opt opts[] = {CLI_STR("--model", &model_arg), CLI_STR("-model", &model_arg),
                             CLI_FLAG("--json", &as_json), CLI_FLAG("--notes", &notes),
                             CLI_FLAG("--races", &notes), CLI_FLAG("--no-prune", &no_prune),
-                            CLI_STR("--graph", &graph_dir), CLI_STR("--format", &format),
+                            CLI_STR("--graph", &graph_dir), CLI_STR("--unroll", &unroll_arg), CLI_STR("-unroll", &unroll_arg), CLI_STR("--format", &format),
                             CLI_ID("--show", O_SHOW, true), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc model", argc, argv, usage);
@@ -108,6 +112,8 @@ int cmd_model(int argc, char **argv)
         bad = cli_usage_error("litmusc model", "--format and --show go with --graph DIR");
     } else if (graph_dir && !*graph_dir) {
         bad = cli_usage_error("litmusc model", "--graph needs a folder name");
+    } else if (!cli_set_unroll("litmusc model", unroll_arg)) {
+        bad = EXIT_USAGE;
     }
     harness_graphs *graphs = NULL;
     if (bad == EXIT_OK && graph_dir) {

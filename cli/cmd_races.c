@@ -23,7 +23,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: litmusc races [--model NAME|FILE.cat] [--detector D] [--json] FILE...\n\n"
+    fprintf(f, "usage: litmusc races [--model NAME|FILE.cat] [--detector D] [--json] [--unroll N] FILE...\n\n"
                "List the data races of each test: every pair of accesses of one location,\n"
                "from two threads, at least one a write and not both atomic, that happens-\n"
                "before orders in neither direction in some consistent execution of the\n"
@@ -50,6 +50,7 @@ static void usage(FILE *f)
                "              per pair a detector misses `Why NAME PAIR: missed by D...: WHY`\n"
                "  --json      the results as one JSON object (schema litmusc/1, see the README),\n"
                "              with the number of executions where each pair races\n"
+               "  --unroll N  loops run their body at most N times (as litmusc model)\n"
                "  -h, --help  this text\n\n"
                "exit status: 0 no race (Java's benign ones aside), 1 a C test races (even\n"
                "when another file failed; with --detector D: D reports a pair, with all:\n"
@@ -146,14 +147,19 @@ static bool run_detectors(const model *m, const ir_test *t, const char *file, un
 
 int cmd_races(int argc, char **argv)
 {
-    const char *model_arg = NULL, *detector_arg = NULL;
+    const char *model_arg = NULL, *detector_arg = NULL, *unroll_arg = NULL;
     bool as_json = false;
     const cli_opt opts[] = {CLI_STR("--model", &model_arg), CLI_STR("-model", &model_arg),
-                            CLI_STR("--detector", &detector_arg), CLI_FLAG("--json", &as_json), {0}};
+                            CLI_STR("--detector", &detector_arg), CLI_FLAG("--json", &as_json),
+                            CLI_STR("--unroll", &unroll_arg), {0}};
     cli_args it;
     int st = cli_parse(&it, "litmusc races", argc, argv, usage, opts, true);
     if (st >= 0)
         return st;
+    if (!cli_set_unroll("litmusc races", unroll_arg)) {
+        free(it.files);
+        return EXIT_USAGE;
+    }
     unsigned sel = detector_arg ? detect_parse(detector_arg) : 0;
     if (detector_arg && !sel) {
         cli_usage_error("litmusc races", "unknown detector '%s' (exact, hb, hybrid, lockset or all)", detector_arg);

@@ -1,5 +1,8 @@
-/* cli_load_test: a litmus file to verified IR (frontend, then lowering). */
+/* cli_load_test: a litmus file to verified IR (frontend, then lowering),
+ * and the one setting of the lowering a command line gives, --unroll. */
+#include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include "cli/cli.h"
 #include "frontend/frontend.h"
 #include "ir/lower.h"
@@ -12,4 +15,19 @@ ir_test *cli_load_test(const char *path, diag *d)
     ir_test *t = ir_lower(ft, d);
     fe_test_free(ft);
     return t;
+}
+
+bool cli_set_unroll(const char *cmd, const char *v)
+{
+    if (!v)
+        return true;
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || end == v || *end || n < 1 || n > 1000) {
+        cli_usage_error(cmd, "--unroll takes a number from 1 to 1000, not '%s'", v);
+        return false;
+    }
+    ir_lower_unroll = (int)n;
+    return true;
 }

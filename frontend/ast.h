@@ -254,8 +254,11 @@ typedef enum fe_stmt_kind {
     FE_S_EXPR,                  /* `e;` (a call whose result is dropped) */
     FE_S_IF,                    /* if (e) then_s [else else_s] */
     FE_S_BLOCK,                 /* { body } */
-    FE_S_SYNC                   /* Java `synchronized (M) { ... }`: name = the handle M, bound in
+    FE_S_SYNC,                  /* Java `synchronized (M) { ... }`: name = the handle M, bound in
                                    the init to the monitor's location; then_s = the block */
+    FE_S_WHILE,                 /* while (e) then_s: unrolled for the model (ir/README.md) */
+    FE_S_DO,                    /* do then_s while (e); */
+    FE_S_JOIN                   /* Java `P2.join();`: name = the thread joined, as written */
 } fe_stmt_kind;
 
 typedef struct fe_stmt {

@@ -4,6 +4,7 @@
  * methods.  Expressions, where that difference lies, are in
  * frontend/code_expr.c; the scope of locals and C's type words, which both
  * need, in frontend/code_scope.c. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "frontend/frontend.h"
@@ -151,6 +152,80 @@ fail:
     return NULL;
 }
 
+static fe_stmt *parse_stmt(lexer *lx, code_scope *sc, int depth);
+
+/* `while (e) s` and `do s while (e);`, which the lowering unrolls (herd
+ * unrolls C's while the same way). */
+static fe_stmt *parse_loop(lexer *lx, code_scope *sc, int depth)
+{
+    bool is_do = lx_is_ident(lx, "do");
+    fe_stmt *s = new_stmt(is_do ? FE_S_DO : FE_S_WHILE, lx->cur.line, lx->cur.col);
+    if (!lx_next(lx))
+        goto fail;
+    if (is_do) {
+        s->then_s = parse_stmt(lx, sc, depth + 1);
+        if (!s->then_s)
+            goto fail;
+        if (!lx_is_ident(lx, "while")) {
+            lx_error(lx, "expected 'while' after the body of do");
+            goto fail;
+        }
+        if (!lx_next(lx))
+            goto fail;
+    }
+    if (!lx_expect(lx, "("))
+        goto fail;
+    s->e = code_parse_value_expr(lx, sc, depth);
+    if (!s->e || !lx_expect(lx, ")"))
+        goto fail;
+    if (is_do) {
+        if (!expect_semi(lx))
+            goto fail;
+    } else {
+        s->then_s = parse_stmt(lx, sc, depth + 1);
+        if (!s->then_s)
+            goto fail;
+    }
+    if (lx->failed)
+        goto fail;
+    return s;
+fail:
+    fe_stmt_free(s);
+    return NULL;
+}
+
+/* Java `P2.join();`: an identifier, then `.join` (a handle never has a
+ * method of that name, so the spelling is unambiguous). */
+static bool is_join(const lexer *lx)
+{
+    if (lx->cur.kind != TK_IDENT)
+        return false;
+    const char *q = lx->cur.end;
+    while (q < lx->end && (*q == ' ' || *q == '\t'))
+        q++;
+    if (q >= lx->end || *q != '.')
+        return false;
+    q++;
+    while (q < lx->end && (*q == ' ' || *q == '\t'))
+        q++;
+    return lx->end - q >= 4 && !strncmp(q, "join", 4) &&
+           (lx->end - q == 4 || !(isalnum((unsigned char)q[4]) || q[4] == '_'));
+}
+
+/* The thread is named as written; the lowering finds it (and refuses a
+ * thread that is not in the test, the thread itself, or joins in a cycle). */
+static fe_stmt *parse_join(lexer *lx)
+{
+    fe_stmt *s = new_stmt(FE_S_JOIN, lx->cur.line, lx->cur.col);
+    s->name = tok_str(&lx->cur);
+    if (!lx_next(lx) || !lx_expect(lx, ".") || !lx_next(lx) || !lx_expect(lx, "(") || !lx_expect(lx, ")") ||
+        !expect_semi(lx)) {
+        fe_stmt_free(s);
+        return NULL;
+    }
+    return s;
+}
+
 static fe_stmt *parse_stmt(lexer *lx, code_scope *sc, int depth)
 {
     int line = lx->cur.line, col = lx->cur.col;
@@ -158,12 +233,14 @@ static fe_stmt *parse_stmt(lexer *lx, code_scope *sc, int depth)
         return NULL;
     if (lx_is(lx, "{"))
         return parse_block_body(lx, sc, depth);
-    if (lx_is_ident(lx, "while") || lx_is_ident(lx, "for") || lx_is_ident(lx, "do")) {
-        char what[64];
-        lx_describe(&lx->cur, what, sizeof what);
-        lx_error_at(lx, line, col, "loops are not supported (%s): litmus tests must be loop-free", what);
+    if (lx_is_ident(lx, "for")) {
+        lx_error_at(lx, line, col, "for loops are not supported: write the loop with while");
         return NULL;
     }
+    if (lx_is_ident(lx, "while") || lx_is_ident(lx, "do"))
+        return parse_loop(lx, sc, depth);
+    if (sc->java && is_join(lx))
+        return parse_join(lx);
     if (sc->java && lx_is_ident(lx, "synchronized"))
         return parse_sync(lx, sc, depth);
     if (lx_is_ident(lx, "if")) {

@@ -311,6 +311,16 @@ fe_expr *code_parse_unary(lexer *lx, code_scope *sc, int depth)
         }
         return e;
     }
+    if (sc->java && (lx_is_ident(lx, "true") || lx_is_ident(lx, "false"))) {
+        /* Java's boolean literals, for conditions such as while (true) */
+        fe_expr *e = new_expr(FE_E_CONST, &at);
+        e->value = lx_is_ident(lx, "true");
+        if (!lx_next(lx)) {
+            fe_expr_free(e);
+            return NULL;
+        }
+        return e;
+    }
     if (lx_is(lx, "-")) {
         if (!lx_next(lx))
             return NULL;

@@ -124,7 +124,7 @@ static bool eq_one(const fe_stmt *a, const fe_stmt *b)
     if (a->kind != b->kind || !streq(a->type, b->type) || !streq(a->name, b->name) || !eq_expr(a->e, b->e) ||
         !eq_expr(a->addr, b->addr))
         return false;
-    if (a->kind == FE_S_IF || a->kind == FE_S_SYNC)
+    if (a->kind == FE_S_IF || a->kind == FE_S_SYNC || a->kind == FE_S_WHILE || a->kind == FE_S_DO)
         return eq_seq(a->then_s, b->then_s) && eq_seq(a->else_s, b->else_s);
     return true;
 }

@@ -378,6 +378,27 @@ static void java_stmt(strbuf *b, const fe_stmt *s, bool *emitted)
         java_seq(b, s->then_s);
         sb_addc(b, '}');
         break;
+    case FE_S_WHILE:
+    case FE_S_DO: {
+        /* nor has it loops or join: hashed in the same spirit */
+        bool dummy;
+        sb_add(b, s->kind == FE_S_WHILE ? "while (" : "do {\n");
+        if (s->kind == FE_S_WHILE) {
+            java_expr(b, s->e);
+            sb_add(b, ") {\n");
+        }
+        java_stmt(b, s->then_s, &dummy);
+        sb_add(b, "\n}");
+        if (s->kind == FE_S_DO) {
+            sb_add(b, " while (");
+            java_expr(b, s->e);
+            sb_add(b, ");");
+        }
+        break;
+    }
+    case FE_S_JOIN:
+        sb_printf(b, "%s.join();", s->name);
+        break;
     case FE_S_STORE:
         break;
     }

@@ -402,6 +402,26 @@ static void print_stmt(strbuf *b, const fe_test *t, const fe_stmt *s, int ind)
         indent(b, ind);
         sb_add(b, "}\n");
         break;
+    case FE_S_WHILE:
+        sb_add(b, "while (");
+        print_expr(b, t, s->e, 0);
+        sb_addc(b, ')');
+        if (print_branch(b, t, s->then_s, ind, false))
+            sb_addc(b, '\n');
+        break;
+    case FE_S_DO:
+        sb_add(b, "do");
+        if (!print_branch(b, t, s->then_s, ind, s->then_s->kind != FE_S_BLOCK))
+            indent(b, ind);
+        else
+            sb_addc(b, ' ');
+        sb_add(b, "while (");
+        print_expr(b, t, s->e, 0);
+        sb_add(b, ");\n");
+        break;
+    case FE_S_JOIN:
+        sb_printf(b, "%s.join();\n", s->name);
+        break;
     }
 }
 

@@ -113,6 +113,9 @@ typedef enum ir_op {
     IR_LOCK,    /* lock.lock_kind [addr]: waits until it takes the mutex; with dst >= 0 a
                    trylock, which does not wait: dst = 1 when it took it, 0 when not */
     IR_UNLOCK,  /* unlock.lock_kind [addr] */
+    IR_CUT,     /* cut: a path that stops here, where a source loop ran past its unrolling
+                   bound (a, an immediate); the path is no execution.  spin: the loop's
+                   iterations only read, so longer runs repeat reads and lose no outcome */
     IR_OP_COUNT
 } ir_op;
 
@@ -129,6 +132,7 @@ typedef struct ir_instr {
     bool waits;             /* XCHG: a lock's exchange, which the thread repeats until it reads 0;
                              * a path where it reads another value does not exist (the x86
                              * compilation of IR_LOCK) */
+    bool spin;              /* CUT: the loop only reads (see IR_CUT) */
     int flag;               /* CAS: SSA value set to 1 when it wrote, 0 when it failed;
                              * -1 for none (then only the old value tells, which a
                              * weak CAS's spurious failure would not) */
@@ -180,6 +184,9 @@ typedef struct ir_loc {
     bool atomic;            /* declared atomic (C atomic_int/_Atomic); x86 and Java: false */
     ir_val init;            /* initial value (an address for pointers) */
     bool init_given;        /* the init section names this location explicitly */
+    bool end_flag;          /* not a source location: the flag thread end_of writes last, which
+                               a Java join waits for (ir/lower_loop.c) */
+    int end_of;             /* with end_flag: that thread's id */
 } ir_loc;
 
 /* ---- condition --------------------------------------------------------------- */
@@ -272,6 +279,11 @@ int ir_thread_find_reg(const ir_thread *th, const char *name);
  * location (ir/accesses.c); an access through a value, or to a location
  * past 64, sets every bit. */
 void ir_thread_accesses(const ir_thread *th, uint64_t *loads, uint64_t *stores);
+/* The first cut of T (a loop past its unrolling bound), or NULL; and, for
+ * a backend named TARGET, false + diag at it when there is one
+ * (ir/loops.c). */
+const ir_instr *ir_first_cut(const ir_test *t);
+bool ir_refuse_loops(const ir_test *t, const char *target, diag *d);
 /* Observables shown in a final state, in herd's order: the condition's and
  * `locations`' registers (by thread, then name as herd sorts them), then
  * memory.  Returns a malloc'd array and its length in *n; free() the array

@@ -202,6 +202,8 @@ static bool walk_block(lwalk *w, int b, lstate *s)
             return branch(w, in, s);
         case IR_JMP:
             return walk_block(w, in->then_block, s);
+        case IR_CUT:        /* no execution ends here */
+            return true;
         case IR_RET: {
             uint64_t left = s->held | s->pending;
             if (!left)

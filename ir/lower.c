@@ -222,6 +222,8 @@ static bool lower_thread(lw *w, int index)
         return false;
     if (w->block < 0)
         return lw_error(w, w->ft_th->pos, "thread %d never reaches its end", w->th->id);
+    if (lw_thread_is_joined(ft, w->th->id))
+        lw_mark_end(w);
     lw_set_src(w, w->ft_th->pos, NULL);
     w->line = w->col = 0;
     lw_emit(w, IR_RET);
@@ -243,6 +245,25 @@ static void lw_free(lw *w)
     free(w->monitor_locs);
 }
 
+int ir_lower_unroll = 2;
+
+/* herd's `Unroll=N` info line sets the test's bound; else the default. */
+static bool lower_unroll(lw *w)
+{
+    w->unroll = ir_lower_unroll;
+    for (int i = 0; i < w->ft->ninfo; i++) {
+        const fe_info *in = &w->ft->info[i];
+        if (strcmp(in->key, "Unroll"))
+            continue;
+        char *end;
+        long v = strtol(in->value, &end, 10);
+        if (end == in->value || *end || v < 1 || v > 1000)
+            return lw_error(w, in->pos, "Unroll=%s: the bound is a number from 1 to 1000", in->value);
+        w->unroll = (int)v;
+    }
+    return true;
+}
+
 ir_test *ir_lower(const fe_test *ft, diag *d)
 {
     ir_test *t = ir_test_new(ft->name, arch_of(ft->arch));
@@ -255,7 +276,7 @@ ir_test *ir_lower(const fe_test *ft, diag *d)
         ir_add_info(t, ft->info[i].key, ft->info[i].value);
     if (ft->hash[0])
         t->hash = xstrdup(ft->hash);
-    bool ok = lower_init_mem(&w) && lower_cond(&w);
+    bool ok = lower_unroll(&w) && lower_init_mem(&w) && lower_cond(&w) && lw_check_joins(&w);
     for (int i = 0; ok && i < ft->ninit; i++) {
         const fe_init *in = &ft->init[i];
         if (in->loc.kind == FE_LOC_REG && (in->loc.thread < 0 || in->loc.thread >= ft->nthreads))

@@ -11,6 +11,10 @@
 #include "ir/ir.h"
 #include "util/diag.h"
 
+/* How often a loop's body runs at most where the test has no `Unroll=N`
+ * line (2, as herd7's -unroll; the CLI's --unroll sets it). */
+extern int ir_lower_unroll;
+
 /* NULL + diag on error; the result has passed ir_verify. */
 ir_test *ir_lower(const fe_test *ft, diag *d);
 

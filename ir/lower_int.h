@@ -43,6 +43,7 @@ typedef struct lw {
     int *monitors;          /* Java: the monitors held where the lowering is (locations) */
     int nmonitors, capmonitors;
     const char **monitor_locs;  /* Java: the test's monitors (fe_monitor_locs) */
+    int unroll;             /* loops run their body at most this often (ir/lower_loop.c) */
     int nmonitor_locs;
     /* where the instructions being emitted come from */
     int line, col;
@@ -103,6 +104,14 @@ void lw_scan_stmt(lw *w, const fe_stmt *s);
 typedef bool (*lw_call_fn)(lw *w, const fe_expr *e, ir_operand *out);
 bool lw_stmt(lw *w, const fe_stmt *s, lw_call_fn call);
 bool lw_expr(lw *w, const fe_expr *e, lw_call_fn call, ir_operand *out);
+
+/* Loops and join (ir/lower_loop.c). */
+bool lw_loop(lw *w, const fe_stmt *s, lw_call_fn call);       /* FE_S_WHILE, FE_S_DO */
+bool lw_loop_spins(const fe_stmt *loop);                        /* its iterations only read */
+bool lw_join_thread(lw *w, const fe_stmt *s);                   /* FE_S_JOIN */
+bool lw_thread_is_joined(const fe_test *ft, int th);
+void lw_mark_end(lw *w);        /* a joined thread's last action: its end flag */
+bool lw_check_joins(lw *w);     /* no cycle of joins */
 
 /* Source text of what an instruction comes from (malloc'd). */
 char *lw_src_x86(const fe_test *ft, const fe_x86_instr *in);

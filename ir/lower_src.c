@@ -170,6 +170,15 @@ char *lw_src_stmt(const fe_test *ft, const fe_stmt *s)
     case FE_S_SYNC:
         sb_printf(&b, "synchronized (%s)", s->name);
         break;
+    case FE_S_WHILE:
+    case FE_S_DO:
+        sb_add(&b, "while (");
+        expr_top(&b, ft, s->e);
+        sb_addc(&b, ')');
+        break;
+    case FE_S_JOIN:
+        sb_printf(&b, "%s.join();", s->name);
+        break;
     }
     return sb_take(&b);
 }

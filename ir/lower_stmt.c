@@ -182,6 +182,11 @@ bool lw_stmt(lw *w, const fe_stmt *s, lw_call_fn call)
         return lower_if(w, s, call);
     case FE_S_SYNC:
         return lower_sync(w, s, call);
+    case FE_S_WHILE:
+    case FE_S_DO:
+        return lw_loop(w, s, call);
+    case FE_S_JOIN:
+        return lw_join_thread(w, s);
     case FE_S_BLOCK:
         break;
     }

@@ -15,7 +15,7 @@ static const char *const fence_names[IR_FENCE_COUNT] = {
 };
 static const char *const rmw_names[IR_RMW_COUNT] = {"xchg", "add", "sub", "and", "or", "xor", "cas"};
 static const char *const op_names[IR_OP_COUNT] = {
-    "load", "store", "rmw", "fence", "bin", "phi", "br", "jmp", "ret", "lock", "unlock",
+    "load", "store", "rmw", "fence", "bin", "phi", "br", "jmp", "ret", "lock", "unlock", "cut",
 };
 static const char *const lock_names[IR_LK_COUNT] = {"spin", "mtx", "monitor"};
 static const char *const binop_names[IR_BINOP_COUNT] = {

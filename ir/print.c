@@ -210,6 +210,9 @@ static void add_instr(strbuf *b, const ir_test *t, const ir_block *bl, const ir_
     case IR_RET:
         sb_add(b, "ret");
         break;
+    case IR_CUT:
+        sb_printf(b, "cut %lld%s", (long long)in->a.imm, in->spin ? ", spin" : "");
+        break;
     default:
         sb_printf(b, "op%d", (int)in->op);
         break;
@@ -275,6 +278,8 @@ char *ir_print_str(const ir_test *t)
         add_val(&b, t, l->init);
         if (l->init_given)
             sb_add(&b, " given");
+        if (l->end_flag)
+            sb_printf(&b, " ends %d", l->end_of);
         sb_addc(&b, '\n');
     }
     for (int i = 0; i < t->nthreads; i++) {

@@ -76,6 +76,11 @@ static bool parse_loc(reader *r, fixup **fix, size_t *nfix, size_t *capfix)
         if (!rd_next(r))
             return false;
     }
+    if (rd_is_word(r, "ends")) {
+        l->end_flag = true;
+        if (!rd_next(r) || !rd_take_int(r, "the id of the thread whose end it flags", &l->end_of))
+            return false;
+    }
     return true;
 }
 
@@ -237,6 +242,15 @@ static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, s
         ok = rd_take_label(r, &in.then_block);
     } else if (!strcmp(opname, "ret")) {
         in.op = IR_RET;
+    } else if (!strcmp(opname, "cut")) {
+        in.op = IR_CUT;
+        int bound = 0;
+        ok = rd_take_int(r, "the unrolling bound", &bound);
+        in.a = ir_imm(bound);
+        if (ok && rd_accept_punct(r, ",")) {
+            ok = rd_expect_word(r, "spin");
+            in.spin = true;
+        }
     } else {
         ok = rd_err(r, opline, opcol, "unknown instruction '%s'", opname);
     }

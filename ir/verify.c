@@ -92,7 +92,7 @@ static bool fence_legal(ir_arch arch, const ir_instr *in)
     return false;
 }
 
-static bool is_term(ir_op op) { return op == IR_BR || op == IR_JMP || op == IR_RET; }
+static bool is_term(ir_op op) { return op == IR_BR || op == IR_JMP || op == IR_RET || op == IR_CUT; }
 
 static int successors(const ir_block *bl, int succ[2])
 {
@@ -294,6 +294,10 @@ static bool check_shape(vctx *c, const ir_instr *in)
                check_target(c, in, in->then_block);
     case IR_RET:
         return check_absent(c, in, in->a, "value") && check_absent(c, in, in->addr, "address");
+    case IR_CUT:
+        if (in->a.kind != IR_OPND_IMM || in->a.imm < 1)
+            return FAIL(c, in, "cut needs its unrolling bound, a number of at least 1");
+        return check_absent(c, in, in->addr, "address") && check_absent(c, in, in->b, "second");
     default:
         return FAIL(c, in, "unknown instruction code %d", (int)in->op);
     }
@@ -336,7 +340,7 @@ static bool check_thread(vctx *c)
             const ir_instr *in = &bl->instrs[i];
             bool last = i == bl->ninstrs - 1;
             if (is_term(in->op) != last)
-                return last ? FAIL(c, in, "block %d does not end with br, jmp or ret", b)
+                return last ? FAIL(c, in, "block %d does not end with br, jmp, ret or cut", b)
                             : FAIL(c, in, "%s is not the last instruction of block %d", ir_op_name(in->op), b);
             if (in->op == IR_PHI && past_phis)
                 return FAIL(c, in, "phi after a non-phi instruction in block %d", b);
@@ -535,6 +539,9 @@ bool ir_verify_structure(const ir_test *t, diag *d)
             return FAIL(&c, NULL, "location %s starts with the address of no location", l->name);
         if (l->type == IR_T_PTR && l->init != 0 && !IR_IS_ADDR(l->init))
             return FAIL(&c, NULL, "pointer location %s starts with an integer", l->name);
+        if (l->end_flag && (l->end_of < 0 || l->end_of >= t->nthreads))
+            return FAIL(&c, NULL, "location %s flags the end of thread %d, which the test does not have", l->name,
+                        l->end_of);
     }
     bool ok = true;
     for (int i = 0; ok && i < t->nthreads; i++) {

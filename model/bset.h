@@ -23,6 +23,8 @@ typedef struct bset {
     char **flags;           /* names of flags raised (e.g. "*undef*", "race"), herd order */
     int nflags;
     bool symbolic;          /* some values were settled by the solver rather than by substitution */
+    bool cutoff;            /* a consistent execution ran a spin loop past its unrolling bound
+                               (no outcome is lost: see IR_CUT); herd's verdict says "Loop" */
     char *race;             /* "line L: `src` and line M: `src`" for a data race, or NULL */
     uint64_t candidates;    /* candidate executions examined (for benchmarks) */
     int events;             /* events of the largest candidate, IW included (for benchmarks) */

@@ -28,9 +28,41 @@ static bool is_lock_event(const exec_event *e)
     return e->instr && (e->instr->op == IR_LOCK || e->instr->op == IR_UNLOCK);
 }
 
-static bool is_access(const exec_event *e)
+/* The flag a joined thread ends with and its joiner waits for
+ * (ir/lower_loop.c) is the join itself: a message, never an access. */
+static bool is_join_event(const exec *x, const exec_event *e)
 {
-    return !(e->kind & EV_IW) && (e->kind & (EV_R | EV_W)) && !is_lock_event(e);
+    return x->test && e->loc >= 0 && e->loc < x->test->nlocs && x->test->locs[e->loc].end_flag;
+}
+
+static bool is_access(const exec *x, const exec_event *e)
+{
+    return !(e->kind & EV_IW) && (e->kind & (EV_R | EV_W)) && !is_lock_event(e) && !is_join_event(x, e);
+}
+
+/* The hybrid's limited happens-before: program order and the joins (a
+ * joined thread's events before what its joiner does once the join
+ * returns), transitively.  A litmus test starts its threads together, so
+ * there is no start edge, and it sends no other message. */
+static void limited_hb(const exec *x, exec_rel *out)
+{
+    er_clear(out, x->n);
+    for (int i = 0; i < x->n; i++)
+        out->row[i] = x->po.row[i];
+    bool joins = false;
+    for (int w = 0; w < x->n; w++) {
+        const exec_event *e = &x->ev[w];
+        if (!(e->kind & EV_W) || (e->kind & EV_IW) || !is_join_event(x, e))
+            continue;
+        out->row[w] = es_or(out->row[w], x->rf.row[w]);
+        joins = !es_empty(x->rf.row[w]) || joins;
+    }
+    if (!joins)
+        return;
+    for (int k = 0; k < x->n; k++)          /* closure: a test has few events */
+        for (int i = 0; i < x->n; i++)
+            if (er_has(out, i, k))
+                out->row[i] = es_or(out->row[i], out->row[k]);
 }
 
 static int nthreads(const exec *x)
@@ -88,7 +120,7 @@ static exec_set eraser_schedule(const exec *x, const detect_locks *held, int fir
         int t = k == 0 ? first : k <= first ? k - 1 : k;
         for (int i = 0; i < x->n; i++) {
             const exec_event *e = &x->ev[i];
-            if (e->thread != t || !is_access(e))
+            if (e->thread != t || !is_access(x, e))
                 continue;
             int v = e->loc;
             bool w = (e->kind & EV_W) != 0;
@@ -143,6 +175,7 @@ static bool atomic_in(const exec *x, const exec_event *e)
 bool detect_exec_run(const exec *x, detect_exec *d)
 {
     hb_compute(x, &d->sw, &d->hb);
+    limited_hb(x, &d->limited);
     detect_locksets(x, d->held);
     exec_set warned = eraser(x, d->held);
     /* exact is today's `races`, hb.c's own race list, computed apart from
@@ -155,15 +188,12 @@ bool detect_exec_run(const exec *x, detect_exec *d)
         for (int j = i + 1; j < x->n; j++) {
             const exec_event *b = &x->ev[j];
             d->rep[i][j] = 0;
-            d->conflict[i][j] = is_access(a) && is_access(b) && a->thread != b->thread && a->loc == b->loc &&
+            d->conflict[i][j] = is_access(x, a) && is_access(x, b) && a->thread != b->thread && a->loc == b->loc &&
                                 ((a->kind | b->kind) & EV_W);
             if (!d->conflict[i][j])
                 continue;
             bool hb_ordered = er_has(&d->hb, i, j) || er_has(&d->hb, j, i);
-            /* the limited relation: thread start/join and messages; a litmus
-             * test has none of them, so it is po, which never orders two
-             * threads' events */
-            bool limited = er_has(&x->po, i, j) || er_has(&x->po, j, i);
+            bool limited = er_has(&d->limited, i, j) || er_has(&d->limited, j, i);
             unsigned r = 0;
             /* atomics are synchronisation, not data, to a happens-before
              * detector (as ThreadSanitizer treats them): a pair of them
@@ -211,6 +241,22 @@ static bool sw_between(const exec *x, const detect_exec *d, int first, int secon
     return false;
 }
 
+/* A join read on the limited path from FIRST to SECOND: "the join at
+ * line L (THREAD's end)", or NULL when the pair is ordered otherwise. */
+static char *join_between(const exec *x, const exec_rel *rel, int first, int second)
+{
+    for (int r = 0; r < x->n; r++) {
+        const exec_event *e = &x->ev[r];
+        if (!(e->kind & EV_R) || !is_join_event(x, e) || !er_has(rel, first, r) ||
+            !(er_has(rel, r, second) || er_has(&x->po, r, second)))
+            continue;
+        const ir_loc *l = &x->test->locs[e->loc];
+        return xasprintf("ordered by the join at line %d (it returns once thread %s has ended)", line_of(e),
+                         x->test->threads[l->end_of].name);
+    }
+    return NULL;
+}
+
 static const char *what(const exec_event *e, bool release)
 {
     if (is_lock_event(e))
@@ -229,6 +275,9 @@ char *detect_why_not(const exec *x, const detect_exec *d, int det, int i, int j)
         if (!er_has(&d->hb, i, j) && !er_has(&d->hb, j, i))
             return xstrdup("both accesses are atomic: synchronisation, not data");
         int first = er_has(&d->hb, i, j) ? i : j, second = first == i ? j : i, s, r;
+        char *join = join_between(x, &d->hb, first, second);
+        if (join)
+            return join;
         if (!sw_between(x, d, first, second, &s, &r))
             return xstrdup("ordered by happens-before");
         if (is_lock_event(&x->ev[s]) && is_lock_event(&x->ev[r]))
@@ -242,7 +291,11 @@ char *detect_why_not(const exec *x, const detect_exec *d, int det, int i, int j)
             int l = __builtin_ctzll(d->held[i] & d->held[j]);
             return xasprintf("lock %s is held at both accesses", x->test ? x->test->locs[l].name : "?");
         }
-        return xstrdup("ordered by thread start or join");
+        {
+            int first = er_has(&d->limited, i, j) ? i : j;
+            char *join = join_between(x, &d->limited, first, first == i ? j : i);
+            return join ? join : xstrdup("ordered by thread start or join");
+        }
     default:
         return xstrdup("no location state reaches shared-modified with an empty lockset");
     }

@@ -48,6 +48,7 @@ void detect_locksets(const exec *x, detect_locks held[EXEC_MAX]);
  * detector d reports the pair of events (i, j). */
 typedef struct detect_exec {
     exec_rel sw, hb;                    /* RC11's, as hb.h computes them */
+    exec_rel limited;                   /* the hybrid's: po and joins */
     detect_locks held[EXEC_MAX];
     unsigned char rep[EXEC_MAX][EXEC_MAX];
     bool conflict[EXEC_MAX][EXEC_MAX];  /* i < j conflicting */

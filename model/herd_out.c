@@ -23,7 +23,7 @@ void bset_format_herd(strbuf *out, const ir_test *t, const bset *b, double time)
         sb_printf(out, "%s\n", s);
         free(s);
     }
-    sb_printf(out, "%s\n", bset_verdict(t, b));
+    sb_printf(out, "%s%s\n", b->cutoff ? "Loop " : "", bset_verdict(t, b));
     sb_add(out, "Witnesses\n");
     /* ~exists swaps the two counts on this line only. */
     uint64_t p = b->pos, n = b->neg;

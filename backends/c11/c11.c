@@ -475,7 +475,7 @@ static const char at_helper[] =
 char *c11_generate(const ir_test *t, const native_opts *o, diag *d)
 {
     c11_ctx cx = {o, NULL};
-    if (!pointer_type(t, &cx, d))
+    if (!ir_refuse_loops(t, "the C11 harness", d) || !pointer_type(t, &cx, d))
         return NULL;
     strbuf extra = {0};
     if (uses_binop(t, IR_DIV))

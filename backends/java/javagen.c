@@ -98,13 +98,13 @@ static bool check_test(const ir_test *t, diag *d)
 
 bool javagen_supported(const ir_test *t, diag *d)
 {
-    return check_test(t, d);
+    return ir_refuse_loops(t, "a Java target", d) && check_test(t, d);
 }
 
 bool javagen_prepare(const ir_test *t, javagen_names *n, diag *d)
 {
     memset(n, 0, sizeof *n);
-    if (!check_test(t, d))
+    if (!ir_refuse_loops(t, "a Java target", d) || !check_test(t, d))
         return false;
     int nl = t->nlocs;
     /* Fields and handles share the class's field namespace. */

@@ -40,6 +40,15 @@ void x86_prog_judge_herd(x86_prog *p)
     /* A lock's XCHG is repeated until it reads the mutex free: herd7 would
      * need a loop, which it unrolls past any use; litmusc's own x86tso runs
      * the test (the XCHG takes only the try that read 0). */
+    const ir_instr *cut = ir_first_cut(p->target);
+    if (cut) {
+        free(p->herd_note);
+        p->herd_ok = false;
+        p->herd_note = xasprintf("the loop at line %d is unrolled for the model (a cut ends the runs past its "
+                                 "bound), which herd7's loop-free text cannot say",
+                                 cut->line);
+        return;
+    }
     int wt;
     const x86_instr *w = p->herd_ok ? x86_prog_first_wait(p, &wt) : NULL;
     if (w) {

@@ -333,6 +333,16 @@ static bool sel_instr(sel *s, int pos, const ir_instr *in)
         return true;
     case IR_RET:
         return true;
+    case IR_CUT:
+        /* No execution runs past it; the code jumps to the end only so
+         * that it is a program (x86_prog_judge_herd keeps it from herd7,
+         * and the harnesses refuse it). */
+        for (int b = 0; b < s->th->nblocks; b++) {
+            const ir_block *bl = &s->th->blocks[b];
+            if (bl->ninstrs && bl->instrs[bl->ninstrs - 1].op == IR_RET)
+                jump_to(s, pos, b);
+        }
+        return true;
     default:
         /* locks are compiled to XCHG and MOV by x86_scheme_apply first */
         return fail(s, "%s", "internal error: unknown IR instruction");
@@ -375,6 +385,18 @@ static void layout(sel *s)
     s->norder = npost;
     for (int i = 0; i < npost; i++)
         s->order[i] = post[npost - 1 - i];
+    /* The exit block goes last (the code ends there); it has no successor,
+     * so the order stays topological.  Only a thread with cut blocks,
+     * which have none either, can have it elsewhere. */
+    for (int i = 0; i + 1 < npost; i++) {
+        const ir_block *bl = &s->th->blocks[s->order[i]];
+        if (bl->ninstrs && bl->instrs[bl->ninstrs - 1].op == IR_RET) {
+            int b = s->order[i];
+            memmove(&s->order[i], &s->order[i + 1], (size_t)(npost - 1 - i) * sizeof *s->order);
+            s->order[npost - 1] = b;
+            break;
+        }
+    }
     free(seen);
     free(post);
     free(stack);

@@ -384,6 +384,8 @@ static bool same_locations(const ir_test *src, const ir_test *tgt, diag *d)
 
 char *x86native_generate(const ir_test *t, const native_opts *o, diag *d)
 {
+    if (!ir_refuse_loops(t, "the x86 harness", d))
+        return NULL;
     const char *name = o->scheme ? o->scheme : x86native_default_scheme(t->arch);
     x86_scheme *s = NULL;
     if (name && !(s = x86_scheme_load(name, d)))

@@ -149,9 +149,38 @@ void enum_fill_values(enumr *e)
     }
 }
 
+/* The path of the current candidate that stops at a cut, or NULL. */
+static const ir_instr *cand_cut(const enumr *e)
+{
+    for (int th = 0; th < e->nth; th++)
+        if (e->cur[th]->cut)
+            return e->cur[th]->cut;
+    return NULL;
+}
+
+/* A consistent candidate stops at CUT.  A spin loop's cut loses nothing
+ * (ir/lower_loop.c says why); any other means the bound may hide outcomes,
+ * which is a stated limit: exit 3.  False stops the run. */
+static bool cut_reached(enumr *e, const ir_instr *cut)
+{
+    if (cut->spin) {
+        e->b->cutoff = true;
+        return true;
+    }
+    diag_error(e->d, e->t->file ? e->t->file : "", cut->line, cut->col,
+               "the loop runs past its bound of %lld iterations in an execution the model allows, so "
+               "outcomes may be missing: raise the bound (Unroll=N in the test, or --unroll N)",
+               (long long)cut->a.imm);
+    e->d->status = 3;
+    return enum_fail(e);
+}
+
 static bool solution(void *ctx)
 {
     enumr *e = ctx;
+    const ir_instr *cut = cand_cut(e);
+    if (cut)
+        return cut_reached(e, cut);
     enum_fill_values(e);
     if (make_state(e) && !record(e, &e->verdict))
         return false;
@@ -281,10 +310,16 @@ bool enum_candidate(enumr *e)
     for (int l = 0; l < e->nlocs; l++)
         if (e->loc_obs[l])
             es_add(&e->x.fw, e->fw[l]);
+    const ir_instr *cut = cand_cut(e);
     if (!e->symbolic) {
+        cat_verdict v;
+        if (cut) {              /* no final state; only whether it is consistent */
+            if (!check_model(e, &v))
+                return false;
+            return !v.consistent || cut_reached(e, cut);
+        }
         if (!make_state(e))
             return true;            /* herd filters before the model runs */
-        cat_verdict v;
         if (!check_model(e, &v))
             return false;
         if (v.consistent && !record(e, &v))

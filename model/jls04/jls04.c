@@ -467,6 +467,41 @@ static void jls04_free(jls *j)
     free(j->vol);
 }
 
+/* The executions JLS04 weighs are those in which every loop ends within
+ * its bound.  A spin loop's longer runs only repeat reads (ir/lower_loop.c),
+ * so its cut paths go; a cut in a loop that writes could hide executions,
+ * and justification looks at all of them, so that is a stated limit. */
+static bool drop_cut_paths(jls *j, bool *cutoff)
+{
+    for (int th = 0; th < j->nth; th++) {
+        tpaths *tp = &j->tp[th];
+        int kept = 0;
+        for (int i = 0; i < tp->np; i++) {
+            tpath *p = &tp->p[i];
+            if (!p->cut) {
+                tp->p[kept++] = *p;
+                continue;
+            }
+            if (!p->cut->spin) {
+                diag_error(j->d, j->t->file ? j->t->file : "", p->cut->line, p->cut->col,
+                           "jls04 cannot weigh this loop: its iterations do more than read, so the executions "
+                           "its bound of %lld iterations cuts could justify others (a loop that only reads, "
+                           "or one whose condition is settled without reading, is supported)",
+                           (long long)p->cut->a.imm);
+                j->d->status = 3;
+                return false;
+            }
+            *cutoff = true;
+            free(p->ev);
+            free(p->slot_ev);
+            free(p->cond);
+            free(p->final);
+        }
+        tp->np = kept;
+    }
+    return true;
+}
+
 bool jls04_run(const ir_test *t, model_exec_fn fn, void *ctx, bset *b, diag *d)
 {
     jls j;
@@ -486,7 +521,9 @@ bool jls04_run(const ir_test *t, model_exec_fn fn, void *ctx, bset *b, diag *d)
     ok = ok && check_test(&j);
     for (int th = 0; th < j.nth && ok; th++)
         ok = paths_thread(t, &t->threads[th], &j.tp[th], d);
-    ok = ok && map_paths(&j) && all_execs(&j);
+    bool cutoff = false;
+    ok = ok && drop_cut_paths(&j, &cutoff) && map_paths(&j) && all_execs(&j);
+    b->cutoff = cutoff;
     if (ok) {
         jls04_out_init(&j, b, fn, ctx);
         b->candidates = (uint64_t)j.nx;

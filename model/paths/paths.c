@@ -133,7 +133,7 @@ static tev new_event(unsigned kind, const ir_instr *in)
     return e;
 }
 
-static void finish_path(walker *k, walk *w)
+static void finish_path(walker *k, walk *w, const ir_instr *cut)
 {
     if ((int)k->np >= PATHS_MAX) {
         fail(k, NULL, "too many paths through the thread");
@@ -150,6 +150,7 @@ static void finish_path(walker *k, walk *w)
     if (w->ncond)
         memcpy(p.cond, w->cond, w->ncond * sizeof *p.cond);
     p.nslots = w->nslots;
+    p.cut = cut;
     p.slot_ev = xmalloc((size_t)(w->nslots ? w->nslots : 1) * sizeof(int));
     for (int i = 0; i < p.nev; i++)
         if (p.ev[i].kind & EV_R)
@@ -495,7 +496,10 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                 block = in->then_block;
                 goto next_block;
             case IR_RET:
-                finish_path(k, w);
+                finish_path(k, w, NULL);
+                return;
+            case IR_CUT:
+                finish_path(k, w, in);
                 return;
             default:
                 fail(k, in, "unknown instruction");

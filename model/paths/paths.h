@@ -40,6 +40,8 @@ typedef struct tpath {
     tcond *cond;
     int ncond;
     int *final;                 /* per thread final_regs[i]: its expression */
+    const ir_instr *cut;        /* the path stops at this IR_CUT (a loop past its bound): no
+                                   execution, though the prefix may be consistent; else NULL */
 } tpath;
 
 typedef struct tpaths {

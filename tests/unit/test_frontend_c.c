@@ -155,8 +155,9 @@ static void test_errors(void **st)
     const char *head = "C T\n{ }\nP0 (atomic_int* x) {\n";
     char buf[512];
 #define E(b, l, c, w) snprintf(buf, sizeof buf, "%s%s\n}\nexists (x=0)\n", head, b), expect_error(buf, l, c, w)
-    E("while (1) { }", 4, 1, "loops are not supported");
-    E("  for (;;) ;", 4, 3, "loops are not supported");
+    E("  for (;;) ;", 4, 3, "for loops are not supported: write the loop with while");
+    E("do { } (1);", 4, 8, "expected 'while' after the body of do");
+    E("while 1 { }", 4, 7, "expected '('");
     E("int r0 = atomic_frob(x);", 4, 10, "unknown function 'atomic_frob'");
     E("int r0 = *r9;", 4, 11, "unknown variable 'r9'");
     E("int r0 = 1; int r1 = *r0;", 4, 23, "not a pointer");

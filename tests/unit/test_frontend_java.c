@@ -116,7 +116,8 @@ static void test_errors(void **st)
 #define E(b, l, c, w) snprintf(buf, sizeof buf, "%s%s\n}\nexists (x=0)\n", head, b), expect_error(buf, l, c, w)
     E("int r = Z.get();", 4, 9, "unknown VarHandle 'Z'");
     E("int r = X.getFoo();", 4, 11, "unknown VarHandle method 'getFoo'");
-    E("while (1) { }", 4, 1, "loops are not supported");
+    E("for (;;) { }", 4, 1, "for loops are not supported: write the loop with while");
+    E("do { } while (true)", 5, 1, "expected ';'");
     E("int r = q;", 4, 9, "unknown variable 'q'");
     E("int r = X.set(1);", 4, 9, "has no value");
     E("r = 1;", 4, 1, "undeclared");

@@ -116,7 +116,15 @@ static void test_terminators(void **state)
 {
     (void)state;
     expect_invalid(HEAD("C") "thread 0 P0\n  b0:\n    %0 = load.rlx &x\nend\ncond exists true\n",
-                   "does not end with br, jmp or ret");
+                   "does not end with br, jmp, ret or cut");
+    /* a cut ends a path but not the thread, and names its bound */
+    expect_invalid(HEAD("C")
+                   "thread 0 P0\n  b0:\n    %0 = load.rlx &x\n    br %0, b1, b2\n  b1:\n    cut 0\n  b2:\n    ret\nend\n"
+                   "cond exists true\n",
+                   "cut needs its unrolling bound, a number of at least 1");
+    expect_invalid(HEAD("C") "thread 0 P0\n  b0:\n    cut 2, spin\nend\ncond exists true\n", "0 ret instructions");
+    expect_invalid(HEAD("C") "loc f int init 0 ends 3\nthread 0 P0\n  b0:\n    ret\nend\ncond exists true\n",
+                   "flags the end of thread 3, which the test does not have");
     expect_invalid(HEAD("C") "thread 0 P0\n  b0:\n    ret\n    %0 = load.rlx &x\n    ret\nend\ncond exists true\n",
                    "ret is not the last instruction");
     expect_invalid(HEAD("C")

@@ -491,6 +491,129 @@ static void test_java_synchronized(void **state)
     ir_test_free(t);
 }
 
+/* The cut that ends thread TH's unrolled loop (there is one). */
+static const ir_instr *the_cut(const ir_test *t, int th)
+{
+    const ir_instr *cut = NULL;
+    int n = 0;
+    for (int b = 0; b < t->threads[th].nblocks; b++) {
+        const ir_block *bl = &t->threads[th].blocks[b];
+        if (bl->instrs[bl->ninstrs - 1].op == IR_CUT) {
+            cut = &bl->instrs[bl->ninstrs - 1];
+            n++;
+        }
+    }
+    assert_int_equal(n, 1);
+    return cut;
+}
+
+static int count_op(const ir_test *t, int th, ir_op op)
+{
+    int n = 0;
+    for (int b = 0; b < t->threads[th].nblocks; b++)
+        for (int i = 0; i < t->threads[th].blocks[b].ninstrs; i++)
+            n += t->threads[th].blocks[b].instrs[i].op == op;
+    return n;
+}
+
+static void test_loops(void **state)
+{
+    (void)state;
+    /* herd's unrolling: the body at most twice, the third test that holds a cut */
+    ir_test *t = unit_litmus("C W\n{ y=0; }\nP0 (atomic_int* y) {\n  int r0 = 0;\n"
+                             "  while (r0 == 0) { r0 = atomic_load_explicit(y, memory_order_acquire); }\n}\n"
+                             "exists (0:r0=0)\n");
+    assert_int_equal(count_op(t, 0, IR_LOAD), 2);
+    const ir_instr *cut = the_cut(t, 0);
+    assert_true(cut->spin);
+    assert_int_equal(cut->a.imm, 2);
+    assert_int_equal(cut->line, 5);
+    assert_int_equal(cut->col, 3);
+    char *text = ir_print_str(t);
+    assert_non_null(strstr(text, "    cut 2, spin "));
+    diag d = {0};
+    ir_test *back = ir_read(text, "w.ir", &d);
+    assert_non_null(back);
+    char *again = ir_print_str(back);
+    assert_string_equal(again, text);
+    free(again);
+    free(text);
+    ir_test_free(back);
+    ir_test_free(t);
+    /* Unroll=N sets the bound; a counter is no spin loop (it reads r before
+     * it writes it); a store in the body is none either */
+    t = unit_litmus("C W\nUnroll=3\n{ y=0; }\nP0 (atomic_int* y) {\n  int r = 0;\n"
+                    "  while (atomic_load_explicit(y, memory_order_relaxed) == 0) { r = r + 1; }\n}\n"
+                    "exists (0:r=0)\n");
+    assert_int_equal(count_op(t, 0, IR_LOAD), 4);
+    assert_false(the_cut(t, 0)->spin);
+    assert_int_equal(the_cut(t, 0)->a.imm, 3);
+    ir_test_free(t);
+    t = unit_litmus("C W\n{ x=0; y=0; }\nP0 (atomic_int* x, atomic_int* y) {\n"
+                    "  do { atomic_store_explicit(x, 1, memory_order_relaxed); } "
+                    "while (atomic_load_explicit(y, memory_order_relaxed) == 0);\n}\n"
+                    "exists (x=0)\n");
+    assert_int_equal(count_op(t, 0, IR_STORE), 2);
+    assert_false(the_cut(t, 0)->spin);
+    ir_test_free(t);
+    /* a condition settled without reading unrolls with no cut at all */
+    t = unit_litmus("C W\n{ x=0; }\nP0 (atomic_int* x) {\n  int i = 0;\n"
+                    "  while (i < 2) { atomic_store_explicit(x, i, memory_order_relaxed); i = i + 1; }\n}\n"
+                    "exists (x=1)\n");
+    assert_int_equal(count_op(t, 0, IR_STORE), 2);
+    assert_int_equal(count_op(t, 0, IR_CUT), 0);
+    assert_int_equal(count_op(t, 0, IR_BR), 0);
+    ir_test_free(t);
+    /* ... unless the bound is below the count: then no path ends */
+    lower_fails("C W\n{ x=0; }\nP0 (atomic_int* x) {\n  int i = 0;\n"
+                "  while (i < 3) { atomic_store_explicit(x, i, memory_order_relaxed); i = i + 1; }\n}\n"
+                "exists (x=1)\n", 5, 3, "the loop does not end within its bound of 2 iterations whatever");
+    lower_fails("C W\n{ x=0; }\nP0 (atomic_int* x) {\n  while (1) { }\n}\nexists (x=1)\n", 4, 3,
+                "raise the bound (Unroll=N or --unroll N) if it ends at all");
+    lower_fails("C W\nUnroll=0\n{ x=0; }\nP0 (atomic_int* x) { }\nexists (x=1)\n", 2, 1,
+                "Unroll=0: the bound is a number from 1 to 1000");
+}
+
+static void test_java_join(void **state)
+{
+    (void)state;
+    ir_test *t = unit_litmus("Java J\n{ x=0; 0:X=x; 1:X=x; }\n"
+                             "Thread0 { Thread1.join(); int r0 = X.get(); }\n"
+                             "Thread1 { X.set(1); }\n"
+                             "exists (0:r0=0)\n");
+    int f = ir_find_loc(t, "Thread1_ended");
+    assert_true(f >= 0);
+    assert_true(t->locs[f].end_flag);
+    assert_int_equal(t->locs[f].end_of, 1);
+    /* the joiner spins on the flag with volatile reads; the joined thread
+     * writes it last */
+    assert_true(the_cut(t, 0)->spin);
+    const ir_instr *first = instr(t, 0, 0, 0);
+    assert_int_equal(first->op, IR_LOAD);
+    assert_int_equal(first->mode, IR_JM_VOLATILE);
+    assert_true(first->addr.imm == IR_ADDR(f));
+    const ir_block *last = &t->threads[1].blocks[t->threads[1].nblocks - 1];
+    const ir_instr *end = &last->instrs[last->ninstrs - 2];
+    assert_int_equal(end->op, IR_STORE);
+    assert_int_equal(end->mode, IR_JM_VOLATILE);
+    assert_true(end->addr.imm == IR_ADDR(f) && end->a.imm == 1);
+    char *text = ir_print_str(t);
+    assert_non_null(strstr(text, "loc Thread1_ended int init 0 ends 1\n"));
+    diag d = {0};
+    ir_test *back = ir_read(text, "j.ir", &d);
+    assert_non_null(back);
+    assert_true(back->locs[f].end_flag);
+    free(text);
+    ir_test_free(back);
+    ir_test_free(t);
+    lower_fails("Java J\n{ x=0; }\nThread0 { Thread7.join(); }\nexists (x=0)\n", 3, 11,
+                "the test has no thread Thread7");
+    lower_fails("Java J\n{ x=0; }\nThread0 { Thread0.join(); }\nexists (x=0)\n", 3, 11,
+                "a thread cannot join itself");
+    lower_fails("Java J\n{ x=0; }\nThread0 { Thread1.join(); }\nThread1 { Thread0.join(); }\nexists (x=0)\n", 4, 1,
+                "in a cycle of joins");
+}
+
 static void test_condition(void **state)
 {
     (void)state;
@@ -537,6 +660,8 @@ int main(void)
         cmocka_unit_test(test_c_errors),
         cmocka_unit_test(test_java),
         cmocka_unit_test(test_java_synchronized),
+        cmocka_unit_test(test_loops),
+        cmocka_unit_test(test_java_join),
         cmocka_unit_test(test_condition),
     };
     return cmocka_run_group_tests_name("lower", tests, NULL, NULL);
