@@ -161,6 +161,32 @@ static void test_ctc17(void **state)
     bset_free(b);
 }
 
+/* CTC19: CTC17 with its thread split in two, the first joining the second
+ * (the join is Thread2's last action, a volatile write, and a spin of
+ * volatile reads in Thread0). */
+static void test_ctc19(void **state)
+{
+    (void)state;
+    bset *b = run_ok("Java CTC19\n"
+                     "{ x=0; y=0; 0:X=x; 0:Y=y; 1:X=x; 1:Y=y; 2:X=x; }\n"
+                     "Thread0 { Thread2.join(); int r1 = X.get(); Y.set(r1); }\n"
+                     "Thread1 { int r2 = Y.get(); X.set(r2); }\n"
+                     "Thread2 { int r3 = X.get(); if (r3 != 42) { X.set(42); } }\n"
+                     "exists (0:r1=42 /\\ 1:r2=42 /\\ 2:r3=42)\n");
+    /* As in CTC17, with thread 2's x = 42 in place of thread 0's own: y = 42
+     * comes first, then r1 = x must be committed in an execution that writes
+     * y = 42.  Where r3 sees the initial 0, thread 2's x = 42 happens before
+     * r1 (by the join) and is no event of the target, so r1 sees no
+     * committed write; where r3 sees 42, the only write that happens before
+     * r1 is the initial one, and y = 0.  Forbidden; and the spin's runs past
+     * the bound only repeat the flag's reads, so nothing is cut off. */
+    assert_int_equal(b->pos, 0);
+    assert_true(b->neg > 0);
+    assert_true(b->cutoff);
+    assert_int_equal(b->nstates, 3);
+    bset_free(b);
+}
+
 /* ---- volatile: synchronization order and synchronizes-with ------------------ */
 
 static void test_volatile(void **state)
@@ -286,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_thin_air),
         cmocka_unit_test(test_ctc6_branches),
         cmocka_unit_test(test_ctc17),
+        cmocka_unit_test(test_ctc19),
         cmocka_unit_test(test_volatile),
         cmocka_unit_test(test_final_memory),
         cmocka_unit_test(test_observed),
