@@ -59,7 +59,8 @@ typedef enum cat_builtin {
     CB_NA, CB_RLX, CB_CON, CB_ACQ, CB_REL, CB_ACQ_REL, CB_SC, CB_A,
     CB_O, CB_RA, CB_V,
     CB_X, CB_MFENCE, CB_LFENCE, CB_SFENCE,
-    CB_SET_LAST = CB_SFENCE,
+    CB_LK, CB_LKR, CB_LKW, CB_LS, CB_LF, CB_UL,
+    CB_SET_LAST = CB_UL,
     /* relations */
     CB_ID, CB_LOC, CB_INT, CB_EXT, CB_PO, CB_RF, CB_RMWREL, CB_AMO,
     CB_ADDR, CB_DATA, CB_CTRL, CB_SM, CB_SI, CB_PARTIAL_PO,

@@ -14,6 +14,7 @@ static const char *const builtin_names[CB_COUNT] = {
     [CB_ACQ_REL] = "ACQ_REL", [CB_SC] = "SC", [CB_A] = "A",
     [CB_O] = "O", [CB_RA] = "RA", [CB_V] = "V",
     [CB_X] = "X", [CB_MFENCE] = "MFENCE", [CB_LFENCE] = "LFENCE", [CB_SFENCE] = "SFENCE",
+    [CB_LK] = "LK", [CB_LKR] = "LKR", [CB_LKW] = "LKW", [CB_LS] = "LS", [CB_LF] = "LF", [CB_UL] = "UL",
     [CB_ID] = "id", [CB_LOC] = "loc", [CB_INT] = "int", [CB_EXT] = "ext", [CB_PO] = "po",
     [CB_RF] = "rf", [CB_RMWREL] = "rmw", [CB_AMO] = "amo", [CB_ADDR] = "addr", [CB_DATA] = "data",
     [CB_CTRL] = "ctrl", [CB_SM] = "sm", [CB_SI] = "si", [CB_PARTIAL_PO] = "partial_po",
@@ -83,6 +84,17 @@ static void fill_sets(cat_run *r, exec_set *s)
         case IR_X86_LOCKED: es_add(&s[CB_X], i); break;
         default: break;
         }
+        /* herd's lock events (its C actions' tags): a lock is LK, its read
+         * LKR and its write LKW; one that took the mutex LS, a trylock that
+         * did not LF; an unlock UL.  A lock here is one event, RMW or read. */
+        if (e->instr && e->instr->op == IR_LOCK) {
+            es_add(&s[CB_LK], i);
+            if (e->kind & EV_R) es_add(&s[CB_LKR], i);
+            if (e->kind & EV_W) es_add(&s[CB_LKW], i);
+            es_add(&s[e->is_rmw ? CB_LS : CB_LF], i);
+        }
+        if (e->instr && e->instr->op == IR_UNLOCK)
+            es_add(&s[CB_UL], i);
         if (e->kind & EV_F) {
             if (e->fence == IR_FENCE_MFENCE) es_add(&s[CB_MFENCE], i);
             if (e->fence == IR_FENCE_LFENCE) es_add(&s[CB_LFENCE], i);

@@ -141,5 +141,21 @@ done
 "$L" run --target x86 -s 1000 -r 20 --until-covered --timeout 60 "$root/tests/locks/c/trylock.litmus" > "$tmp/run" 2>"$tmp/err"; rc=$?
 [ "$rc" = 0 ] && grep -q '^Coverage trylock 3/3' "$tmp/run" || bad "run --target x86 --until-covered trylock: exit $rc"
 
+# herd's lock tags, for a user's cat file: LK (LKR, LKW), LS, LF, UL.
+cat > "$tmp/tags.cat" <<'EOF2'
+"lock tags"
+include "rc11.cat"
+flag ~empty LS as took
+flag ~empty LF as missed
+flag ~empty (LS & ~(LKR & LKW)) as split
+flag ~empty (UL & (LK | R)) as mixed
+flag ~empty (LK & ~(LS | LF)) as neither
+EOF2
+"$L" model --model "$tmp/tags.cat" "$root/tests/locks/c/trylock.litmus" > "$tmp/tags" 2>&1
+grep -q '^Flag took$' "$tmp/tags" && grep -q '^Flag missed$' "$tmp/tags" && ! grep -q '^Flag \(split\|mixed\|neither\)$' "$tmp/tags" ||
+    bad "lock tags under a user's cat: $(cat "$tmp/tags")"
+"$L" model --model "$tmp/tags.cat" "$root/examples/locks/lock-counter.litmus" > "$tmp/tags" 2>&1
+grep -q '^Flag took$' "$tmp/tags" && ! grep -q '^Flag missed$' "$tmp/tags" || bad "lock tags on lock-counter: $(cat "$tmp/tags")"
+
 [ "$fail" = 0 ] && echo "locks: all checks passed"
 exit "$fail"
