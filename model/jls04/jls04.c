@@ -15,7 +15,10 @@
  * where hb is the transitive closure of po and synchronizes-with: a
  * volatile write synchronizes-with every so-later volatile read of its
  * location, and each initial write with the first action of every thread
- * (so it happens before every event).  Values are not part of it: a
+ * (so it happens before every event).  Monitors are synchronization
+ * variables: an enter (a lock) is a read of the monitor that sees the
+ * so-last exit (an unlock, a write), so an exit synchronizes-with every
+ * later enter, and so keeps mutual exclusion (so_excludes).  Values are not part of it: a
  * justification fixes them (jls04_justify.c says why that is exact). */
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +44,7 @@ static bool check_test(jls *j)
         return diag_error(j->d, t->file ? t->file : "", 0, 0,
                           "jls04 is a model of Java programs, not of %s tests", ir_arch_name(t->arch));
     const ir_instr **first = xcalloc((size_t)(t->nlocs ? t->nlocs : 1), sizeof *first);
+    bool *monitor = xcalloc((size_t)(t->nlocs ? t->nlocs : 1), sizeof *monitor);
     bool ok = true;
     for (int th = 0; th < t->nthreads && ok; th++) {
         const ir_thread *it = &t->threads[th];
@@ -48,11 +52,16 @@ static bool check_test(jls *j)
             for (int k = 0; k < it->blocks[b].ninstrs && ok; k++) {
                 const ir_instr *in = &it->blocks[b].instrs[k];
                 if (in->op == IR_LOCK || in->op == IR_UNLOCK) {
-                    /* Monitor actions need the synchronization order over
-                     * lock and unlock, which this engine does not build:
-                     * refused rather than read as no action at all. */
-                    ok = bad(j, in, "%s: locks and monitors are not modelled by jls04 (it takes plain and "
-                             "volatile accesses only); use --model jam21", in->src ? in->src : ir_op_name(in->op));
+                    /* Monitor actions are synchronization actions (17.4.2):
+                     * the monitor is a location only they touch
+                     * (ir_check_locks), ordered by so like a volatile. */
+                    if (in->lock != IR_LK_MONITOR || in->dst >= 0) {
+                        ok = bad(j, in, "%s: jls04 takes Java's monitors (synchronized blocks), not C's locks or a "
+                                 "trylock", in->src ? in->src : ir_op_name(in->op));
+                    } else if (in->addr.kind == IR_OPND_IMM && IR_IS_ADDR(in->addr.imm) &&
+                               IR_ADDR_LOC(in->addr.imm) >= 0 && IR_ADDR_LOC(in->addr.imm) < t->nlocs) {
+                        monitor[IR_ADDR_LOC(in->addr.imm)] = true;
+                    }
                 } else if (in->op == IR_FENCE) {
                     ok = bad(j, in, "%s has no meaning in the Java 5 memory model (fences came with Java 9's "
                              "VarHandles); jls04 takes plain and volatile accesses only", ir_fence_name(in->fence));
@@ -84,8 +93,9 @@ static bool check_test(jls *j)
             }
     }
     for (int l = 0; l < t->nlocs; l++)
-        j->vol[l] = first[l] && first[l]->mode == IR_JM_VOLATILE;
+        j->vol[l] = monitor[l] || (first[l] && first[l]->mode == IR_JM_VOLATILE);
     free((void *)first);
+    free(monitor);
     return ok;
 }
 
@@ -101,14 +111,14 @@ static int identity(jls *j, int th, unsigned kind, int loc, int idx)
                   JLS04_MAX_EVENTS);
         return -1;
     }
-    j->id[j->nid] = (jid){th, kind, loc, idx};
+    j->id[j->nid] = (jid){th, kind, loc, idx, false};
     return j->nid++;
 }
 
 static bool map_paths(jls *j)
 {
     for (int l = 0; l < j->nlocs; l++)
-        j->id[l] = (jid){-1, EV_W, l, 0};
+        j->id[l] = (jid){-1, EV_W, l, 0, false};
     j->nid = j->nlocs;
     j->pm = xcalloc((size_t)(j->nth ? j->nth : 1), sizeof *j->pm);
     for (int th = 0; th < j->nth; th++) {
@@ -121,7 +131,13 @@ static bool map_paths(jls *j)
             memset(m->ev_of, -1, sizeof m->ev_of);
             for (int k = 0; k < pa->nev; k++) {
                 const tev *e = &pa->ev[k];
-                if (e->loc < 0 || e->loc >= j->nlocs || (e->kind != EV_R && e->kind != EV_W))
+                bool mon = e->instr && (e->instr->op == IR_LOCK || e->instr->op == IR_UNLOCK);
+                /* A lock, an RMW that reads the monitor free, is to JLS04
+                 * the acquiring side: a read of it that sees the so-last
+                 * unlock (so_done adds mutual exclusion); an unlock is
+                 * the releasing side, a write. */
+                unsigned kind = mon && e->instr->op == IR_LOCK ? EV_R : e->kind;
+                if (e->loc < 0 || e->loc >= j->nlocs || (kind != EV_R && kind != EV_W))
                     return diag_error(j->d, j->t->file ? j->t->file : "", e->instr ? e->instr->line : 0,
                                       e->instr ? e->instr->col : 0, "jls04: an access jls04 cannot model");
                 if ((e->mode == IR_JM_VOLATILE) != j->vol[e->loc]) {
@@ -130,12 +146,16 @@ static bool map_paths(jls *j)
                                "field is volatile or not", j->t->locs[e->loc].name);
                 }
                 int idx = 0;
-                for (int q = 0; q < k; q++)
-                    if (pa->ev[q].kind == e->kind && pa->ev[q].loc == e->loc)
+                for (int q = 0; q < k; q++) {
+                    const tev *o = &pa->ev[q];
+                    unsigned okind = o->instr && o->instr->op == IR_LOCK ? EV_R : o->kind;
+                    if (okind == kind && o->loc == e->loc)
                         idx++;
-                int i = identity(j, th, e->kind, e->loc, idx);
+                }
+                int i = identity(j, th, kind, e->loc, idx);
                 if (i < 0)
                     return false;
+                j->id[i].monitor = mon;
                 m->id[k] = i;
                 m->ev_of[i] = (int8_t)k;
             }
@@ -257,10 +277,36 @@ static void frame_free(jframe *f)
 
 /* One synchronization order is complete: hb, then every plain read's
  * choices, then the executions. */
+/* Locking is well-formed (17.4.7, condition 4): while one thread holds a
+ * monitor, so has no lock of it by another.  The IR's locks are balanced
+ * and a re-entry was lowered away, so holding is "locked, not yet
+ * unlocked". */
+static bool so_excludes(const build *bd)
+{
+    const jls *j = bd->j;
+    int holder[JLS04_MAX_EVENTS];
+    for (int l = 0; l < j->nlocs; l++)
+        holder[l] = -1;
+    for (int k = 0; k < bd->nvol; k++) {
+        const jid *e = &j->id[bd->so[k]];
+        if (!e->monitor)
+            continue;
+        if (e->kind == EV_W)
+            holder[e->loc] = -1;
+        else if (holder[e->loc] >= 0)
+            return false;
+        else
+            holder[e->loc] = e->th;
+    }
+    return true;
+}
+
 static bool so_done(build *bd)
 {
     jls *j = bd->j;
     int n = j->nid;
+    if (!so_excludes(bd))
+        return true;
     jframe f;
     memset(&f, 0, sizeof f);
     f.combo = bd->combo;

@@ -65,6 +65,9 @@ void jls04_format_event(const jls *j, strbuf *b, int i, ir_val v)
     const jid *d = &j->id[i];
     if (d->th < 0)
         sb_printf(b, "init %s=%s", j->t->locs[d->loc].name, val);
+    else if (d->monitor)
+        sb_printf(b, "%s:%s %s", j->t->threads[d->th].name, d->kind == EV_R ? "lock" : "unlock",
+                  j->t->locs[d->loc].name);
     else
         sb_printf(b, "%s:%s %s=%s", j->t->threads[d->th].name, d->kind == EV_R ? "R" : "W", j->t->locs[d->loc].name,
                   val);

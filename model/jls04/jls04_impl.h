@@ -31,6 +31,7 @@ typedef struct jid {
     unsigned kind;              /* EV_R or EV_W */
     int loc;
     int idx;                    /* rank among the thread's events of this kind and location */
+    bool monitor;               /* a lock (kind EV_R) or unlock (EV_W) of a monitor */
 } jid;
 
 /* One path of one thread: the identity of each of its events. */

@@ -80,8 +80,12 @@ static void note(jls *j, int ti, const ir_val *vals, const ir_val *tw, const jst
                 int i = j->pm[th][c[th]].id[q];
                 char val[64];
                 ir_format_val(t, ev[i], val, sizeof val);
-                sb_printf(&j->notes, "%s %s %s=%s", q ? "," : "", j->id[i].kind == EV_R ? "R" : "W",
-                          t->locs[j->id[i].loc].name, val);
+                if (j->id[i].monitor)
+                    sb_printf(&j->notes, "%s %s %s", q ? "," : "", j->id[i].kind == EV_R ? "lock" : "unlock",
+                              t->locs[j->id[i].loc].name);
+                else
+                    sb_printf(&j->notes, "%s %s %s=%s", q ? "," : "", j->id[i].kind == EV_R ? "R" : "W",
+                              t->locs[j->id[i].loc].name, val);
             }
         }
         sb_add(&j->notes, " *)\n");
@@ -122,8 +126,8 @@ static void to_exec(const jls *j, const jexec *T, const ir_val *tw, const int *f
             e->loc = p->ev[k].loc;
             e->mode = p->ev[k].mode;
             e->instr = p->ev[k].instr;
-            if (e->kind & EV_W)
-                e->wval = tw[i];
+            if (e->kind & EV_W)     /* a lock's write marks the monitor taken */
+                e->wval = j->id[i].monitor && j->id[i].kind == EV_R ? 1 : tw[i];
             for (int q = k + 1; q < p->nev && base + q < EXEC_MAX; q++)
                 er_add(&x->po, n, base + q);
         }
