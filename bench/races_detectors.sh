@@ -1,6 +1,6 @@
 #!/bin/sh
 # The race detectors side by side over tests/corpus (and ../shared/corpus
-# when present): per language folder, the tests, the distinct pairs each
+# when present), the lock and loop tests: per folder, the tests, the distinct pairs each
 # detector reports (`races --detector all`, summed from its Nested lines)
 # and the tests where they do not nest (must be 0); then the CPU time of
 # `races --detector all` against `model` over the same files, one process
@@ -14,8 +14,8 @@ rounds=${1:-5}
 root=$(cd "$here/.." && pwd)
 corpora="$root/tests/corpus"
 [ -d "$root/../shared/corpus" ] && corpora="$corpora $(cd "$root/../shared/corpus" && pwd)"
-# the tests with locks, each folder a row of its own
-locks="$root/tests/locks/corpus $root/tests/locks/c $root/tests/locks/java $root/examples/locks"
+# the tests with locks and loops, each folder a row of its own
+locks="$root/tests/locks/corpus $root/tests/locks/c $root/tests/locks/java $root/examples/locks $root/tests/loops/corpus $root/tests/loops/c"
 echo "machine: $(uname -m), $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "litmusc: $LITMUSC; $rounds rounds"
 echo
