@@ -50,6 +50,13 @@ void cat_free(cat_model *m);
 const char *cat_model_name(const cat_model *m);
 /* Whether the model binds co with `with co from ...` (see above). */
 bool cat_model_generates_co(const cat_model *m);
+/* Whether the model names one of herd's lock sets (LK, LKR, LKW, LS, LF,
+ * UL): such a model orders locks itself, as herd's c11 models do with their
+ * lock order, so its candidates have herd's lock events, which are neither
+ * reads nor writes (in no R, W, M, A, RMW, and no rf).  Any other model
+ * sees a lock as an acquire RMW of the mutex and an unlock as a release
+ * write, the meaning litmusc's own models give them. */
+bool cat_model_handles_locks(const cat_model *m);
 
 /* Names of `flag ... as NAME` checks, in order of first appearance. */
 int cat_model_nflags(const cat_model *m);

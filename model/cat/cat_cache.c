@@ -75,6 +75,7 @@ static void make_constants(cat_run *r)
 bool cat_run_check(cat_run *r, const exec *x, cat_verdict *out, diag *d)
 {
     memset(out, 0, sizeof *out);
+    r->stack_base = (uintptr_t)__builtin_frame_address(0);
     r->x = x;
     r->n = x->n;
     r->all = cr_all(x->n);

@@ -91,6 +91,7 @@ struct cat_model {
     char **tags;                /* interned tags ('x), declared by enum */
     int ntags;
     bool generates_co;
+    bool handles_locks;         /* names one of herd's lock sets (LK ... UL) */
     int co_slot;                /* slot bound by `with co from` (or -1) */
     bool *global_dyn;           /* per global slot: using it makes a value depend on the
                                    candidate (for a function: its body does) */
@@ -155,7 +156,13 @@ struct cat_run {
     bool error;
     bool dry;                   /* type-checking run at load time */
     cat_want want;
+    uintptr_t stack_base;       /* frame address where cat_run_check began (0: not known) */
 };
+
+/* How much stack a model's recursion may take before it is stopped with an
+ * error: half the usual 8 MB main-thread stack, so that a model recursing
+ * without end (or over a million orders) fails cleanly rather than crash. */
+#define CAT_STACK_BUDGET ((uintptr_t)4 << 20)
 
 /* Fill the built-in slots of r->globals for r->x (cat_prim.c). */
 void cat_prim_fill(struct cat_run *r, bool statics, bool dynamics);

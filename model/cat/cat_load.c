@@ -117,5 +117,6 @@ void cat_free(cat_model *m)
 
 const char *cat_model_name(const cat_model *m) { return m->name; }
 bool cat_model_generates_co(const cat_model *m) { return m->generates_co; }
+bool cat_model_handles_locks(const cat_model *m) { return m->handles_locks; }
 int cat_model_nflags(const cat_model *m) { return m->nflags; }
 const char *cat_model_flag_name(const cat_model *m, int i) { return i >= 0 && i < m->nflags ? m->flags[i] : NULL; }

@@ -11,7 +11,9 @@
 #include "model/cat/cat_impl.h"
 #include "util/mem.h"
 
-typedef struct sc_ent { const char *name; int level, slot; } sc_ent;
+/* A name in scope.  UNBOUND is set for a lazy binding whose right-hand side
+ * names a variable that is not bound (res_binds): it points at that name. */
+typedef struct sc_ent { const char *name; int level, slot; const cat_expr *unbound; } sc_ent;
 
 typedef struct resolver {
     cat_model *m;
@@ -26,6 +28,10 @@ typedef struct resolver {
     int in_try;             /* inside the first operand of a `try` */
     bool unbound_in_try;
     bool in_proc;           /* inside a procedure body */
+    int in_lazy;            /* inside the right-hand side of a top-level `let` */
+    const cat_expr *unbound_var;    /* the unbound name met there, if any */
+    cat_expr **dead;        /* right-hand sides set aside by res_binds */
+    size_t ndead, capdead;
     const cat_ins **top;
     size_t ntop, captop;
 } resolver;
@@ -51,7 +57,7 @@ static int new_slot(resolver *rs)
 
 static void bind_name(resolver *rs, const char *name, int slot)
 {
-    sc_ent e = {name, rs->level, slot};
+    sc_ent e = {name, rs->level, slot, NULL};
     VEC_PUSH(rs->sc, rs->nsc, rs->capsc, e);
 }
 
@@ -105,12 +111,40 @@ static bool res_binds(resolver *rs, cat_bind *b, int nb, bool rec, bool *dyn)
     *dyn = false;
     if (rec)
         for (int k = 0; k < nb; k++) bind_pat(rs, &b[k].pat);
+    /* herd's top-level bindings are lazy: a right-hand side naming a variable
+     * that is not bound is an error only where the binding is used (herd's
+     * c11_cos.cat binds `coi = coi` beside names its models use).  Such a
+     * binding becomes the empty relation, never read: a use of its name
+     * reports the unbound one. */
+    bool lazy = !rec && rs->level == 0 && !rs->in_proc && !rs->in_try;
+    const cat_expr **unbound = xcalloc((size_t)nb + 1, sizeof *unbound);
     for (int k = 0; k < nb; k++) {
-        if (!res_expr(rs, b[k].e)) return false;
+        if (lazy) rs->unbound_var = NULL;
+        rs->in_lazy += lazy;
+        bool ok = res_expr(rs, b[k].e);
+        rs->in_lazy -= lazy;
+        if (!ok && lazy && rs->unbound_var) {
+            unbound[k] = rs->unbound_var;
+            VEC_PUSH(rs->dead, rs->ndead, rs->capdead, b[k].e);
+            cat_expr *zero = xcalloc(1, sizeof *zero);
+            zero->op = CE_ZERO;
+            zero->file = b[k].e->file;
+            zero->line = b[k].e->line;
+            zero->col = b[k].e->col;
+            b[k].e = zero;
+            rs->unbound_var = NULL;
+            ok = true;
+        }
+        if (!ok) { free(unbound); return false; }
         *dyn |= b[k].e->dyn;
     }
     if (!rec)
-        for (int k = 0; k < nb; k++) bind_pat(rs, &b[k].pat);
+        for (int k = 0; k < nb; k++) {
+            size_t first = rs->nsc;
+            bind_pat(rs, &b[k].pat);
+            for (size_t i = first; i < rs->nsc; i++) rs->sc[i].unbound = unbound[k];
+        }
+    free(unbound);
     if (rs->level == 0) {
         for (int k = 0; k < nb; k++)
             for (int j = 0; j < b[k].pat.n; j++) rs->m->global_dyn[b[k].pat.slots[j]] = *dyn;
@@ -125,12 +159,15 @@ static bool res_expr(resolver *rs, cat_expr *e)
     switch (e->op) {
     case CE_VAR: {
         sc_ent *s = lookup(rs, e->name);
-        if (!s) {
+        const cat_expr *missing = !s ? e : s->unbound;
+        if (missing) {
             if (rs->in_try) { rs->unbound_in_try = true; return false; }
-            return rerr(rs, e->file, e->line, e->col, "unbound name '%s'", e->name);
+            if (rs->in_lazy) { rs->unbound_var = missing; return false; }
+            return rerr(rs, missing->file, missing->line, missing->col, "unbound name '%s'", missing->name);
         }
         e->slot = s->slot;
         e->glob = s->level == 0;
+        if (e->glob && s->slot >= CB_LK && s->slot <= CB_UL) rs->m->handles_locks = true;
         e->up = e->glob ? 0 : rs->level - s->level;
         if (e->glob) e->dyn = rs->m->global_dyn[e->slot];
         return true;
@@ -453,6 +490,7 @@ static void keep_top_names(cat_model *m, const resolver *rs)
     m->top_slots = xcalloc(rs->nsc + 1, sizeof *m->top_slots);
     for (size_t i = rs->nsc; i-- > 0;) {
         if (rs->sc[i].level != 0) continue;
+        if (rs->sc[i].unbound) continue;
         bool seen = false;
         for (int k = 0; k < m->ntop_names && !seen; k++) seen = !strcmp(m->top_names[k], rs->sc[i].name);
         if (seen) continue;
@@ -489,6 +527,8 @@ bool cat_resolve(cat_model *m, cat_file *main_file, const char *main_path, diag 
     }
     if (ok) keep_top_names(m, &rs);
     free(rs.sc);
+    for (size_t i = 0; i < rs.ndead; i++) cat_expr_free(rs.dead[i]);
+    free(rs.dead);
     if (!ok) { free(rs.top); return false; }
     m->top = rs.top;
     m->ntop = (int)rs.ntop;

@@ -495,7 +495,7 @@ bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_obse
     e.used = xcalloc((size_t)(e.nth ? e.nth : 1), sizeof *e.used);
     bool ok = true;
     for (int th = 0; th < e.nth && ok; th++) {
-        ok = paths_thread(t, &t->threads[th], &e.tp[th], d);
+        ok = paths_thread(t, &t->threads[th], cat_model_handles_locks(cm), &e.tp[th], d);
         e.vals[th] = xcalloc(64, sizeof(ir_val));
     }
     if (ok) {

@@ -566,7 +566,7 @@ bool jls04_run(const ir_test *t, model_exec_fn fn, void *ctx, bset *b, diag *d)
     }
     ok = ok && check_test(&j);
     for (int th = 0; th < j.nth && ok; th++)
-        ok = paths_thread(t, &t->threads[th], &j.tp[th], d);
+        ok = paths_thread(t, &t->threads[th], false, &j.tp[th], d);
     bool cutoff = false;
     ok = ok && drop_cut_paths(&j, &cutoff) && map_paths(&j) && all_execs(&j);
     b->cutoff = cutoff;

@@ -29,6 +29,7 @@ typedef struct walker {
     size_t np, pcap;
     diag *d;
     bool failed;
+    bool lock_events;       /* locks are herd's lock events (paths_thread) */
 } walker;
 
 static void walk_clone(walk *dst, const walk *src, int nvals)
@@ -317,6 +318,18 @@ static bool do_lock(walker *k, walk *w, const ir_instr *in, bool success)
     uint64_t adeps;
     if (!address(k, w, in, &loc, &adeps))
         return false;
+    if (k->lock_events) {
+        /* herd's C lock actions: an event on the mutex that neither reads
+         * nor writes it, a lock that took it (LS) or a trylock that did not
+         * (LF), or an unlock (UL); the model's lock order decides the rest. */
+        tev e = new_event(0, in);
+        e.loc = loc; e.addr_deps = adeps;
+        e.is_rmw = in->op == IR_LOCK && success;
+        add_event(w, e);
+        if (in->op == IR_LOCK && in->dst >= 0)
+            w->env[in->dst] = vx_const(p, success ? 1 : 0);
+        return true;
+    }
     if (in->op == IR_UNLOCK) {
         tev e = new_event(EV_W, in);
         e.loc = loc; e.wval = vx_const(p, 0); e.addr_deps = adeps;
@@ -512,10 +525,10 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
     }
 }
 
-bool paths_thread(const ir_test *t, const ir_thread *th, tpaths *out, diag *d)
+bool paths_thread(const ir_test *t, const ir_thread *th, bool lock_events, tpaths *out, diag *d)
 {
     memset(out, 0, sizeof *out);
-    walker k = {.t = t, .th = th, .out = out, .d = d};
+    walker k = {.t = t, .th = th, .out = out, .d = d, .lock_events = lock_events};
     walk w;
     memset(&w, 0, sizeof w);
     w.env = xmalloc((size_t)(th->nvals ? th->nvals : 1) * sizeof(int));

@@ -106,12 +106,37 @@ static void test_error_in_included_file(void **state)
     assert_int_equal(d.col, 14);
 }
 
+/* herd's top-level bindings are lazy: an unbound name in a binding nothing
+ * uses is no error (herd's c11_cos.cat has `coi = coi` beside names its
+ * models use); tests/bad_cat/unbound_lazy_used.cat is the case where a use
+ * reaches it. */
+static void test_unbound_unused(void **state)
+{
+    (void)state;
+    diag d = {0};
+    cat_model *m = cat_load_text("M\nlet a = po and b = nothere\nlet c = b\nacyclic a as x\n", "lazy.cat", &d);
+    assert_non_null(m);
+    assert_false(d.set);
+    cat_free(m);
+    /* a function whose body names it is an error where it is called */
+    diag d2 = {0};
+    assert_null(cat_load_text("M\nlet f(x) = let b = nothere in x\nacyclic f(po) as x\n", "local.cat", &d2));
+    assert_non_null(strstr(d2.msg, "unbound name 'nothere'"));
+    assert_int_equal(d2.line, 2);
+    assert_int_equal(d2.col, 20);
+    /* and in a procedure body, at once */
+    diag d3 = {0};
+    assert_null(cat_load_text("M\nprocedure p(r) =\n  acyclic nothere as y\nend\nacyclic po as x\n", "proc.cat", &d3));
+    assert_non_null(strstr(d3.msg, "unbound name 'nothere'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_models),
         cmocka_unit_test(test_unknown_builtin),
         cmocka_unit_test(test_error_in_included_file),
+        cmocka_unit_test(test_unbound_unused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
