@@ -7,15 +7,26 @@
  * valid, the evaluator only computes them. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "model/cat/cat_impl.h"
 #include "model/cat/cat_rel.h"
 #include "util/mem.h"
+
+uintptr_t cat_stack_budget(void)
+{
+    struct rlimit rl;
+    uintptr_t budget = CAT_STACK_BUDGET;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 < budget)
+        budget = (uintptr_t)(rl.rlim_cur / 2);
+    return budget;
+}
 
 /* ---- entry points ----------------------------------------------------------------------- */
 cat_run *cat_run_new(const cat_model *m)
 {
     cat_run *r = xcalloc(1, sizeof *r);
     r->m = m;
+    r->stack_budget = cat_stack_budget();
     r->globals = xcalloc((size_t)m->nglobals, sizeof *r->globals);
     r->ins_cached = xcalloc((size_t)(m->ntop + 1), sizeof *r->ins_cached);
     r->key = xcalloc(1, sizeof *r->key);

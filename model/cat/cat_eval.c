@@ -18,9 +18,9 @@ static bool apply(cat_run *r, const cat_expr *at, cat_val f, cat_val arg, cat_va
     if (f.kind == CV_PRIM) return cat_prim_apply(r, f.n, arg, at, out);
     if (f.kind != CV_CLOS) return TERR(at, "applying a %s, which is not a function", cat_kind_name(f.kind));
     uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-    if (r->stack_base && (r->stack_base > here ? r->stack_base - here : here - r->stack_base) > CAT_STACK_BUDGET)
-        return TERR(at, "calls nested too deeply (over %d MB of stack): the model's recursion does not end "
-                        "soon enough", (int)(CAT_STACK_BUDGET >> 20));
+    if (r->stack_base && (r->stack_base > here ? r->stack_base - here : here - r->stack_base) > r->stack_budget)
+        return TERR(at, "calls nested too deeply (over %lu KB of stack): the model's recursion does not end "
+                        "soon enough", (unsigned long)(r->stack_budget >> 10));
     const cat_fun *fn = f.u.clos->fun;
     cat_frame *frame = cat_new_frame(r, fn->nslots, f.u.clos->env);
     char what[160];

@@ -157,12 +157,15 @@ struct cat_run {
     bool dry;                   /* type-checking run at load time */
     cat_want want;
     uintptr_t stack_base;       /* frame address where cat_run_check began (0: not known) */
+    uintptr_t stack_budget;     /* bytes of stack past stack_base a model may use */
 };
 
 /* How much stack a model's recursion may take before it is stopped with an
- * error: half the usual 8 MB main-thread stack, so that a model recursing
- * without end (or over a million orders) fails cleanly rather than crash. */
+ * error: half the usual 8 MB main-thread stack, and never more than half of
+ * the process's own stack limit, so that a model recursing without end (or
+ * over a million orders) fails cleanly rather than crash. */
 #define CAT_STACK_BUDGET ((uintptr_t)4 << 20)
+uintptr_t cat_stack_budget(void);
 
 /* Fill the built-in slots of r->globals for r->x (cat_prim.c). */
 void cat_prim_fill(struct cat_run *r, bool statics, bool dynamics);

@@ -32,6 +32,18 @@ for f in "$bad"/*.cat; do
     grep -q '^Test ' "$tmp/out" && fail "$name: printed a result"
 done
 
+# A recursion without end is an error under a smaller stack limit too: the
+# budget follows the process's own limit rather than assuming 8 MB.
+( ulimit -s 1024 2>/dev/null || exit 0
+  "$LITMUSC" model --model "$bad/deep_recursion.cat" "$sb" > "$tmp/out" 2> "$tmp/err"
+  echo $? > "$tmp/rc" )
+if [ -f "$tmp/rc" ]; then
+    rc=$(cat "$tmp/rc")
+    [ "$rc" -eq 2 ] || fail "deep_recursion.cat under a 1 MB stack: exit status $rc, expected 2"
+    grep -q "deep_recursion.cat:3:21: error: calls nested too deeply" "$tmp/err" ||
+        fail "deep_recursion.cat under a 1 MB stack: $(head -2 "$tmp/err")"
+fi
+
 # 2. A user's model in its own folder, including a file beside it and a
 # built-in library file.
 mkdir -p "$tmp/user"
