@@ -35,3 +35,15 @@ corpus_min() {
 # Tests of the project's own corpus that stand for the classic shapes.
 corpus_sb="$corpora_root/tests/corpus/x86/classic/SB.litmus"
 corpus_mp="$corpora_root/tests/corpus/x86/classic/MP.litmus"
+
+# `litmusc model` output over many tests cut into one file per test, named
+# after it, each its herd block without the Time line (which differs from
+# run to run): herd_split_blocks OUTPUT DIR.
+herd_split_blocks() {
+    mkdir -p "$2"
+    awk -v dir="$2" '
+        /^Test / { file = dir "/" $2; printf "" > file }
+        file != "" && !/^Time / { print >> file }
+        /^$/ { if (file != "") close(file); file = "" }
+    ' "$1"
+}

@@ -18,6 +18,7 @@ set -u
 : "${LITMUSC:?set LITMUSC to the litmusc program}"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+. "$here/../corpora.sh"
 dir=$root/tests/locks/corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -93,15 +94,6 @@ echo "locks corpus: $n tests, $agree agree with herd7, $thin differ by RC11's no
 [ "$n" -ge 150 ] || { echo "FAIL: only $n tests in $dir"; fail=$((fail + 1)); }
 [ "$agree" -ge $((n * 3 / 4)) ] || { echo "FAIL: fewer than three quarters agree"; fail=$((fail + 1)); }
 
-# One model's blocks cut into one file per test (states and verdict only).
-split_blocks() {   # split_blocks OUTPUT DIR
-    mkdir -p "$2"
-    awk -v dir="$2" '
-        /^Test / { file = dir "/" $2; printf "" > file }
-        file != "" && !/^Time / { print >> file }
-        /^$/ { if (file != "") close(file); file = "" }
-    ' "$1"
-}
 # Locks as herd's lock events, ordered by the model: the same states as sc.
 find "$dir" "$root/tests/locks/c" "$root/examples/locks" -maxdepth 1 -name '*.litmus' | sort > "$tmp/clist"
 : > "$tmp/clist.c"
@@ -110,8 +102,8 @@ while read -r f; do head -1 "$f" | grep -q '^C ' && echo "$f" >> "$tmp/clist.c";
 "$LITMUSC" model --model sc $(cat "$tmp/clist.c") > "$tmp/sc" 2>&1
 # shellcheck disable=SC2046
 "$LITMUSC" model --model "$root/tests/locks/sc-lock-order.cat" $(cat "$tmp/clist.c") > "$tmp/lo" 2>&1
-split_blocks "$tmp/sc" "$tmp/sc.d"
-split_blocks "$tmp/lo" "$tmp/lo.d"
+herd_split_blocks "$tmp/sc" "$tmp/sc.d"
+herd_split_blocks "$tmp/lo" "$tmp/lo.d"
 nlo=0
 for b in "$tmp/sc.d"/*; do
     name=$(basename "$b")
@@ -130,7 +122,7 @@ echo "lock events ordered by the model: $nlo C lock tests, sc-lock-order.cat giv
 if [ -n "${HERD_LIBDIR:-}" ] && [ -f "$HERD_LIBDIR/c11_simp.cat" ]; then
     # shellcheck disable=SC2046
     "$LITMUSC" model --model "$HERD_LIBDIR/c11_simp.cat" "$dir"/*.litmus > "$tmp/simp" 2> "$tmp/simperr"
-    split_blocks "$tmp/simp" "$tmp/simp.d"
+    herd_split_blocks "$tmp/simp" "$tmp/simp.d"
     same=0 cyc=0 nh=0
     for f in "$dir"/*.litmus; do
         name=$(basename "$f" .litmus)

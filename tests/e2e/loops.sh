@@ -11,6 +11,7 @@ set -u
 : "${LITMUSC:?set LITMUSC to the litmusc program}"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+. "$here/../corpora.sh"
 dir=$root/tests/loops
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -24,12 +25,7 @@ n=0
 for model in rc11 sc; do
     "$LITMUSC" model --model $model "$dir"/corpus/*.litmus > "$tmp/all.$model" 2> "$tmp/err.$model" ||
         fail "model --model $model over the corpus: $(head -2 "$tmp/err.$model")"
-    mkdir -p "$tmp/$model"
-    awk -v dir="$tmp/$model" '
-        /^Test / { file = dir "/" $2; printf "" > file }
-        file != "" && !/^Time / { print >> file }
-        /^$/ { if (file != "") close(file); file = "" }
-    ' "$tmp/all.$model"
+    herd_split_blocks "$tmp/all.$model" "$tmp/$model"
     for f in "$dir"/corpus/*.litmus; do
         name=$(basename "$f" .litmus)
         n=$((n + 1))
