@@ -20,7 +20,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: litmusc model [--model NAME|FILE.cat] [--json] [--notes] [--unroll N]\n"
+    fprintf(f, "usage: litmusc model [--model NAME|FILE.cat] [--json] [--notes] [--unroll N] [--cut-loops]\n"
                "                     [--graph DIR [--format dot|svg] [--show REL,...]] FILE...\n\n"
                "Compute each test's allowed final states under a memory model and print\n"
                "them as herd7 does (States, Ok/No, Witnesses, Observation, Hash); with\n"
@@ -36,6 +36,9 @@ static void usage(FILE *f)
                "                  a test's Unroll=N line wins); a spin loop past it loses no\n"
                "                  outcome (\"Loop\" before the verdict), any other loop a\n"
                "                  consistent execution runs past it is exit 3\n"
+               "  --cut-loops     drop an execution that runs any loop past its bound, as herd7\n"
+               "                  does, rather than exit 3: \"Loop\" before the verdict, and a\n"
+               "                  warning on stderr that outcomes may be missing\n"
                "  --graph DIR     one picture per execution where the condition holds, as\n"
                "                  DIR/NAME-K.dot (K: the execution's number); DIR is made if missing\n"
                "  --format F      dot (the default: Graphviz text) or svg (runs Graphviz's dot)\n"
@@ -77,7 +80,7 @@ static void free_names(char **names, int n)
 int cmd_model(int argc, char **argv)
 {
     const char *model_arg = NULL, *graph_dir = NULL, *format = NULL, *unroll_arg = NULL;
-    bool as_json = false, notes = false, no_prune = false, bad_show = false;
+    bool as_json = false, notes = false, no_prune = false, cut_loops = false, bad_show = false;
     char **show = NULL;
     int nshow = 0;
     size_t capshow = 0;
@@ -85,6 +88,7 @@ int cmd_model(int argc, char **argv)
     const cli_opt opts[] = {CLI_STR("--model", &model_arg), CLI_STR("-model", &model_arg),
                             CLI_FLAG("--json", &as_json), CLI_FLAG("--notes", &notes),
                             CLI_FLAG("--races", &notes), CLI_FLAG("--no-prune", &no_prune),
+                            CLI_FLAG("--cut-loops", &cut_loops),
                             CLI_STR("--graph", &graph_dir), CLI_STR("--unroll", &unroll_arg), CLI_STR("-unroll", &unroll_arg), CLI_STR("--format", &format),
                             CLI_ID("--show", O_SHOW, true), {0}};
     cli_args it;
@@ -143,6 +147,8 @@ int cmd_model(int argc, char **argv)
         model *m = model_set_get(models, name, &d);
         if (m && no_prune)
             model_set_pruning(m, false);
+        if (m)
+            model_set_cut_loops(m, cut_loops);
         if (m && graphs && !harness_graphs_check(graphs, m, &d)) {
             /* a --show name is the user's option: every test would fail alike */
             cli_report_worst(&d, &status);
@@ -166,6 +172,11 @@ int cmd_model(int argc, char **argv)
             ir_test_free(t);
             continue;
         }
+        if (b->lossy_line)
+            fprintf(stderr,
+                    "%s:%d:%d: warning: the loop runs past its bound of %d iteration%s in an execution the "
+                    "model allows; such executions are dropped (\"Loop\"), so outcomes may be missing\n",
+                    files[f], b->lossy_line, b->lossy_col, b->lossy_bound, b->lossy_bound == 1 ? "" : "s");
         strbuf out = {0};
         if (as_json) {
             harness_json_model(&jo.js, t, files[f], model_name(m), b, secs);

@@ -101,6 +101,8 @@ static void model_fields(json *j, const ir_test *t, const char *model, const bse
     json_end_array(j);
     json_kv_bool(j, "symbolic", b->symbolic);
     json_kv_string(j, "race", b->race);
+    json_kv_bool(j, "loop", b->cutoff);
+    json_kv_bool(j, "complete", !b->lossy_line);
     if (seconds >= 0) {
         json_kv_int(j, "events", b->events);
         json_kv_uint(j, "candidates", b->candidates);

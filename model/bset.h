@@ -23,8 +23,13 @@ typedef struct bset {
     char **flags;           /* names of flags raised (e.g. "*undef*", "race"), herd order */
     int nflags;
     bool symbolic;          /* some values were settled by the solver rather than by substitution */
-    bool cutoff;            /* a consistent execution ran a spin loop past its unrolling bound
-                               (no outcome is lost: see IR_CUT); herd's verdict says "Loop" */
+    bool cutoff;            /* a consistent execution ran a loop past its unrolling bound and
+                               was dropped; herd's verdict says "Loop".  For a spin loop no
+                               outcome is lost (see IR_CUT) */
+    /* With model_set_cut_loops: the first loop that is no spin loop and that a
+     * consistent execution ran past its bound (line 0: none).  Outcomes may be
+     * missing, as herd7 warns. */
+    int lossy_line, lossy_col, lossy_bound;
     char *race;             /* "line L: `src` and line M: `src`" for a data race, or NULL */
     uint64_t candidates;    /* candidate executions examined (for benchmarks) */
     int events;             /* events of the largest candidate, IW included (for benchmarks) */

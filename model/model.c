@@ -13,6 +13,7 @@
 struct model {
     cat_model *cat;
     bool prune;
+    bool cut_loops;         /* model_set_cut_loops */
     bool jls04;             /* the multi-execution JLS04 (model/jls04/jls04.h), not CAT */
 };
 
@@ -130,6 +131,11 @@ void model_set_pruning(model *m, bool on)
     m->prune = on && !m->jls04 && cat_model_generates_co(m->cat);
 }
 
+void model_set_cut_loops(model *m, bool on)
+{
+    m->cut_loops = on;
+}
+
 const char *model_default_name(ir_arch arch)
 {
     switch (arch) {
@@ -163,7 +169,7 @@ bset *model_run_observed(const model *m, const ir_test *t, model_exec_fn fn, voi
         }
         return b;
     }
-    if (!enum_run(t, m->cat, m->prune, fn ? &obs : NULL, b, &flags, d)) {
+    if (!enum_run(t, m->cat, m->prune, m->cut_loops, fn ? &obs : NULL, b, &flags, d)) {
         bset_free(b);
         return NULL;
     }

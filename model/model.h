@@ -30,6 +30,12 @@ const char *model_name(const model *m);          /* base name, e.g. "rc11" */
  * sc, x86tso and rc11, and off when LITMUSC_NO_PRUNE is set.  Counts are
  * the same either way; only the time differs. */
 void model_set_pruning(model *m, bool on);
+/* Whether a consistent execution that runs a loop past its unrolling bound
+ * is dropped, as herd7 drops it, rather than stopping the run with status 3
+ * (the default, for a loop that is no spin loop: outcomes may be missing).
+ * A cut that loses outcomes is reported in bset's lossy_* fields.  The
+ * JLS04 model ignores it (it refuses such loops). */
+void model_set_cut_loops(model *m, bool on);
 /* The built-in models, by name (model/cat/NAME.cat), NULL-terminated:
  * sc, x86tso, rc11, jam21. */
 const char *const *model_builtin_names(void);

@@ -470,10 +470,10 @@ static bool paths_choose(enumr *e, int th)
     return true;
 }
 
-bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_observer *obs_fn, bset *b,
-              uint64_t *flags, diag *d)
+bool enum_run(const ir_test *t, const cat_model *cm, bool prune, bool cut_loops, const enum_observer *obs_fn,
+              bset *b, uint64_t *flags, diag *d)
 {
-    enumr e = {.t = t, .d = d, .b = b};
+    enumr e = {.t = t, .d = d, .b = b, .cut_loops = cut_loops};
     e.gen_co = cat_model_generates_co(cm);
     e.prune = prune;
     e.nth = t->nthreads;

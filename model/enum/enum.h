@@ -17,13 +17,15 @@
 /* Enumerate the candidates of T under CM into B (B->obs etc. filled).
  * PRUNE: the model is known to reject every candidate that breaks
  * per-location coherence or RMW atomicity, so those are never built.
+ * CUT_LOOPS: a candidate past any loop's bound is dropped (model.h's
+ * model_set_cut_loops); else only one past a spin loop's.
  * OBS, when not NULL, is told of every consistent candidate.  FLAGS: bit i
  * = cat_model_flag_name(cm, i) raised by a consistent candidate. */
 typedef struct enum_observer {
     model_exec_fn fn;       /* called on every consistent candidate */
     void *ctx;
 } enum_observer;
-bool enum_run(const ir_test *t, const cat_model *cm, bool prune, const enum_observer *obs, bset *b,
+bool enum_run(const ir_test *t, const cat_model *cm, bool prune, bool cut_loops, const enum_observer *obs, bset *b,
               uint64_t *flags, diag *d);
 
 #endif

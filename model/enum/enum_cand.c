@@ -160,17 +160,25 @@ static const ir_instr *cand_cut(const enumr *e)
 
 /* A consistent candidate stops at CUT.  A spin loop's cut loses nothing
  * (ir/lower_loop.c says why); any other means the bound may hide outcomes,
- * which is a stated limit: exit 3.  False stops the run. */
+ * which is a stated limit: exit 3, unless the caller asked to drop such
+ * candidates as herd7 does (the first such loop is then recorded).  False
+ * stops the run. */
 static bool cut_reached(enumr *e, const ir_instr *cut)
 {
-    if (cut->spin) {
+    if (cut->spin || e->cut_loops) {
         e->b->cutoff = true;
+        if (!cut->spin && !e->b->lossy_line) {
+            e->b->lossy_line = cut->line;
+            e->b->lossy_col = cut->col;
+            e->b->lossy_bound = (int)cut->a.imm;
+        }
         return true;
     }
     diag_error(e->d, e->t->file ? e->t->file : "", cut->line, cut->col,
-               "the loop runs past its bound of %lld iterations in an execution the model allows, so "
-               "outcomes may be missing: raise the bound (Unroll=N in the test, or --unroll N)",
-               (long long)cut->a.imm);
+               "the loop runs past its bound of %lld iteration%s in an execution the model allows, so "
+               "outcomes may be missing: raise the bound (Unroll=N in the test, or --unroll N), or drop "
+               "such executions as herd7 does (litmusc model --cut-loops)",
+               (long long)cut->a.imm, cut->a.imm == 1 ? "" : "s");
     e->d->status = 3;
     return enum_fail(e);
 }

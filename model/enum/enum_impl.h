@@ -15,6 +15,7 @@ typedef struct enumr {
     const ir_test *t;
     cat_run *run;
     bool gen_co, prune;
+    bool cut_loops;         /* drop a candidate past any loop's bound (enum.h) */
     diag *d;
     bool failed;
     int nth;

@@ -30,6 +30,7 @@ addr=$(ls "$own"/c11/classic/MP+porlxrel+addrrlxrlx.litmus)
 "$L" model --json $(ls "$own"/java/classic/*.litmus | head -3) > "$tmp/out$((n=n+1)).json"
 "$L" model --json --model jls04 "$here/../jls04/CTC01.litmus" "$here/../jls04/CTC04.litmus" > "$tmp/out$((n=n+1)).json"
 "$L" model --json --model sc $(ls "$own"/x86/rmw/*.litmus | head -2) > "$tmp/out$((n=n+1)).json"
+"$L" model --json --cut-loops "$here/../loops/cut/xchg-lock.litmus" "$here/../loops/corpus/MP+spin+na+relacq.litmus" > "$tmp/out$((n=n+1)).json" 2> /dev/null
 cat > "$tmp/lbodd.litmus" <<'LIT'
 C LbOdd
 { }

@@ -399,6 +399,65 @@ static void test_symbolic_address(void **state)
     ir_test_free(t);
 }
 
+/* A counting loop cut at a bound of 1 (what `litmusc ir` gives for
+ * tests/loops/cut/counter.litmus): no spin loop, so by default the run
+ * stops with status 3 at the loop; with cut loops the executions past the
+ * bound are dropped, as herd7 drops them, and the loop is reported. */
+static const char counter_cut[] =
+    "test \"counter\"\n"
+    "arch C\n"
+    "loc x int ctype \"atomic_int\" atomic init 0 given\n"
+    "thread 0 P0\n"
+    "  b0:\n"
+    "    store.rlx &x, 1 @5:22 \"s\"\n"
+    "    ret\n"
+    "end\n"
+    "thread 1 P1\n"
+    "  b0:\n"
+    "    %0 = load.rlx &x @8:3 \"w\"\n"
+    "    %1 = eq %0, 0 @8:3 \"w\"\n"
+    "    br %1, b1, b3 @8:3 \"w\"\n"
+    "  b1:\n"
+    "    %2 = load.rlx &x @8:3 \"w\"\n"
+    "    %3 = eq %2, 0 @8:3 \"w\"\n"
+    "    br %3, b2, b3 @8:3 \"w\"\n"
+    "  b2:\n"
+    "    cut 1 @8:3 \"w\"\n"
+    "  b3:\n"
+    "    %4 = phi [0, b0], [1, b1]\n"
+    "    ret\n"
+    "  final r = %4\n"
+    "end\n"
+    "cond exists 1:r=1\n";
+
+static void test_cut_loops(void **state)
+{
+    (void)state;
+    ir_test *t = read_ir(counter_cut);
+    diag d = {0};
+    model *m = model_load("rc11", &d);
+    assert_non_null(m);
+    assert_null(model_run(m, t, &d));
+    assert_int_equal(d.status, 3);
+    assert_int_equal(d.line, 8);
+    assert_int_equal(d.col, 3);
+    model_set_cut_loops(m, true);
+    diag d2 = {0};
+    bset *b = model_run(m, t, &d2);
+    assert_non_null(b);
+    assert_int_equal(b->nstates, 2);
+    const ir_val zero[] = {0}, one[] = {1};
+    assert_true(has_state(b, zero));
+    assert_true(has_state(b, one));
+    assert_true(b->cutoff);
+    assert_int_equal(b->lossy_line, 8);
+    assert_int_equal(b->lossy_col, 3);
+    assert_int_equal(b->lossy_bound, 1);
+    bset_free(b);
+    model_free(m);
+    ir_test_free(t);
+}
+
 static void test_default_models(void **state)
 {
     (void)state;
@@ -422,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_race_undef),
         cmocka_unit_test(test_filter),
         cmocka_unit_test(test_symbolic_address),
+        cmocka_unit_test(test_cut_loops),
         cmocka_unit_test(test_default_models),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
