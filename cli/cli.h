@@ -98,5 +98,10 @@ ir_test *cli_load_test(const char *path, diag *d);
  * `Unroll=N` line (ir_lower_unroll).  False, after a complaint naming CMD,
  * for anything but a number from 1 to 1000. */
 bool cli_set_unroll(const char *cmd, const char *v);
+/* After a run with --cut-loops (model_set_cut_loops): when B dropped
+ * executions past a loop that is no spin loop, the warning at that loop in
+ * FILE that outcomes may be missing, on stderr. */
+struct bset;
+void cli_warn_cut_loop(const char *file, const struct bset *b);
 
 #endif

@@ -172,11 +172,7 @@ int cmd_model(int argc, char **argv)
             ir_test_free(t);
             continue;
         }
-        if (b->lossy_line)
-            fprintf(stderr,
-                    "%s:%d:%d: warning: the loop runs past its bound of %d iteration%s in an execution the "
-                    "model allows; such executions are dropped (\"Loop\"), so outcomes may be missing\n",
-                    files[f], b->lossy_line, b->lossy_col, b->lossy_bound, b->lossy_bound == 1 ? "" : "s");
+        cli_warn_cut_loop(files[f], b);
         strbuf out = {0};
         if (as_json) {
             harness_json_model(&jo.js, t, files[f], model_name(m), b, secs);

@@ -23,7 +23,8 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: litmusc races [--model NAME|FILE.cat] [--detector D] [--json] [--unroll N] FILE...\n\n"
+    fprintf(f, "usage: litmusc races [--model NAME|FILE.cat] [--detector D] [--json] [--unroll N]\n"
+               "                     [--cut-loops] FILE...\n\n"
                "List the data races of each test: every pair of accesses of one location,\n"
                "from two threads, at least one a write and not both atomic, that happens-\n"
                "before orders in neither direction in some consistent execution of the\n"
@@ -51,6 +52,8 @@ static void usage(FILE *f)
                "  --json      the results as one JSON object (schema litmusc/1, see the README),\n"
                "              with the number of executions where each pair races\n"
                "  --unroll N  loops run their body at most N times (as litmusc model)\n"
+               "  --cut-loops drop an execution that runs any loop past its bound, as herd7\n"
+               "              does (as litmusc model): its races are not listed\n"
                "  -h, --help  this text\n\n"
                "exit status: 0 no race (Java's benign ones aside), 1 a C test races (even\n"
                "when another file failed; with --detector D: D reports a pair, with all:\n"
@@ -118,6 +121,7 @@ static bool run_detectors(const model *m, const ir_test *t, const char *file, un
     double secs = (double)(clock() - start) / CLOCKS_PER_SEC;
     if (!r)
         return false;
+    cli_warn_cut_loop(file, r->b);
     /* with all, exact says whether the test races; a single detector
      * answers for itself */
     int rule = sel == DET_ALL ? DET_EXACT : __builtin_ctz(sel);
@@ -148,10 +152,10 @@ static bool run_detectors(const model *m, const ir_test *t, const char *file, un
 int cmd_races(int argc, char **argv)
 {
     const char *model_arg = NULL, *detector_arg = NULL, *unroll_arg = NULL;
-    bool as_json = false;
+    bool as_json = false, cut_loops = false;
     const cli_opt opts[] = {CLI_STR("--model", &model_arg), CLI_STR("-model", &model_arg),
                             CLI_STR("--detector", &detector_arg), CLI_FLAG("--json", &as_json),
-                            CLI_STR("--unroll", &unroll_arg), {0}};
+                            CLI_STR("--unroll", &unroll_arg), CLI_FLAG("--cut-loops", &cut_loops), {0}};
     cli_args it;
     int st = cli_parse(&it, "litmusc races", argc, argv, usage, opts, true);
     if (st >= 0)
@@ -176,6 +180,8 @@ int cmd_races(int argc, char **argv)
         diag d = {0};
         ir_test *t = cli_load_test(file, &d);
         model *m = t ? model_set_get(models, model_arg ? model_arg : model_default_name(t->arch), &d) : NULL;
+        if (m)
+            model_set_cut_loops(m, cut_loops);
         if (sel && m) {
             if (!run_detectors(m, t, file, sel, &jo, &found, &d)) {
                 if (!d.set)
@@ -197,6 +203,7 @@ int cmd_races(int argc, char **argv)
                 break;              /* every further test would fail the same way */
             continue;
         }
+        cli_warn_cut_loop(file, r->b);
         found |= r->nharmful > 0;
         if (as_json) {
             harness_json_races(&jo.js, t, file, model_name(m), r, secs);

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "frontend/frontend.h"
 #include "ir/lower.h"
+#include "model/bset.h"
 
 ir_test *cli_load_test(const char *path, diag *d)
 {
@@ -30,4 +31,14 @@ bool cli_set_unroll(const char *cmd, const char *v)
     }
     ir_lower_unroll = (int)n;
     return true;
+}
+
+void cli_warn_cut_loop(const char *file, const bset *b)
+{
+    if (!b->lossy_line)
+        return;
+    fprintf(stderr,
+            "%s:%d:%d: warning: the loop runs past its bound of %d iteration%s in an execution the model allows; "
+            "such executions are dropped (\"Loop\"), so outcomes may be missing\n",
+            file, b->lossy_line, b->lossy_col, b->lossy_bound, b->lossy_bound == 1 ? "" : "s");
 }

@@ -177,7 +177,7 @@ static bool cut_reached(enumr *e, const ir_instr *cut)
     diag_error(e->d, e->t->file ? e->t->file : "", cut->line, cut->col,
                "the loop runs past its bound of %lld iteration%s in an execution the model allows, so "
                "outcomes may be missing: raise the bound (Unroll=N in the test, or --unroll N), or drop "
-               "such executions as herd7 does (litmusc model --cut-loops)",
+               "such executions as herd7 does (--cut-loops, in model and races)",
                (long long)cut->a.imm, cut->a.imm == 1 ? "" : "s");
     e->d->status = 3;
     return enum_fail(e);
