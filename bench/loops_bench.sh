@@ -19,26 +19,32 @@ echo "tests: $n (tests/loops/corpus)"
 echo
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 now() { date +%s.%N; }
-table_head model "litmusc wall s" "herd7 wall s" "herd7 / litmusc"
-for m in rc11 sc; do
-    t0=$(now)
-    # shellcheck disable=SC2046
-    "$LITMUSC" model --model $m "$dir"/*.litmus > /dev/null 2>&1
-    t1=$(now)
-    ours=$(secs "$t0" "$t1")
-    herd=- ratio=-
-    if [ -n "${HERD7:-}" ]; then
+# One row per model: litmusc over DIR's tests in one process (with the
+# extra option LFLAG, or none), herd7 one process per test (with HFLAGS).
+#   compare_models DIR LFLAG HFLAGS
+compare_models() {
+    for m in rc11 sc; do
         t0=$(now)
-        for f in "$dir"/*.litmus; do
-            # shellcheck disable=SC2086
-            $HERD7 -model $m.cat "$f" > /dev/null 2>&1
-        done
+        # shellcheck disable=SC2086
+        "$LITMUSC" model $2 --model $m "$1"/*.litmus > /dev/null 2>&1
         t1=$(now)
-        herd=$(secs "$t0" "$t1")
-        ratio=$(awk -v h="$herd" -v o="$ours" 'BEGIN { if (o > 0) printf "%.0fx", h / o; else print "-" }')
-    fi
-    echo "| $m | $ours | $herd | $ratio |"
-done
+        ours=$(secs "$t0" "$t1")
+        herd=- ratio=-
+        if [ -n "${HERD7:-}" ]; then
+            t0=$(now)
+            for f in "$1"/*.litmus; do
+                # shellcheck disable=SC2086
+                $HERD7 -model $m.cat $3 "$f" > /dev/null 2>&1
+            done
+            t1=$(now)
+            herd=$(secs "$t0" "$t1")
+            ratio=$(awk -v h="$herd" -v o="$ours" 'BEGIN { if (o > 0) printf "%.0fx", h / o; else print "-" }')
+        fi
+        echo "| $m | $ours | $herd | $ratio |"
+    done
+}
+table_head model "litmusc wall s" "herd7 wall s" "herd7 / litmusc"
+compare_models "$dir" "" ""
 echo
 table_head "--unroll" "litmusc wall s (rc11)" "candidates (sum)"
 for u in 1 2 4 8; do
@@ -53,22 +59,4 @@ echo
 # (--cut-loops; tests/loops/cut, each with Unroll=1, herd7 given -unroll 1).
 cut="$here/../tests/loops/cut"
 table_head "tests/loops/cut ($(ls "$cut"/*.litmus | wc -l) tests)" "litmusc wall s (--cut-loops)" "herd7 wall s (-unroll 1)" "herd7 / litmusc"
-for m in rc11 sc; do
-    t0=$(now)
-    # shellcheck disable=SC2046
-    "$LITMUSC" model --cut-loops --model $m "$cut"/*.litmus > /dev/null 2>&1
-    t1=$(now)
-    ours=$(secs "$t0" "$t1")
-    herd=- ratio=-
-    if [ -n "${HERD7:-}" ]; then
-        t0=$(now)
-        for f in "$cut"/*.litmus; do
-            # shellcheck disable=SC2086
-            $HERD7 -model $m.cat -unroll 1 "$f" > /dev/null 2>&1
-        done
-        t1=$(now)
-        herd=$(secs "$t0" "$t1")
-        ratio=$(awk -v h="$herd" -v o="$ours" 'BEGIN { if (o > 0) printf "%.0fx", h / o; else print "-" }')
-    fi
-    echo "| $m | $ours | $herd | $ratio |"
-done
+compare_models "$cut" --cut-loops "-unroll 1"
