@@ -40,7 +40,7 @@ LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm $(LDLIBS)
 
 # Stages, in dependency order.  Each folder becomes one static archive, so a
 # test links only the objects it really uses.
-STAGES = util gen frontend ir model backends lift harness campaign
+STAGES = util gen frontend ir model backends lift harness campaign hunt
 SRC_util     = $(wildcard util/*.c)
 SRC_gen      = $(wildcard gen/*.c)
 SRC_frontend = $(wildcard frontend/*.c)
@@ -50,12 +50,13 @@ SRC_backends = $(wildcard backends/*.c backends/*/*.c)
 SRC_lift     = $(wildcard lift/*.c)
 SRC_harness  = $(wildcard harness/*.c)
 SRC_campaign = $(wildcard campaign/*.c)
+SRC_hunt     = $(wildcard hunt/*.c)
 SRC_cli      = $(wildcard cli/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 LIBS = $(foreach s,$(STAGES),$(BUILD)/lib$(s).a)
 # Archives in reverse dependency order for the linker.
-LINK_LIBS = $(BUILD)/libcampaign.a $(BUILD)/libharness.a $(BUILD)/liblift.a $(BUILD)/libbackends.a $(BUILD)/libmodel.a \
+LINK_LIBS = $(BUILD)/libhunt.a $(BUILD)/libcampaign.a $(BUILD)/libharness.a $(BUILD)/liblift.a $(BUILD)/libbackends.a $(BUILD)/libmodel.a \
             $(BUILD)/libir.a $(BUILD)/libfrontend.a $(BUILD)/libgen.a $(BUILD)/libutil.a $(BUILD)/libembed.a
 
 # Files compiled into the program as data (models, runtime sources, schemes).
