@@ -405,7 +405,7 @@ typedef struct harness_build {
 
 /* The cache folder: OVERRIDE, else $LITMUSC_CACHE, else
  * $XDG_CACHE_HOME/litmusc, else $HOME/.cache/litmusc, else
- * $XDG_RUNTIME_DIR/litmusc-cache, else /tmp/litmusc-cache-EUID.  malloc'd. */
+ * $XDG_RUNTIME_DIR/litmusc-cache, else $TMPDIR (else /tmp)/litmusc-cache-EUID.  malloc'd. */
 char *harness_cache_dir(const char *override);
 /* Creates DIR (mode 0700) if missing and accepts it only if it belongs to
  * the user (a folder of the user's that others may enter is closed with
