@@ -511,8 +511,11 @@ bool campaign_execute(campaign *c, const campaign_exec_opts *o, campaign_exec_st
     /* held until this function returns (or the process dies), before any
      * run is claimed, so a claimed run's worker is never seen as gone */
     if (worker < 0 || (lockfd >= 0 && !cworker_lock_hold(lockfd, worker))) {
-        if (worker >= 0)
-            diag_fail(d, "cannot lock %s-workers.lock: %s", c->path, strerror(errno));
+        if (worker >= 0) {
+            char *lp = cworker_lock_path(c->path);
+            diag_fail(d, "cannot lock %s: %s", lp ? lp : c->path, strerror(errno));
+            free(lp);
+        }
         if (lockfd >= 0)
             close(lockfd);
         return false;

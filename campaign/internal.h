@@ -10,9 +10,12 @@ struct campaign {
     char *path;
 };
 
-/* Worker liveness (campaign/liveness.c): the lock file beside DBPATH (an fd,
- * -1 when it cannot be opened); a worker holds its byte while it runs;
- * alive: 1 held, 0 free (the worker is gone), -1 unknown. */
+/* Worker liveness (campaign/liveness.c): the lock file of the database
+ * DBPATH, named by the file's device and inode in the folder it really is
+ * in (malloc'd; NULL when DBPATH cannot be resolved), opened (an fd, -1
+ * when it cannot be); a worker holds its byte while it runs; alive: 1
+ * held, 0 free (the worker is gone), -1 unknown. */
+char *cworker_lock_path(const char *dbpath);
 int cworker_lock_open(const char *dbpath);
 bool cworker_lock_hold(int fd, int64_t worker);
 int cworker_alive(int fd, int64_t worker);

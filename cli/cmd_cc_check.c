@@ -7,9 +7,11 @@
  *   cc-check NAME CC FLAGS: same|stronger|bug
  * A state the compiled code allows and the source forbids is a
  * compilation bug, printed with each thread's instructions (exit 1). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "backends/native.h"
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "frontend/frontend.h"
@@ -57,15 +59,11 @@ static void usage(FILE *f)
 
 enum { O_CC = 1, O_CFLAGS, O_MODEL, O_OUT };
 
-/* Only letters, digits and a few marks in a file name part. */
+/* A file name part: the one sanitiser of test names (emit, model --graph),
+ * so that a name like "../x" stays inside --out. */
 static char *tag(const char *s)
 {
-    char *t = xstrdup(*s ? s : "none");
-    for (char *p = t; *p; p++)
-        if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') || *p == '-' ||
-              *p == '_'))
-            *p = '_';
-    return t;
+    return native_file_stem(*s ? s : "none");
 }
 
 /* One configuration of one test (lift/check.c): the exit status. */
@@ -80,11 +78,12 @@ static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model 
     if (r.text && out_dir) {
         char *a = tag(cc), *b = tag(cflags);
         const char *base = strrchr(cc, '/') ? a + (strrchr(cc, '/') - cc) + 1 : a;
-        char *path = xasprintf("%s/%s.%s.%s.litmus", out_dir, t->name, base, b);
+        char *n = tag(t->name);
+        char *path = xasprintf("%s/%s.%s.%s.litmus", out_dir, n, base, b);
         /* a refusal after lifting (a limit) keeps its own reason */
         if (!file_write_atomic(path, r.text, strlen(r.text)) && ok)
-            ok = diag_fail(d, "cc-check: cannot write %s", path);
-        free(path), free(a), free(b);
+            ok = diag_fail(d, "cc-check: cannot write %s: %s", path, strerror(errno));
+        free(path), free(a), free(b), free(n);
     }
     if (!ok) {
         lift_result_free(&r);
@@ -158,6 +157,11 @@ int cmd_cc_check(int argc, char **argv)
         ccs[ncc++] = "cc";
     if (!nflags)
         flags[nflags++] = "-O2";
+    if (out_dir && !file_mkdirs(out_dir, 0777)) {
+        fprintf(stderr, "litmusc cc-check: cannot create --out %s: %s\n", out_dir, strerror(errno));
+        free(it.files);
+        return EXIT_INTERNAL;
+    }
     model_set *models = model_set_new();
     int status = EXIT_OK;
     for (int f = 0; f < it.nfiles; f++) {
@@ -172,10 +176,12 @@ int cmd_cc_check(int argc, char **argv)
         if (sb && out_dir) {
             /* the translation unit every compiler is given, beside the lifted tests */
             char *tu = lift_tu_text(ft, t, &d);
-            char *path = tu ? xasprintf("%s/%s.c", out_dir, t->name) : NULL;
+            char *n = tag(t->name);
+            char *path = tu ? xasprintf("%s/%s.c", out_dir, n) : NULL;
             if (tu && !file_write_atomic(path, tu, strlen(tu)))
-                diag_fail(&d, "cc-check: cannot write %s", path);
+                diag_fail(&d, "cc-check: cannot write %s: %s", path, strerror(errno));
             free(path);
+            free(n);
             free(tu);
             if (d.set) {
                 bset_free(sb);
