@@ -151,21 +151,20 @@ static bool parse_mem_inner(fe_x86_parser *p, fe_x86_opnd *o, const char *close)
     return lx_expect(lx, close);
 }
 
-/* `%cs:0(%rax,%rdx,1)`, a segment override before a memory operand (O
- * holds the register just read, the current token is the ':').  herd's
+/* `%cs:0(%rax,%rdx,1)`, a segment override before a memory operand (the
+ * current token is the register after the '%', a ':' follows).  herd's
  * grammar takes it and drops it (lib/X86_64Parser.mly); in 64-bit mode the
  * code segment's base is 0, so the operand is the memory operand alone and
- * the tree keeps no trace of the prefix. */
+ * the tree keeps no trace of the prefix.  Other segments (%fs, %gs: thread
+ * storage) are refused by name. */
 static bool segment(fe_x86_parser *p, fe_x86_opnd *o)
 {
     lexer *lx = &p->lx;
     fe_pos at = o->pos;
-    if (strcmp(o->name, "cs") != 0)
-        return lx_error_at(lx, at.line, at.col, "segment override %%%s: is not supported (only %%cs:)",
-                           x86_64_reg_sized(o->name, o->reg_size));
-    free(o->name);
-    o->name = NULL;
-    if (!lx_next(lx))
+    if (lx->cur.len != 2 || strncasecmp(lx->cur.s, "cs", 2) != 0)
+        return lx_error_at(lx, at.line, at.col, "segment override %%%.*s: is not supported (only %%cs:)",
+                           (int)(lx->cur.len > 20 ? 20 : lx->cur.len), lx->cur.s);
+    if (!lx_next(lx) || !lx_expect(lx, ":"))
         return false;
     if (!fe_x86_parse_operand(p, o, false))
         return false;
@@ -206,14 +205,15 @@ bool fe_x86_parse_operand(fe_x86_parser *p, fe_x86_opnd *o, bool want_label)
                                "symbolic registers '%%name' are not supported");
         if (lx->cur.kind != TK_IDENT)
             return lx_error(lx, "expected a register name after '%%'");
+        const char *q = lx->cur.end;
+        while (q < lx->end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (p->att && q < lx->end && *q == ':')
+            return segment(p, o);
         o->kind = FE_XO_REG;
         if (!set_reg(p, o, &lx->cur))
             return false;
-        if (!lx_next(lx))
-            return false;
-        if (!lx_is(lx, ":"))
-            return true;
-        return segment(p, o);
+        return lx_next(lx);
     }
     if (lx->failed)
         return false;
