@@ -108,9 +108,14 @@ static int open_temp(const char *path, char **tmp)
     for (int tries = 0; tries < 100; tries++) {
         *tmp = xasprintf("%s.tmp.%ld.%u", path, (long)getpid(), counter++);
         int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
-        if (fd >= 0 || errno != EEXIST)
+        if (fd >= 0)
             return fd;
+        int why = errno;
         free(*tmp);
+        *tmp = NULL;
+        errno = why;
+        if (why != EEXIST)
+            return -1;
     }
     *tmp = NULL;
     errno = EEXIST;
