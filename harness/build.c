@@ -6,9 +6,11 @@
  *
  * What the cache holds is executed, so it is trusted only as far as it is
  * private: the folder must belong to the user and be closed to others
- * (mode 0700), each entry must belong to the user and be writable by no
- * one else, and each carries the digest of its bytes (KEY.exe.md5), so a
- * truncated or damaged entry is rebuilt instead of run. */
+ * (mode 0700), checked on its open descriptor and then reached only through
+ * it (harness/cache.c), each entry must belong to the user and be writable
+ * by no one else (checked on the open file), and each carries the digest
+ * of its bytes (KEY.exe.md5), so a truncated or damaged entry is rebuilt
+ * instead of run. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -108,9 +108,14 @@ static int open_temp(const char *path, char **tmp)
     for (int tries = 0; tries < 100; tries++) {
         *tmp = xasprintf("%s.tmp.%ld.%u", path, (long)getpid(), counter++);
         int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
-        if (fd >= 0 || errno != EEXIST)
+        if (fd >= 0)
             return fd;
+        int why = errno;
         free(*tmp);
+        *tmp = NULL;
+        errno = why;
+        if (why != EEXIST)
+            return -1;
     }
     *tmp = NULL;
     errno = EEXIST;
@@ -123,10 +128,11 @@ static bool write_replace(const char *path, const char *data, size_t len)
     int fd = open_temp(path, &tmp);
     if (fd < 0)
         return false;
-    /* a file that is replaced keeps its mode: a private file stays private */
+    /* a file that is replaced keeps its permissions: a private file stays
+     * private (never set-user-ID bits, which belonged to its owner) */
     struct stat old;
     if (lstat(path, &old) == 0 && S_ISREG(old.st_mode))
-        (void)fchmod(fd, old.st_mode & 07777);
+        (void)fchmod(fd, old.st_mode & 0777);
     int why;
     bool ok = write_close(fd, data, len, &why);
     if (ok && rename(tmp, path) != 0) {
