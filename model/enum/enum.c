@@ -244,7 +244,7 @@ static bool rf_done(enumr *e)
             return search_limit(e);
         return fw_loc(e, 0);
     }
-    loc_orders ords[e->nlocs];
+    loc_orders ords[e->nlocs > 0 ? e->nlocs : 1];     /* a test may have no location (herd's A000) */
     bool ok = true;
     for (int l = 0; l < e->nlocs; l++) {
         memset(&ords[l], 0, sizeof ords[l]);
