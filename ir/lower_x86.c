@@ -16,7 +16,6 @@
 #include "ir/lower_x86_int.h"
 #include "util/mem.h"
 
-
 static label *find_label(x86 *x, const char *name, bool add)
 {
     for (size_t i = 0; i < x->nlabels; i++)
