@@ -91,8 +91,9 @@ static void print_x86_opnd(strbuf *b, const fe_test *t, const fe_x86_opnd *o, bo
         if (att && o->imm)
             sb_printf(b, "%" PRId64, o->imm);
         if (att && o->index)
-            sb_printf(b, "(%s%s,%s%%%s,%.*d)", o->name ? "%" : "", o->name ? x86_64_reg_sized(o->name, o->reg_size) : "",
-                      herd_hash ? " " : "", x86_64_reg_sized(o->index, o->index_size), herd_hash ? 0 : 1, o->scale);
+            sb_printf(b, "(%s%s,%s%%%s,%.*d)", o->name ? "%" : "",
+                      o->name ? x86_64_reg_sized(o->name, o->reg_size) : "", herd_hash ? " " : "",
+                      x86_64_reg_sized(o->index, o->index_size), herd_hash ? 0 : 1, o->scale);
         else if (att)
             sb_printf(b, "(%%%s)", x86_64_reg_sized(o->name, o->reg_size));
         else

@@ -79,6 +79,13 @@ static bool set_reg(fe_x86_parser *p, fe_x86_opnd *o, const tok *rt)
     return true;
 }
 
+/* herd takes any number as a scale; here 0, which LLVM's padding `nopw
+ * 0(%rax,%rax,0)` as herd's tests write it has, and the hardware's four. */
+static bool scale_ok(uint64_t k)
+{
+    return k == 0 || k == 1 || k == 2 || k == 4 || k == 8;
+}
+
 /* Inside [ ] or ( ): a location, a register, or an absolute address. */
 static bool parse_mem_inner(fe_x86_parser *p, fe_x86_opnd *o, const char *close)
 {
@@ -129,11 +136,7 @@ static bool parse_mem_inner(fe_x86_parser *p, fe_x86_opnd *o, const char *close)
             o->index_size = ix.reg_size;
             if (!lx_next(lx) || !lx_expect(lx, ","))
                 return false;
-            /* herd takes any number; 0, which LLVM's padding `nopw
-             * 0(%rax,%rax,0)` as herd's tests write it has, and the
-             * hardware's four */
-            if (lx->cur.kind != TK_NUM || lx->cur.big ||
-                (lx->cur.num != 0 && lx->cur.num != 1 && lx->cur.num != 2 && lx->cur.num != 4 && lx->cur.num != 8))
+            if (lx->cur.kind != TK_NUM || lx->cur.big || !scale_ok(lx->cur.num))
                 return lx_error(lx, "expected a scale of 0, 1, 2, 4 or 8");
             o->scale = (int)lx->cur.num;
             if (!lx_next(lx))

@@ -16,7 +16,6 @@
 #include "ir/lower_x86_int.h"
 #include "util/mem.h"
 
-
 static label *find_label(x86 *x, const char *name, bool add)
 {
     for (size_t i = 0; i < x->nlabels; i++)
@@ -70,8 +69,10 @@ static bool mem_addr(x86 *x, const fe_x86_opnd *o, ir_operand *out)
             /* into an array: the cell is chosen here, so the offset must be known */
             ir_operand off = o->sym && o->name ? v : ir_imm(0);
             off = lw_bin(w, IR_ADD, off, ir_imm(o->imm));
-            if (o->index)
-                off = lw_bin(w, IR_ADD, off, lw_bin(w, IR_MUL, w->cur[lw_find_reg(w, o->index)], ir_imm(o->scale)));
+            if (o->index) {
+                ir_operand ix = w->cur[lw_find_reg(w, o->index)];
+                off = lw_bin(w, IR_ADD, off, lw_bin(w, IR_MUL, ix, ir_imm(o->scale)));
+            }
             return lw_x86_array_at(w, array, cell, off, o->pos, out);
         }
         if (o->sym)     /* x(%rax): x's address plus the register */
@@ -485,7 +486,8 @@ static bool fall_out(x86 *x, const fe_x86_instr *next)
     } else {
         label *l = find_label(x, next->label, true);
         if (l->defined)     /* the plan puts every region after those that fall into it */
-            return lw_error(w, next->pos, "internal error: label %s lowered before the row above it", next->label);
+            return lw_error(w, next->pos, "internal error: label %s lowered before the row above it",
+                            next->label);
         merge_flags(l, &x->fl);
         lw_add_fall(w, &l->pending);
     }

@@ -102,13 +102,13 @@ bool lw_x86_array_at(lw *w, const fe_init *array, int index, ir_operand offset, 
 {
     const char *name = array->loc.name;
     if (offset.kind != IR_OPND_IMM)
-        return lw_error(w, pos, "an offset into array %s that depends on a value read from memory is not supported",
-                        name);
+        return lw_error(w, pos,
+                        "an offset into array %s that depends on a value read from memory is not supported", name);
     int size = elem_size(array->type);
     ir_val k = offset.imm;
     if (k % size)
-        return lw_error(w, pos, "offset %lld into array %s falls between its %d-byte cells", (long long)k, name,
-                        size);
+        return lw_error(w, pos, "offset %lld into array %s falls between its %d-byte cells", (long long)k,
+                        name, size);
     ir_val cell = k / size;
     if (cell >= -(ir_val)index && cell < array->array_size - index)
         cell += index;
