@@ -57,6 +57,8 @@ typedef struct hunt_obs {
  * not of that shape. */
 bool hunt_parse_state(const char *text, hunt_obs **obs, int *n);
 void hunt_obs_free(hunt_obs *obs, int n);
+/* Is NAME a global of T's translation unit: a location or P<n>_<reg>? */
+bool hunt_tu_global(const ir_test *t, const char *name);
 /* The stress driver for T's threads and globals named with PREFIX,
  * counting the state OBS: extern declarations of the test's symbols
  * unless TU (the test's own translation unit, put first) is given. */

@@ -191,6 +191,99 @@ static void clang_pass_found(void **state)
     model_set_free(c.models);
 }
 
+/* SB compiled by CC -O2 into OBJ in DIR; its parsed and lowered forms. */
+static void sb_object(const char *cc, char *dir, char *obj, size_t size, fe_test **ft, ir_test **t)
+{
+    diag d = {0};
+    *ft = fe_parse(sb, strlen(sb), "sb.litmus", &d);
+    assert_non_null(*ft);
+    *t = ir_lower(*ft, &d);
+    assert_non_null(*t);
+    assert_non_null(mkdtemp(dir));
+    char src[256];
+    snprintf(src, sizeof src, "%s/t.c", dir);
+    snprintf(obj, size, "%s/t.o", dir);
+    char *tu = lift_tu_text(*ft, *t, &d);
+    FILE *f = fopen(src, "w");
+    fputs(tu, f);
+    fclose(f);
+    free(tu);
+    assert_true(lift_compile(cc, "-O2", src, obj, &d));
+}
+
+static void hardware_shows_broken_sb(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test-hunt-confirm-XXXXXX", obj[256];
+    fe_test *ft;
+    ir_test *t;
+    sb_object(BROKEN, dir, obj, sizeof obj, &ft, &t);
+    const char *objs[] = {obj};
+    hunt_confirm_opts o = {.budget_s = 10, .until_covered = true};
+    hunt_confirm_result r;
+    diag d = {0};
+    if (!hunt_confirm(t, "", objs, 1, "P0_r0=0; P1_r0=0;", &o, &r, &d))
+        fail_msg("%s", d.msg);
+    print_message("%ld of %ld rounds in %.3f s; %s\n%s", r.hits, r.iterations, r.seconds, r.config, r.histogram);
+    assert_true(r.hits >= 1);
+    assert_non_null(strstr(r.config, "threads=2"));
+    assert_non_null(strstr(r.config, "until-covered=yes"));
+    assert_non_null(strstr(r.histogram, " P0_r0=0; P1_r0=0;\n"));
+    hunt_confirm_free(&r);
+    /* a name that is no global of the test */
+    assert_false(hunt_confirm(t, "", objs, 1, "q=1;", &o, &r, &d));
+    assert_int_equal(d.status, 2);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    ir_test_free(t);
+    fe_test_free(ft);
+}
+
+/* repro.c built by CC -O2 -pthread and run for SECONDS (stopping at the
+ * first sighting when UNTIL): how often it saw the state. */
+static long repro_hits(const char *cc, double seconds, int until)
+{
+    diag d = {0};
+    fe_test *ft = fe_parse(sb, strlen(sb), "sb.litmus", &d);
+    ir_test *t = ir_lower(ft, &d);
+    char *text = hunt_repro_text(ft, t, "P0_r0=0; P1_r0=0;", &d);
+    assert_non_null(text);
+    char dir[] = "/tmp/test-hunt-repro-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], cmd[1024];
+    snprintf(path, sizeof path, "%s/repro.c", dir);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    snprintf(cmd, sizeof cmd, "%s -O2 -pthread %s -o %s/repro && %s/repro %g 0 %d > %s/out", cc, path, dir, dir,
+             seconds, until, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/out", dir);
+    f = fopen(path, "r");
+    char line[512];
+    long hits = -1, rounds = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "forbidden state seen %ld times in %ld rounds", &hits, &rounds) == 2)
+            print_message("%s: %s", cc, line);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    ir_test_free(t);
+    fe_test_free(ft);
+    assert_true(rounds > 0);
+    return hits;
+}
+
+static void repro_shows_broken_sb(void **state)
+{
+    (void)state;
+    assert_true(repro_hits(BROKEN, 10, 1) >= 1);
+    /* gcc's own xchg keeps x86 from ever showing it */
+    assert_int_equal(repro_hits("gcc", 0.5, 0), 0);
+}
+
 int main(void)
 {
     if (system("gcc --version >/dev/null 2>&1") || access(BROKEN, X_OK)) {
@@ -202,6 +295,8 @@ int main(void)
         cmocka_unit_test(broken_gcc_is_not_a_pass),
         cmocka_unit_test(gcc_flag_found),
         cmocka_unit_test(clang_pass_found),
+        cmocka_unit_test(hardware_shows_broken_sb),
+        cmocka_unit_test(repro_shows_broken_sb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
