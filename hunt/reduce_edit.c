@@ -516,9 +516,20 @@ static bool atom_gone(const fe_prop *p, void *ctx)
     return loc_gone(e, &p->lhs) || (p->rhs_is_loc && loc_gone(e, &p->rhs_loc));
 }
 
+/* A call's default order written out: herd7 7.57 reads the _explicit
+ * forms only (it calls atomic_store(x,1) an unknown procedure), and the
+ * order is the same seq_cst. */
+static void explicit(fe_expr *x, void *ctx)
+{
+    (void)ctx;
+    if (x->kind == FE_E_CCALL && x->ccall < FE_C_SPIN_LOCK && !x->explicit_form)
+        x->explicit_form = true;
+}
+
 static void tidy(edit *e)
 {
     fe_test *t = e->t;
+    walk_threads(t, NULL, explicit, NULL);
     for (int n = 0; n < t->nthreads; n++)
         tidy_params(e, &t->threads[n]);
     bool *drop = xcalloc((size_t)(t->ninit ? t->ninit : 1), sizeof *drop);
