@@ -558,6 +558,11 @@ static char *print_edited(edit *e)
 {
     fe_test *t = e->t;
     fe_cond keep = t->cond;
+    /* the doc string and info lines (Orig=, Com=, ...) describe the test
+     * before reduction: the reduced one goes without them */
+    char *doc = t->doc;
+    t->doc = NULL;
+    lower_count(e, &t->ninfo, 0);
     fe_prop truth = {.kind = FE_P_TRUE};
     t->cond.prop = &truth;
     t->cond.filter = NULL;
@@ -565,6 +570,7 @@ static char *print_edited(edit *e)
     t->cond.quant = FE_Q_EXISTS;
     char *head = fe_print(t);
     t->cond = keep;
+    t->doc = doc;
     strbuf b = {0};
     const char *tail = "exists (true)\n";
     size_t hl = strlen(head), tl = strlen(tail);

@@ -17,6 +17,8 @@
 
 static const char *big =
     "C big\n"
+    "\"PodWR Fre PodWR Fre\"\n"
+    "Generator=by hand\n"
     "{}\n"
     "P0 (atomic_int* x, atomic_int* y, atomic_int* z) {\n"
     "  atomic_store(x, 1);\n"
