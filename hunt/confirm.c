@@ -65,16 +65,8 @@ bool hunt_confirm(const ir_test *t, const char *prefix, const char *const *objs,
     const char *dcc = o->driver_cc && *o->driver_cc ? o->driver_cc : "cc";
     hunt_obs *obs = NULL;
     int nobs = 0;
-    if (!forbidden || !hunt_parse_state(forbidden, &obs, &nobs))
-        return diag_error(d, t->file, 0, 0, "hunt: the forbidden state '%s' is not of the form 'x=1; P0_r0=0;'",
-                          forbidden ? forbidden : "");
-    for (int k = 0; k < nobs; k++)
-        if (!hunt_tu_global(t, obs[k].name)) {
-            diag_error(d, t->file, 0, 0, "hunt: the forbidden state names '%s', no global of test %s", obs[k].name,
-                       t->name);
-            hunt_obs_free(obs, nobs);
-            return false;
-        }
+    if (!hunt_state_obs(t, forbidden, &obs, &nobs, d))
+        return false;
     char *dir = file_temp_dir("litmusc-confirm");
     if (!dir) {
         hunt_obs_free(obs, nobs);
@@ -130,8 +122,8 @@ bool hunt_confirm(const ir_test *t, const char *prefix, const char *const *objs,
         sb_printf(&b, "%s budget=%gs", cfg, budget);
         if (o->max_iterations > 0)
             sb_printf(&b, " max-rounds=%ld", o->max_iterations);
-        sb_printf(&b, "; machine %s %s %s, %s, %d cores; driver %s -O2 -pthread -no-pie linked with", un ? u.sysname : "?",
-                  un ? u.release : "?", un ? u.machine : "?", ri.cpu, ri.cores, dcc);
+        sb_printf(&b, "; machine %s %s %s, %s, %d cores; driver %s -O2 -pthread -no-pie linked with",
+                  un ? u.sysname : "?", un ? u.release : "?", un ? u.machine : "?", ri.cpu, ri.cores, dcc);
         for (int i = 0; i < nobjs; i++)
             sb_printf(&b, " %s", objs[i]);
         r->config = sb_take(&b);

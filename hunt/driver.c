@@ -8,10 +8,12 @@
  * and counted.  The driver's own synchronisation is acquire loads and
  * release stores only, plain moves on x86: a compiler that drops fences or
  * breaks xchg, as the bugs it confirms, leaves it working. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hunt/internal.h"
+#include "lift/lift.h"
 
 bool hunt_parse_state(const char *text, hunt_obs **obs, int *n)
 {
@@ -31,7 +33,7 @@ bool hunt_parse_state(const char *text, hunt_obs **obs, int *n)
         if (end == eq + 1 || (*end && *end != ';' && *end != ' '))
             goto bad;
         for (const char *c = p; c < eq; c++)
-            if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (c > p && *c >= '0' && *c <= '9')))
+            if (!(*c == '_' || isalpha((unsigned char)*c) || (c > p && isdigit((unsigned char)*c))))
                 goto bad;
         *obs = xrealloc(*obs, (size_t)(*n + 1) * sizeof **obs);
         (*obs)[*n].name = xstrndup(p, (size_t)(eq - p));
@@ -53,7 +55,8 @@ void hunt_obs_free(hunt_obs *obs, int n)
     free(obs);
 }
 
-bool hunt_tu_global(const ir_test *t, const char *name)
+/* Is NAME a global of T's translation unit: a location or P<n>_<reg>? */
+static bool tu_global(const ir_test *t, const char *name)
 {
     for (int i = 0; i < t->nlocs; i++)
         if (!strcmp(t->locs[i].name, name))
@@ -66,6 +69,33 @@ bool hunt_tu_global(const ir_test *t, const char *name)
                 return true;
         }
     return false;
+}
+
+bool hunt_state_obs(const ir_test *t, const char *forbidden, hunt_obs **obs, int *n, diag *d)
+{
+    if (!forbidden || !hunt_parse_state(forbidden, obs, n))
+        return diag_error(d, t->file, 0, 0, "hunt: the forbidden state '%s' is not of the form 'x=1; P0_r0=0;'",
+                          forbidden ? forbidden : "");
+    for (int k = 0; k < *n; k++) {
+        if (!strcmp((*obs)[k].name, LIFT_UNROLL_LOC)) {
+            free((*obs)[k].name);
+            memmove(*obs + k, *obs + k + 1, sizeof **obs * (size_t)(*n - k - 1));
+            --*n, k--;
+        } else if (!tu_global(t, (*obs)[k].name)) {
+            diag_error(d, t->file, 0, 0, "hunt: the forbidden state names '%s', no global of test %s",
+                       (*obs)[k].name, t->name);
+            hunt_obs_free(*obs, *n);
+            *obs = NULL, *n = 0;
+            return false;
+        }
+    }
+    if (*n == 0) {
+        free(*obs);
+        *obs = NULL;
+        return diag_error(d, t->file, 0, 0, "hunt: the forbidden state '%s' names nothing a run can read",
+                          forbidden);
+    }
+    return true;
 }
 
 /* A location's type without its atomic qualifier: the driver reads and
@@ -207,7 +237,8 @@ static const char *driver_body =
     "    printf(\"config threads=%d cpus=\", hd_NT);\n"
     "    for (int i = 0; i < hd_NT; i++)\n"
     "        printf(\"%s%d\", i ? \",\" : \"\", hd_cpus[i % hd_ncpus]);\n"
-    "    printf(\" allowed-cpus=%d rounds=%ld seconds=%.3f until-covered=%s\\n\", hd_ncpus, rounds, t - t0, until ? \"yes\" : \"no\");\n"
+    "    printf(\" allowed-cpus=%d rounds=%ld seconds=%.3f until-covered=%s\\n\", hd_ncpus, rounds, t - t0,\n"
+    "           until ? \"yes\" : \"no\");\n"
     "    for (int s2 = 0; s2 < hd_nseen; s2++) {\n"
     "        printf(\"state %ld\", hd_counts[s2]);\n"
     "        for (int k = 0; k < hd_NOBS; k++)\n"
@@ -254,7 +285,8 @@ char *hunt_driver_text(const ir_test *t, const char *prefix, const hunt_obs *obs
     sb_add(&b, "static void hd_reset(void)\n{\n");
     for (int i = 0; i < t->nlocs; i++) {
         char *ty = plain_type(t->locs[i].ctype);
-        sb_printf(&b, "    *(volatile %s *)&%s%s = %lld;\n", ty, prefix, t->locs[i].name, (long long)t->locs[i].init);
+        sb_printf(&b, "    *(volatile %s *)&%s%s = %lld;\n", ty, prefix, t->locs[i].name,
+                  (long long)t->locs[i].init);
         free(ty);
     }
     for (int n = 0; n < t->nthreads; n++)

@@ -57,8 +57,10 @@ typedef struct hunt_obs {
  * not of that shape. */
 bool hunt_parse_state(const char *text, hunt_obs **obs, int *n);
 void hunt_obs_free(hunt_obs *obs, int n);
-/* Is NAME a global of T's translation unit: a location or P<n>_<reg>? */
-bool hunt_tu_global(const ir_test *t, const char *name);
+/* The observables of the forbidden state FORBIDDEN of test T, each a
+ * global of its translation unit (the lifter's cc_unroll, which no run
+ * of the object sets, left out); false and D set (status 2) if not. */
+bool hunt_state_obs(const ir_test *t, const char *forbidden, hunt_obs **obs, int *n, diag *d);
 /* The stress driver for T's threads and globals named with PREFIX,
  * counting the state OBS: extern declarations of the test's symbols
  * unless TU (the test's own translation unit, put first) is given. */

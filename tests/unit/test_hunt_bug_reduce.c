@@ -115,7 +115,8 @@ static void drop_thread_renumbers(void **state)
     /* P0 goes: P1..P3 become P0..P2, 0:r* atoms go, x and y stay (P1 names them) */
     char *s = hunt_red_edit(big, HUNT_RED_THREAD, 0, 1);
     assert_non_null(s);
-    assert_non_null(strstr(s, "P0(atomic_int* x, atomic_int* y, atomic_int* w) {\n  atomic_store_explicit(y, 1, memory_order_seq_cst);"));
+    assert_non_null(strstr(s, "P0(atomic_int* x, atomic_int* y, atomic_int* w) {\n"
+                              "  atomic_store_explicit(y, 1, memory_order_seq_cst);"));
     assert_non_null(strstr(s, "P2(atomic_int* w) {"));
     assert_null(strstr(s, "P3"));
     assert_non_null(strstr(s, "exists (0:r0=0 /\\ 1:r0=3)\n"));
