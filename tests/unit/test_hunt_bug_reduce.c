@@ -194,6 +194,60 @@ static void values_renamed(void **state)
     free(s);
 }
 
+/* Statements inside an if's blocks are places of their own; every edit of
+ * every kind gives a test that parses again, or nothing. */
+static void nested_statements(void **state)
+{
+    (void)state;
+    const char *t = "C nest\n{ x=0; y=3; }\n"
+                    "P0 (atomic_int* x, atomic_int* y) {\n"
+                    "  int r0 = atomic_load_explicit(y, memory_order_acquire);\n"
+                    "  if (r0 == 3) {\n"
+                    "    atomic_store_explicit(x, 4, memory_order_relaxed);\n"
+                    "    int r1 = atomic_fetch_add(x, 5);\n"
+                    "  } else {\n"
+                    "    atomic_store_explicit(x, 6, memory_order_release);\n"
+                    "  }\n"
+                    "}\n"
+                    "P1 (atomic_int* x, atomic_int* y) {\n"
+                    "  int r0 = atomic_exchange(x, 7);\n"
+                    "  atomic_store(y, 3);\n"
+                    "}\n"
+                    "exists (0:r0=3 /\\ (0:r1=4 \\/ 1:r0=1) /\\ x=9)\n";
+    assert_int_equal(hunt_red_sites(t, HUNT_RED_STMT), 7);
+    /* the fetch_add inside the if's first block: its atom goes, and with
+     * it the disjunction that held it */
+    char *s = hunt_red_edit(t, HUNT_RED_STMT, 3, 1);
+    assert_non_null(s);
+    assert_non_null(strstr(s, "if (r0 == 3) {\n    atomic_store_explicit(x, 4, memory_order_relaxed);\n  } else {"));
+    assert_non_null(strstr(s, "exists (0:r0=3 /\\ [x]=9)\n"));
+    free(s);
+    for (int k = 0; k < HUNT_RED_KINDS; k++)
+        for (int i = 0; i < hunt_red_sites(t, (hunt_red_kind)k); i++)
+            for (int c = 1; c <= 2; c++) {
+                char *e = hunt_red_edit(t, (hunt_red_kind)k, i, c);
+                if (!e)
+                    continue;
+                diag d = {0};
+                fe_test *ft = fe_parse(e, strlen(e), "edit.litmus", &d);
+                if (!ft && (k != HUNT_RED_STMT))
+                    fail_msg("kind %d at %d (%d) does not parse: %s\n%s", k, i, c, d.msg, e);
+                fe_test_free(ft);
+                free(e);
+            }
+    /* 3 to 7 each go to the least value unused at its turn (2, 3, ...),
+     * in the init, the code and the condition alike; 9, in the condition
+     * alone, stays */
+    s = hunt_red_edit(t, HUNT_RED_VALUE, 0, hunt_red_sites(t, HUNT_RED_VALUE));
+    assert_non_null(s);
+    assert_non_null(strstr(s, "{ x=0; y=2; }"));
+    assert_non_null(strstr(s, "if (r0 == 2) {\n    atomic_store_explicit(x, 3, memory_order_relaxed);\n"
+                              "    int r1 = atomic_fetch_add_explicit(x, 4, memory_order_seq_cst);"));
+    assert_non_null(strstr(s, "atomic_exchange_explicit(x, 6, memory_order_seq_cst);"));
+    assert_non_null(strstr(s, "exists (0:r0=2 /\\ (0:r1=3 \\/ 1:r0=1) /\\ [x]=9)\n"));
+    free(s);
+}
+
 static void planted_bug_reduces_to_sb(void **state)
 {
     (void)state;
@@ -259,7 +313,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(drop_thread_renumbers),   cmocka_unit_test(drop_statement_and_its_atom),
         cmocka_unit_test(weaken_steps),            cmocka_unit_test(values_renamed),
-        cmocka_unit_test(planted_bug_reduces_to_sb), cmocka_unit_test(herd_reads_the_result),
+        cmocka_unit_test(nested_statements),       cmocka_unit_test(planted_bug_reduces_to_sb),
+        cmocka_unit_test(herd_reads_the_result),
         cmocka_unit_test(no_bug_no_reduction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
