@@ -41,7 +41,9 @@ static void lower_count(edit *e, int *p, int v)
  * others, both in their order; returns how many are kept. */
 static int partition(void *arr, size_t size, int n, const bool *drop)
 {
-    char *a = arr, *tmp = xmalloc(size * (size_t)(n ? n : 1));
+    if (n == 0)
+        return 0;
+    char *a = arr, *tmp = xmalloc(size * (size_t)n);
     int k = 0;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < n; i++)
