@@ -23,11 +23,25 @@ int hunt_red_sites(const char *text, hunt_red_kind k);
 /* TEXT with the edit K applied to its places FROM .. FROM+COUNT-1 (COUNT
  * 0: none), tidied (parameters no statement uses, locations no thread
  * names, condition atoms on registers or locations that are gone) and
- * printed in herd's C syntax; NULL when TEXT does not parse or the edit
- * changes nothing (malloc'd). */
+ * printed in herd's C syntax; NULL when TEXT does not parse, the edit
+ * changes nothing, or it leaves a condition that had atoms with none
+ * (malloc'd). */
 char *hunt_red_edit(const char *text, hunt_red_kind k, int from, int count);
 /* Threads, and memory accesses and fences, of test TEXT (-1: no parse). */
 void hunt_red_count(const char *text, int *threads, int *accesses);
+
+/* reduce_walk.c: each statement of block B (and of the blocks inside it)
+ * before its insides: SF (may be NULL) gets it with its block and index,
+ * EF (may be NULL) each expression, before its operands.  Over the
+ * threads of T: each thread's body. */
+typedef void (*hunt_expr_fn)(fe_expr *x, void *ctx);
+typedef void (*hunt_stmt_fn)(fe_stmt *s, fe_stmt *block, int i, void *ctx);
+void hunt_walk_block(fe_stmt *b, hunt_stmt_fn sf, hunt_expr_fn ef, void *ctx);
+void hunt_walk_threads(fe_test *t, hunt_stmt_fn sf, hunt_expr_fn ef, void *ctx);
+
+/* reduce_value.c: constant V renamed in T to the least positive value T
+ * does not use, when that is smaller; false when it is not. */
+bool hunt_red_shrink_value(fe_test *t, int64_t v);
 
 /* reduce_cond.c: the condition of T in herd's syntax, without the atoms
  * MASKED says are gone (an and keeps its other side; anything else
@@ -35,6 +49,9 @@ void hunt_red_count(const char *text, int *threads, int *accesses);
  * newline.  MASKED gets the atom (FE_P_ATOM) and CTX. */
 typedef bool (*hunt_atom_gone)(const fe_prop *atom, void *ctx);
 void hunt_red_print_cond(strbuf *b, const fe_test *t, hunt_atom_gone masked, void *ctx);
+/* Does T's condition keep an atom once those MASKED says are gone go (or
+ * had it none to begin with)? */
+bool hunt_red_cond_kept(const fe_test *t, hunt_atom_gone masked, void *ctx);
 
 /* ---- bisect_parse.c -------------------------------------------------------- */
 

@@ -108,6 +108,17 @@ static void print_prop(strbuf *b, const fe_prop *p, int minlvl, const pctx *c)
         sb_addc(b, ')');
 }
 
+static bool has_atom(const fe_prop *p)
+{
+    return p && (p->kind == FE_P_ATOM || has_atom(p->l) || has_atom(p->r));
+}
+
+bool hunt_red_cond_kept(const fe_test *t, hunt_atom_gone masked, void *ctx)
+{
+    pctx pc = {masked, ctx};
+    return !has_atom(t->cond.prop) || left(t->cond.prop, &pc);
+}
+
 void hunt_red_print_cond(strbuf *b, const fe_test *t, hunt_atom_gone masked, void *ctx)
 {
     const fe_cond *c = &t->cond;

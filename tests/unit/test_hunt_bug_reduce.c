@@ -142,6 +142,12 @@ static void drop_statement_and_its_atom(void **state)
     s = hunt_red_edit(big, HUNT_RED_STMT, 10, 2);
     assert_non_null(strstr(s, "P3() {\n}\n"));
     free(s);
+    /* SB with P0's store alone left observes nothing: no candidate */
+    assert_int_equal(hunt_red_sites(sb_want, HUNT_RED_STMT), 4);
+    assert_null(hunt_red_edit(sb_want, HUNT_RED_STMT, 1, 3));
+    s = hunt_red_edit(sb_want, HUNT_RED_STMT, 1, 1);
+    assert_non_null(strstr(s, "exists (1:r0=0)\n"));
+    free(s);
     int th, acc;
     hunt_red_count(big, &th, &acc);
     assert_int_equal(th, 4);
