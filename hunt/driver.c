@@ -263,7 +263,7 @@ static const char *driver_body =
 char *hunt_driver_text(const ir_test *t, const char *prefix, const hunt_obs *obs, int nobs, const char *tu)
 {
     strbuf b = {0};
-    sb_add(&b, "#define _GNU_SOURCE\n#include <pthread.h>\n#include <sched.h>\n#include <stdio.h>\n"
+    sb_add(&b, "#ifndef _GNU_SOURCE\n#define _GNU_SOURCE\n#endif\n#include <pthread.h>\n#include <sched.h>\n#include <stdio.h>\n"
                "#include <stdlib.h>\n#include <string.h>\n#include <time.h>\n");
     if (tu) {
         /* the threads stay functions of their own, as in the object the
