@@ -45,41 +45,11 @@ static bool ask(bis *b, const char *extra)
     return ask3(b, extra) == 1;
 }
 
-/* CC's words, FLAGS' words, then MORE (NULL-terminated), as an argv. */
-static char **argv_of(const char *cc, const char *flags, const char *const *more)
-{
-    char **v = NULL;
-    int n = 0;
-    const char *parts[2] = {cc, flags};
-    for (int k = 0; k < 2; k++) {
-        char *s = xstrdup(parts[k] ? parts[k] : "");
-        for (char *w = strtok(s, " \t"); w; w = strtok(NULL, " \t")) {
-            v = xrealloc(v, (size_t)(n + 1) * sizeof *v);
-            v[n++] = xstrdup(w);
-        }
-        free(s);
-    }
-    for (; more && *more; more++) {
-        v = xrealloc(v, (size_t)(n + 1) * sizeof *v);
-        v[n++] = xstrdup(*more);
-    }
-    v = xrealloc(v, (size_t)(n + 1) * sizeof *v);
-    v[n] = NULL;
-    return v;
-}
-
-static void argv_free(char **v)
-{
-    for (int i = 0; v && v[i]; i++)
-        free(v[i]);
-    free(v);
-}
-
 /* Everything CC FLAGS MORE writes (stderr with stdout: clang's bisect
  * listing is long and on stderr); NULL + D when it cannot run. */
 static char *run_cc(const char *cc, const char *flags, const char *const *more, diag *d)
 {
-    char **cmd = argv_of(cc, flags, more);
+    char **cmd = hunt_argv(cc, flags, more);
     int n = 0;
     while (cmd[n])
         n++;
@@ -94,7 +64,7 @@ static char *run_cc(const char *cc, const char *flags, const char *const *more, 
         out = xstrdup(c.out ? c.out : "");
     harness_child_free(&c);
     free(argv);
-    argv_free(cmd);
+    hunt_argv_free(cmd);
     return out;
 }
 

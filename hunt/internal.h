@@ -78,6 +78,10 @@ void hunt_obs_free(hunt_obs *obs, int n);
  * global of its translation unit (the lifter's cc_unroll, which no run
  * of the object sets, left out); false and D set (status 2) if not. */
 bool hunt_state_obs(const ir_test *t, const char *forbidden, hunt_obs **obs, int *n, diag *d);
+/* CC's words, FLAGS' words (either may be NULL), then MORE (NULL or
+ * NULL-terminated), as a NULL-terminated argv (malloc'd). */
+char **hunt_argv(const char *cc, const char *flags, const char *const *more);
+void hunt_argv_free(char **v);
 /* The stress driver for T's threads and globals named with PREFIX,
  * counting the state OBS: extern declarations of the test's symbols
  * unless TU (the test's own translation unit, put first) is given. */
