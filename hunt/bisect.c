@@ -70,6 +70,8 @@ static char *run_cc(const char *cc, const char *flags, const char *const *more, 
 
 /* ---- clang ------------------------------------------------------------------------ */
 
+/* clang: limit 0 first (no pass at all), then the least limit with the
+ * bug, by binary search, and the pass the compiler numbers so. */
 static bool clang_bisect(bis *b, diag *d)
 {
     hunt_bisect_result *r = b->r;
@@ -181,12 +183,15 @@ static int with_off(bis *b, char **flags, const int *idx, int count)
  * (for the flags to leave on) the test lifting with all but the set off. */
 typedef bool (*set_test)(bis *b, char **flags, const int *idx, int count, const int *all, int nall);
 
+/* ddmin's test for the flags to turn off: the bug goes with them. */
 static bool gone(bis *b, char **flags, const int *idx, int count, const int *all, int nall)
 {
     (void)all, (void)nall;
     return with_off(b, flags, idx, count) == 0;
 }
 
+/* ddmin's test for the flags to leave on: with every other one off, the
+ * test still compiles and lifts. */
 static bool lifts_without(bis *b, char **flags, const int *idx, int count, const int *all, int nall)
 {
     int *off = xmalloc(sizeof *off * (size_t)(nall ? nall : 1)), k = 0;
@@ -236,6 +241,7 @@ static void ddmin(bis *b, char **flags, int *c, int *n, set_test test, const int
     free(tmp);
 }
 
+/* "PRE"-prefixed names of the flags at IDX, blank-separated (malloc'd). */
 static char *flag_list(char **flags, const int *idx, int n, const char *pre)
 {
     strbuf s = {0};
@@ -276,6 +282,8 @@ static int liftable(bis *b, char **flags, int n, int *off, int **on, int *non)
     return nk < n ? k : -1;
 }
 
+/* gcc: -O0 first (no optimisation at all), then the enabled -f flags
+ * turned off together and narrowed by ddmin. */
 static bool gcc_bisect(bis *b, diag *d)
 {
     hunt_bisect_result *r = b->r;

@@ -57,6 +57,7 @@ static int partition(void *arr, size_t size, int n, const bool *drop)
     return kept;
 }
 
+/* Is S among the N names of V? */
 static bool in_list(char **v, int n, const char *s)
 {
     for (int i = 0; i < n; i++)
@@ -65,6 +66,7 @@ static bool in_list(char **v, int n, const char *s)
     return false;
 }
 
+/* S added to the names V (borrowed, not copied) unless it is there. */
 static void add_name(char ***v, int *n, const char *s)
 {
     if (in_list(*v, *n, s))
@@ -83,12 +85,14 @@ typedef struct sites {
     hunt_red_kind k;
 } sites;
 
+/* One more place for an edit. */
 static void add_site(sites *s, void *p)
 {
     s->p = xrealloc(s->p, (size_t)(s->n + 1) * sizeof *s->p);
     s->p[s->n++] = p;
 }
 
+/* Every statement of a block is a place to drop. */
 static void site_stmt(fe_stmt *st, fe_stmt *b, int i, void *ctx)
 {
     (void)b, (void)i;
@@ -117,6 +121,7 @@ static fe_mo weaker(fe_c_call c, fe_mo mo, bool rel)
     }
 }
 
+/* Can call X be weakened one step (for REL: acq_rel to release)? */
 static bool weakenable(const fe_expr *x, bool rel)
 {
     if (x->kind != FE_E_CCALL || x->ccall > FE_C_THREAD_FENCE)
@@ -126,6 +131,7 @@ static bool weakenable(const fe_expr *x, bool rel)
     return weaker(x->ccall, x->mo, rel) != FE_MO_NONE;
 }
 
+/* Each call whose order can be weaker is a place. */
 static void site_weak(fe_expr *x, void *ctx)
 {
     sites *s = ctx;
@@ -133,6 +139,7 @@ static void site_weak(fe_expr *x, void *ctx)
         add_site(s, x);
 }
 
+/* V added to the sorted set of values, once. */
 static void add_val(sites *s, int64_t v)
 {
     for (int i = 0; i < s->nvals; i++)
@@ -145,12 +152,14 @@ static void add_val(sites *s, int64_t v)
     s->vals[i] = v;
 }
 
+/* Each constant above 1 is a place (0 and 1 are as small as values go). */
 static void site_val(fe_expr *x, void *ctx)
 {
     if (x->kind == FE_E_CONST && x->value > 1)
         add_val(ctx, x->value);
 }
 
+/* The places of kind K in T, in the order the edits number them. */
 static void find_sites(fe_test *t, hunt_red_kind k, sites *s)
 {
     memset(s, 0, sizeof *s);
@@ -175,6 +184,7 @@ static void find_sites(fe_test *t, hunt_red_kind k, sites *s)
     }
 }
 
+/* S's arrays (the places themselves belong to the tree). */
 static void sites_free(sites *s)
 {
     free(s->p);
@@ -183,12 +193,14 @@ static void sites_free(sites *s)
 
 /* ---- the edits ------------------------------------------------------------------ */
 
+/* A register of thread n becomes one of thread map[n] (-1: dropped). */
 static void renumber_loc(edit *e, fe_loc *l)
 {
     if (l->kind == FE_LOC_REG && !l->symbolic && l->thread >= 0 && l->thread < e->nmap)
         l->thread = e->map[l->thread];
 }
 
+/* Every location of P renumbered. */
 static void renumber_prop(edit *e, fe_prop *p)
 {
     if (!p)
@@ -200,6 +212,8 @@ static void renumber_prop(edit *e, fe_prop *p)
     renumber_prop(e, p->r);
 }
 
+/* Threads FROM.. FROM+COUNT-1 moved past the end, the rest renumbered
+ * P0.. in their order, and every register location with them. */
 static void drop_threads(edit *e, int from, int count)
 {
     fe_test *t = e->t;
@@ -232,6 +246,7 @@ typedef struct mark {
     int n;
 } mark;
 
+/* The statements of block B that M marks moved past its end. */
 static void drop_in_block(edit *e, fe_stmt *b, const mark *m)
 {
     bool *drop = xcalloc((size_t)(b->nbody ? b->nbody : 1), sizeof *drop);
@@ -264,6 +279,7 @@ static void blocks_of(fe_stmt *s, fe_stmt *b, int i, void *ctx)
     }
 }
 
+/* Statements FROM.. FROM+COUNT-1 (numbered as find_sites does) dropped. */
 static void drop_stmts(edit *e, const sites *s, int from, int count)
 {
     mark m = {.drop = (fe_stmt **)s->p + from, .n = count};
@@ -275,6 +291,7 @@ static void drop_stmts(edit *e, const sites *s, int from, int count)
     free(c.blocks);
 }
 
+/* Calls FROM.. FROM+COUNT-1 a step weaker, written _explicit. */
 static void weaken(edit *e, const sites *s, int from, int count, bool rel)
 {
     static const fe_mo fail_cap[] = {
@@ -303,6 +320,7 @@ typedef struct names_ctx {
     bool decls;             /* registers declared, rather than names read */
 } names_ctx;
 
+/* The names a thread's expressions read (its parameters among them). */
 static void name_expr(fe_expr *x, void *ctx)
 {
     names_ctx *c = ctx;
@@ -310,6 +328,7 @@ static void name_expr(fe_expr *x, void *ctx)
         add_name(&c->v, &c->n, x->name);
 }
 
+/* The registers a thread declares. */
 static void name_stmt(fe_stmt *s, fe_stmt *b, int i, void *ctx)
 {
     (void)b, (void)i;
@@ -357,6 +376,7 @@ static bool loc_gone(const edit *e, const fe_loc *l)
     return in_list(e->locs, e->nlocs, l->name) && !in_list(e->used, e->nused, l->name);
 }
 
+/* Is condition atom P on something gone? */
 static bool atom_gone(const fe_prop *p, void *ctx)
 {
     const edit *e = ctx;
@@ -373,6 +393,8 @@ static void explicit(fe_expr *x, void *ctx)
         x->explicit_form = true;
 }
 
+/* What an edit leaves unused goes: parameters, init items, entries of
+ * `locations`; every call is written in its _explicit form. */
 static void tidy(edit *e)
 {
     fe_test *t = e->t;

@@ -13,6 +13,7 @@ typedef struct vals_ctx {
     int nused;
 } vals_ctx;
 
+/* Every constant of the code is a value in use. */
 static void used_val(fe_expr *x, void *ctx)
 {
     vals_ctx *c = ctx;
@@ -22,6 +23,7 @@ static void used_val(fe_expr *x, void *ctx)
     }
 }
 
+/* ... and every value the condition compares with. */
 static void used_prop(vals_ctx *c, const fe_prop *p)
 {
     if (!p)
@@ -34,6 +36,7 @@ static void used_prop(vals_ctx *c, const fe_prop *p)
     used_prop(c, p->r);
 }
 
+/* A constant of the code renamed. */
 static void rename_val(fe_expr *x, void *ctx)
 {
     vals_ctx *c = ctx;
@@ -52,6 +55,7 @@ static void rename_value(vals_ctx *c, fe_value *v)
         snprintf(v->text, strlen(v->text) + 1, "%lld", (long long)c->to);
 }
 
+/* The condition's values renamed. */
 static void rename_prop(vals_ctx *c, fe_prop *p)
 {
     if (!p)

@@ -4,6 +4,7 @@
 #include "frontend/frontend.h"
 #include "hunt/internal.h"
 
+/* X, then its operands and arguments. */
 static void walk_expr(fe_expr *x, hunt_expr_fn f, void *ctx)
 {
     if (!x)
@@ -15,6 +16,9 @@ static void walk_expr(fe_expr *x, hunt_expr_fn f, void *ctx)
         walk_expr(x->args[i], f, ctx);
 }
 
+/* A branch of an if or a loop: a block is walked as one; a single
+ * statement is no place to drop from, but its expressions and blocks
+ * still count. */
 static void walk_branch(fe_stmt *s, hunt_stmt_fn sf, hunt_expr_fn ef, void *ctx)
 {
     if (!s)
@@ -61,12 +65,14 @@ void hunt_walk_threads(fe_test *t, hunt_stmt_fn sf, hunt_expr_fn ef, void *ctx)
             hunt_walk_block(t->threads[n].body, sf, ef, ctx);
 }
 
+/* A call (access or fence) or a plain read counts as an access. */
 static void count_access(fe_expr *x, void *ctx)
 {
     if (x->kind == FE_E_CCALL || x->kind == FE_E_DEREF)
         ++*(int *)ctx;
 }
 
+/* A plain store is a statement of its own. */
 static void count_store(fe_stmt *s, fe_stmt *b, int i, void *ctx)
 {
     (void)b, (void)i;
