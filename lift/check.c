@@ -71,26 +71,32 @@ static bool run_lifted(const ir_test *t, const model *tso, const char *cc, const
     return true;
 }
 
-bool lift_check(const fe_test *ft, const ir_test *t, const struct bset *sb, const struct model *tso, const char *cc,
-                const char *cflags, int unroll, lift_result *r, diag *d)
+/* Each reloc of F that names one of PREFIX's symbols, renamed to the name
+ * without it (t3_x -> x, t3_P0_r0 -> P0_r0), as the lifter knows them. */
+static void unprefix(lift_func *f, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (int i = 0; n && i < f->nrelocs; i++)
+        if (!strncmp(f->relocs[i].sym, prefix, n))
+            memmove(f->relocs[i].sym, f->relocs[i].sym + n, strlen(f->relocs[i].sym + n) + 1);
+    if (n && !strncmp(f->name, prefix, n))
+        memmove(f->name, f->name + n, strlen(f->name + n) + 1);
+}
+
+bool lift_check_objects(const ir_test *t, const struct bset *sb, const struct model *tso, const char *const *objs,
+                        const char *prefix, const char *cc, const char *cflags, int unroll, lift_result *r, diag *d)
 {
     memset(r, 0, sizeof *r);
     r->verdict = LIFT_REFUSED;
-    char dir[] = "/tmp/litmusc-cc-XXXXXX";
-    if (!mkdtemp(dir))
-        return diag_fail(d, "cc-check: cannot make a temporary folder");
-    char *src = xasprintf("%s/t.c", dir), *obj = xasprintf("%s/t.o", dir);
-    char *tu = lift_tu_text(ft, t, d);
+    r->compiled = true;
     lift_func *funcs = xcalloc((size_t)t->nthreads, sizeof *funcs);
-    bool ok = tu && file_write_atomic(src, tu, strlen(tu));
-    if (tu && !ok)
-        diag_fail(d, "cc-check: cannot write %s", src);
-    ok = ok && lift_compile(cc, cflags, src, obj, d);
-    r->compiled = ok;
+    bool ok = true;
     for (int n = 0; ok && n < t->nthreads; n++) {
-        char fn[16];
-        snprintf(fn, sizeof fn, "P%d", n);
-        ok = lift_elf_func(obj, fn, &funcs[n], d);
+        char fn[160];
+        snprintf(fn, sizeof fn, "%sP%d", prefix ? prefix : "", n);
+        ok = lift_elf_func(objs[n], fn, &funcs[n], d);
+        if (ok)
+            unprefix(&funcs[n], prefix ? prefix : "");
     }
     char *origin = xasprintf("%s %s -c -fno-pic", cc, cflags);
     ok = ok && (r->text = lift_test_text(t, funcs, unroll, origin, &r->herd_note, d)) != NULL;
@@ -104,6 +110,30 @@ bool lift_check(const fe_test *ft, const ir_test *t, const struct bset *sb, cons
     for (int n = 0; n < t->nthreads; n++)
         lift_func_free(&funcs[n]);
     free(funcs);
+    return ok;
+}
+
+bool lift_check(const fe_test *ft, const ir_test *t, const struct bset *sb, const struct model *tso, const char *cc,
+                const char *cflags, int unroll, lift_result *r, diag *d)
+{
+    memset(r, 0, sizeof *r);
+    r->verdict = LIFT_REFUSED;
+    char dir[] = "/tmp/litmusc-cc-XXXXXX";
+    if (!mkdtemp(dir))
+        return diag_fail(d, "cc-check: cannot make a temporary folder");
+    char *src = xasprintf("%s/t.c", dir), *obj = xasprintf("%s/t.o", dir);
+    char *tu = lift_tu_text(ft, t, d);
+    bool ok = tu && file_write_atomic(src, tu, strlen(tu));
+    if (tu && !ok)
+        diag_fail(d, "cc-check: cannot write %s", src);
+    ok = ok && lift_compile(cc, cflags, src, obj, d);
+    if (ok) {
+        const char **objs = xcalloc((size_t)t->nthreads + 1, sizeof *objs);
+        for (int n = 0; n < t->nthreads; n++)
+            objs[n] = obj;
+        ok = lift_check_objects(t, sb, tso, objs, "", cc, cflags, unroll, r, d);
+        free(objs);
+    }
     free(tu);
     unlink(obj), unlink(src), rmdir(dir);
     free(src), free(obj);
