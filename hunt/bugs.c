@@ -237,7 +237,7 @@ bool hunt_process_bugs(hctx *h, diag *d)
             ok = hunt_bug_cover(h, same, r, d);
             continue;
         }
-        if (h->o->max_bugs > 0 && processed >= h->o->max_bugs)
+        if (processed >= h->o->max_bugs)
             continue;
         char *id = NULL;
         ok = process(h, r, &id, d);

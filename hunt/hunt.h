@@ -65,7 +65,7 @@ typedef struct hunt_opts {
     const char *vocab;      /* the edges, space separated (NULL: gen's) */
     int unroll;
     double confirm_s;       /* each confirmation's run time */
-    int max_bugs;           /* bugs reduced and reported at most (raw bugs beyond are counted) */
+    int max_bugs;           /* bugs reduced and reported at most (0: none; the rest wait for a later run) */
     bool (*progress)(void *ctx, const hunt_progress *p);    /* false stops the search */
     void *ctx;
 } hunt_opts;
