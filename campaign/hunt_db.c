@@ -234,3 +234,36 @@ bool campaign_hunt_merge(campaign *c, diag *d)
                     "INSERT OR IGNORE INTO main.hunt_raw_bugs SELECT * FROM src.hunt_raw_bugs;"
                     "INSERT OR IGNORE INTO main.hunt_bugs SELECT * FROM src.hunt_bugs;", d);
 }
+
+bool campaign_hunt_html(campaign *c, strbuf *out, diag *d)
+{
+    if (cdb_scalar(c, "SELECT count(*) FROM sqlite_master WHERE name = 'hunt_bugs'") != 1)
+        return true;
+    campaign_hunt_totals t;
+    if (!campaign_hunt_count(c, &t, d))
+        return false;
+    sqlite3_stmt *st = cdb_prepare(c, "SELECT id, compiler, test, forbidden, culprit, hardware, instances "
+                                      "FROM hunt_bugs ORDER BY k, config", d);
+    if (!st)
+        return false;
+    sb_printf(out, "<section id=\"bugs\"><h2>Bugs</h2><p>A compiler bug hunt: %ld tests, %ld configurations "
+                   "(%ld compiled, %ld lifted, %ld refused), %ld showed a state the source forbids.</p>\n"
+                   "<table id=\"hunt-bugs\"><thead><tr><th>bug</th><th>configuration</th><th>test</th>"
+                   "<th>forbidden state</th><th>culprit</th><th>hardware</th><th class=\"num\">instances</th>"
+                   "</tr></thead><tbody>\n",
+              t.tests, t.configs, t.compiled, t.lifted, t.refused, t.raw_bugs);
+    int n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        sb_add(out, "<tr>");
+        for (int i = 0; i < 6; i++) {
+            sb_add(out, "<td>");
+            campaign_html_escape(out, cdb_text(st, i));
+            sb_add(out, "</td>");
+        }
+        sb_printf(out, "<td class=\"num\">%d</td></tr>\n", sqlite3_column_int(st, 6));
+        n++;
+    }
+    sqlite3_finalize(st);
+    sb_printf(out, "</tbody></table>%s</section>\n", n ? "" : "<p>No bug.</p>");
+    return true;
+}

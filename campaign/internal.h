@@ -85,5 +85,7 @@ bool ccreport_html(campaign *c, strbuf *out, diag *d);
 /* Copy the hunt tables of the attached database src into main (nothing
  * when src holds no hunt); inside campaign_merge's transaction. */
 bool campaign_hunt_merge(campaign *c, diag *d);
+/* The hunt's totals and bugs as an HTML section (nothing when no hunt). */
+bool campaign_hunt_html(campaign *c, strbuf *out, diag *d);
 
 #endif

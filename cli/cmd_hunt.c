@@ -178,9 +178,9 @@ int cmd_hunt(int argc, char **argv)
     printf("hunt: %ld tests, %ld configurations (%ld compiled, %ld lifted, %ld refused), %ld showed a "
            "forbidden state, %d bugs\n",
            st.p.tests, st.p.configs, st.p.compiled, st.p.lifted, st.refused, st.p.raw_bugs, st.p.bugs);
-    printf("hunt: this run %.1f s searching, %.1f configurations/s, %ld compiler calls, %d edges in the "
-           "vocabulary\n",
-           st.p.elapsed_s, st.p.rate, st.p.compiler_calls, st.vocab);
+    printf("hunt: this run %.1f s searching, %.1f configurations/s, %ld compiler calls, %d of the %d edges of "
+           "the vocabulary drawn\n",
+           st.p.elapsed_s, st.p.rate, st.p.compiler_calls, st.vocab_drawn, st.vocab);
     printf("hunt: report %s/report.json\n", out);
     if (!cli_flush_stdout())
         return EXIT_INTERNAL;

@@ -201,6 +201,16 @@ bool hunt_batch(hctx *h, hitem *it, int n, bool (*stop)(hctx *h), diag *d)
             nrows++;
         }
         h->st->p.tests++;
+        /* the vocabulary's coverage: the edges of each test checked */
+        char *cyc = xstrdup(it[i].g.cycle ? it[i].g.cycle : "");
+        for (char *w = strtok(cyc, " "); w; w = strtok(NULL, " ")) {
+            int e = hunt_vocab_find(h->vocab, w);
+            if (e >= 0 && !h->drawn[e]) {
+                h->drawn[e] = true;
+                h->st->vocab_drawn++;
+            }
+        }
+        free(cyc);
         free(to);
     }
     campaign_hunt_row *rr = xcalloc((size_t)nrows + 1, sizeof *rr);

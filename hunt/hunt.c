@@ -180,6 +180,8 @@ bool hunt_run(const hunt_opts *o, hunt_stats *st, diag *d)
     char *dbpath = o->db ? xstrdup(o->db) : xasprintf("%s/hunt.db", o->dir);
     hunt_vocab *v = hunt_vocab_new(o->vocab, &st->vocab_skipped);
     st->vocab = hunt_vocab_size(v);
+    h.vocab = v;
+    h.drawn = xcalloc((size_t)st->vocab + 1, sizeof *h.drawn);
     if (ok && !st->vocab)
         ok = diag_error(d, "hunt", 0, 0, "the vocabulary has no edge the generator can place");
     h.db = ok ? campaign_open(dbpath, true, d) : NULL;
@@ -216,6 +218,7 @@ bool hunt_run(const hunt_opts *o, hunt_stats *st, diag *d)
     if (h.db)
         campaign_close(h.db);
     hunt_vocab_free(v);
+    free(h.drawn);
     free(dbpath);
     for (int c = 0; c < h.ncfg; c++)
         free(h.cfgs[c].version);

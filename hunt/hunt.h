@@ -28,8 +28,9 @@ typedef struct hunt_vocab hunt_vocab;
 hunt_vocab *hunt_vocab_new(const char *words, int *skipped);
 void hunt_vocab_free(hunt_vocab *v);
 int hunt_vocab_size(const hunt_vocab *v);
-/* Edge I's name. */
+/* Edge I's name; the index of edge NAME, or -1. */
 const char *hunt_vocab_name(const hunt_vocab *v, int i);
+int hunt_vocab_find(const hunt_vocab *v, const char *name);
 
 /* Test K of the stream of SEED: even K a small shape (two threads, four
  * edges, as diy7's size 4), odd K up to four threads and eight edges;
@@ -75,7 +76,8 @@ typedef struct hunt_stats {
     long refused;           /* configurations that could not be lifted (named in the report) */
     long fallbacks;         /* batches that failed to compile whole and went one by one */
     long gen_failed;        /* stream entries that did not become a test */
-    int vocab, vocab_skipped, vocab_used;   /* edges in the vocabulary; left out; drawn so far */
+    int vocab, vocab_skipped;   /* edges in the vocabulary; names left out */
+    int vocab_drawn;            /* edges in the tests this process checked */
     bool interrupted;
 } hunt_stats;
 

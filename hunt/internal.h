@@ -27,6 +27,8 @@ typedef struct hctx {
     hunt_stats *st;
     double t0;              /* when this process started searching */
     long configs_here;      /* configurations checked by this process */
+    const hunt_vocab *vocab;
+    bool *drawn;            /* per vocabulary edge: in a test checked by this process */
 } hctx;
 
 /* One test of a batch. */

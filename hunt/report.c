@@ -41,6 +41,7 @@ bool hunt_write_report(hctx *h, diag *d)
     json_object(&j);
     json_kv_int(&j, "edges", st->vocab);
     json_kv_int(&j, "skipped", st->vocab_skipped);
+    json_kv_int(&j, "drawn_this_run", st->vocab_drawn);
     json_end_object(&j);
     json_key(&j, "totals");
     json_object(&j);

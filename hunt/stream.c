@@ -161,6 +161,14 @@ const char *hunt_vocab_name(const hunt_vocab *v, int i)
     return v->e[i].name;
 }
 
+int hunt_vocab_find(const hunt_vocab *v, const char *name)
+{
+    for (int i = 0; i < v->n; i++)
+        if (!strcmp(v->e[i].name, name))
+            return i;
+    return -1;
+}
+
 /* splitmix64: a small generator whose state is one word. */
 static uint64_t next(uint64_t *s)
 {
