@@ -12,13 +12,13 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 bench_tmp cache
-broken="$here/../tests/hunt/broken-cc.sh"
+broken="$here/../tests/cc/no-mfence-cc.sh"
 N=${HUNT_TESTS:-200}
 B=${HUNT_BUDGET:-20s}
 LONG=${HUNT_LONG:-10m}
 
 # field NAME FILE: a number from report.json
-field() { grep -o "\"$1\":[0-9.]*" "$2" | head -1 | cut -d: -f2; }
+field() { grep -o "\"$1\":[0-9][0-9.]*" "$2" | head -1 | cut -d: -f2; }
 
 echo "### Throughput: gcc -O2 and clang -O2, the first $N tests of seed 1"
 echo

@@ -1,5 +1,5 @@
 #!/bin/sh
-# `litmusc hunt`: a deliberately broken compiler (tests/hunt/broken-cc.sh:
+# `litmusc hunt`: a deliberately broken compiler (tests/cc/no-mfence-cc.sh:
 # gcc whose assembly loses its fences and whose xchg stores become plain
 # movs) is found from nothing and a bug folder is written, while real gcc
 # -O2 over the same tests has no bug; the exit statuses of bad usage and a
@@ -7,7 +7,7 @@
 set -u
 L=${LITMUSC:?LITMUSC must name the program under test}
 here=$(cd "$(dirname "$0")" && pwd)
-broken="$here/../hunt/broken-cc.sh"
+broken="$here/../cc/no-mfence-cc.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LITMUSC_CACHE="$tmp/cache"
@@ -34,7 +34,7 @@ for f in report.md test.litmus lifted.litmus; do
     [ -s "$tmp/b/bugs/$bug/$f" ] || fail "bug folder $bug has no $f"
 done
 grep -q '^- forbidden state (as found): `' "$tmp/b/bugs/$bug/report.md" || fail "report.md names no forbidden state"
-grep -q '^- compiler: `.*broken-cc.sh` (gcc' "$tmp/b/bugs/$bug/report.md" || fail "report.md has no compiler version"
+grep -q '^- compiler: `.*no-mfence-cc.sh` (gcc' "$tmp/b/bugs/$bug/report.md" || fail "report.md has no compiler version"
 grep -q '^```asm' "$tmp/b/bugs/$bug/report.md" || fail "report.md shows no machine code"
 # the lifted test reads back as X86_64
 "$L" parse "$tmp/b/bugs/$bug/lifted.litmus" >/dev/null 2>&1 || fail "lifted.litmus does not parse"
@@ -44,6 +44,16 @@ grep -q "\"id\":\"$bug\"" "$tmp/b/report.json" || fail "report.json does not lis
 for step in reduce bisect confirm; do
     grep -q "\"$step\":{\"ok\":" "$tmp/b/report.json" || fail "report.json: no $step outcome"
 done
+
+# report.json against its schema (python's jsonschema, when there)
+if python3 -c 'import jsonschema' >/dev/null 2>&1; then
+    python3 -c 'import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' \
+        "$here/../../hunt/hunt-report.schema.json" "$tmp/b/report.json" 2>"$tmp/schema.err" ||
+        fail "report.json does not follow hunt/hunt-report.schema.json: $(tail -3 "$tmp/schema.err")"
+else
+    echo "SKIP: no python3 jsonschema: report.json not validated"
+fi
 
 # real gcc over the same stream: no bug
 "$L" hunt --cc gcc --cflags -O2 --max-tests 96 -o "$tmp/g" >"$tmp/g.out" 2>"$tmp/g.err"
