@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "hunt/internal.h"
+#include "hunt/hunt_internal.h"
 #include "lift/lift.h"
 #include "util/file.h"
 #include "util/mem.h"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include "frontend/frontend.h"
 #include "hunt/bug.h"
-#include "hunt/internal.h"
+#include "hunt/hunt_internal.h"
 #include "ir/lower.h"
 #include "lift/lift.h"
 #include "model/bset.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "frontend/frontend.h"
-#include "hunt/internal.h"
+#include "hunt/hunt_internal.h"
 #include "model/bset.h"
 #include "util/file.h"
 #include "util/json.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "frontend/frontend.h"
 #include "harness/harness.h"
-#include "hunt/internal.h"
+#include "hunt/hunt_internal.h"
 #include "ir/lower.h"
 #include "model/bset.h"
 #include "util/file.h"

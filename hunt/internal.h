@@ -1,101 +1,67 @@
 #ifndef LITMUSC_HUNT_INTERNAL_H
 #define LITMUSC_HUNT_INTERNAL_H
-/* Shared by the files of hunt/: the hunt in progress, one configuration,
- * one test of a batch. */
-#include "campaign/campaign.h"
-#include "frontend/ast.h"
+/* What hunt/'s own files share: the reducer's edits on a C litmus test
+ * (reduce_edit.c, reduce_cond.c), the readers of compiler output for
+ * bisection (bisect_parse.c) and the stress driver's text (driver.c). */
 #include "hunt/bug.h"
-#include "hunt/hunt.h"
-#include "ir/ir.h"
-#include "model/model.h"
+#include "util/mem.h"
 
-/* A compiler and flag set. */
-typedef struct hcfg {
-    const char *cc, *cflags;
-    char *version;          /* the first line of `CC --version` */
-} hcfg;
+/* ---- reduce_edit.c --------------------------------------------------------- */
 
-typedef struct hctx {
-    const hunt_opts *o;
-    hcfg *cfgs;
-    int ncfg;               /* pure configurations: compilers x flag sets */
-    int nall;               /* and the mixed one (index ncfg) under --mix */
-    model_set *models;
-    model *src, *tso;
-    char *tmp;              /* a private scratch folder */
-    campaign *db;
-    hunt_stats *st;
-    double t0;              /* when this process started searching */
-    long configs_here;      /* configurations checked by this process */
-    const hunt_vocab *vocab;
-    bool *drawn;            /* per vocabulary edge: in a test checked by this process */
-} hctx;
+/* The kinds of reduction step, tried in this order. */
+typedef enum hunt_red_kind {
+    HUNT_RED_THREAD,        /* drop threads (the rest renumbered) */
+    HUNT_RED_STMT,          /* drop statements (nested ones too) */
+    HUNT_RED_WEAKEN,        /* one order a step weaker (acq_rel to acquire) */
+    HUNT_RED_WEAKEN_REL,    /* acq_rel to release instead */
+    HUNT_RED_VALUE,         /* a constant above 1 renamed to the least unused one */
+    HUNT_RED_KINDS
+} hunt_red_kind;
 
-/* One test of a batch. */
-typedef struct hitem {
-    long k;
-    gen_test g;
-    fe_test *ft;
-    ir_test *t;
-    struct bset *sb;
-    char prefix[32];        /* "t<k>_" */
-} hitem;
+/* How many places of kind K the test TEXT has (0 when it does not parse). */
+int hunt_red_sites(const char *text, hunt_red_kind k);
+/* TEXT with the edit K applied to its places FROM .. FROM+COUNT-1 (COUNT
+ * 0: none), tidied (parameters no statement uses, locations no thread
+ * names, condition atoms on registers or locations that are gone) and
+ * printed in herd's C syntax; NULL when TEXT does not parse or the edit
+ * changes nothing (malloc'd). */
+char *hunt_red_edit(const char *text, hunt_red_kind k, int from, int count);
+/* Threads, and memory accesses and fences, of test TEXT (-1: no parse). */
+void hunt_red_count(const char *text, int *threads, int *accesses);
 
-/* batch.c: compile the N tests of IT with every configuration (one unit
- * and one compiler call each, one by one where the unit fails), lift and
- * compare each, and record what finished in one transaction; stops
- * between tests once STOP says so.  False + D for an environment failure. */
-bool hunt_batch(hctx *h, hitem *it, int n, bool (*stop)(hctx *h), diag *d);
-/* The configuration thread TH of test K takes in the mixed configuration. */
-int hunt_mix_config(const hctx *h, long k, int th);
-/* "t<k>_" into BUF. */
-void hunt_prefix(long k, char *buf, size_t size);
-/* A name for configuration C: "gcc -O2", "mix(gcc -O2 | clang -O0)" style for the mix. */
-char *hunt_config_name(const hctx *h, int c, long k, int nthreads);
+/* reduce_cond.c: the condition of T in herd's syntax, without the atoms
+ * MASKED says are gone (an and keeps its other side; anything else
+ * holding a gone atom goes whole; nothing left is `true`), ending in a
+ * newline.  MASKED gets the atom (FE_P_ATOM) and CTX. */
+typedef bool (*hunt_atom_gone)(const fe_prop *atom, void *ctx);
+void hunt_red_print_cond(strbuf *b, const fe_test *t, hunt_atom_gone masked, void *ctx);
 
-/* One bug while it is written (bugs.c fills it, folder.c writes it). */
-struct campaign_hunt_raw;
-typedef struct hunt_bug {
-    const char *id;
-    const campaign_hunt_raw *raw;   /* the first configuration that showed it */
-    long k;
-    int config;
-    uint64_t seed;
-    char *config_name;
-    const hcfg *cfg;                /* NULL for the mix */
-    fe_test *ft;                    /* the test as found */
-    ir_test *t;
-    struct bset *sb;
-    char *minimal, *reduce_err;     /* the reduced test, or why none */
-    hunt_reduce_stats rstats;
-    hunt_bisect_result bisect;
-    char *bisect_err, *culprit;
-    hunt_confirm_result confirm;
-    bool confirmed;
-    char *confirm_err;
-    fe_test *mft;                   /* the minimal (or found) test compiled alone */
-    ir_test *mt;
-    char *mforbidden, *mlifted, *mcb_text;
-    char *repro, *repro_err;
-} hunt_bug;
-/* folder.c: DIR/bugs/ID/ (test, minimal test, lifted test, repro.c,
- * report.md) and the bug's row in the database; a bug already there
- * counts one instance more. */
-bool hunt_bug_write(hctx *h, const hunt_bug *b, diag *d);
-void hunt_bug_free(hunt_bug *b);
-/* Raw bug R counted as an instance of bug ID. */
-bool hunt_bug_cover(hctx *h, const char *id, const struct campaign_hunt_raw *r, diag *d);
-/* The progress callback for a step of bug TEST. */
-void report_step(hctx *h, const char *phase, const char *test);
+/* ---- bisect_parse.c -------------------------------------------------------- */
 
-/* bugs.c: reduce, bisect, confirm and write every raw bug not yet
- * covered by a bug; false + D for an environment failure. */
-bool hunt_process_bugs(hctx *h, diag *d);
+/* The -f flags `gcc -Q --help=optimizers` OUT marks [enabled], without
+ * the -f ("tree-pre", ...), in order; *N of them (malloc'd). */
+char **hunt_gcc_enabled_flags(const char *out, int *n);
+/* From clang's -opt-bisect-limit stderr ERR: the pass numbered N and the
+ * function (or module) it ran on, malloc'd; false when no line has N.
+ * *LAST gets the highest number seen (-1 if none). */
+bool hunt_clang_bisect_line(const char *err, int n, char **pass, char **func, int *last);
 
-/* report.c: DIR/report.json from the database. */
-bool hunt_write_report(hctx *h, diag *d);
+/* ---- driver.c -------------------------------------------------------------- */
 
-/* now, in seconds (monotonic). */
-double hunt_now(void);
+/* One observable of the forbidden state: a global's name and its value. */
+typedef struct hunt_obs {
+    char *name;
+    long long value;
+} hunt_obs;
+/* "x=1; P0_r0=0;" as its pairs (*N of them, malloc'd); false when it is
+ * not of that shape. */
+bool hunt_parse_state(const char *text, hunt_obs **obs, int *n);
+void hunt_obs_free(hunt_obs *obs, int n);
+/* Is NAME a global of T's translation unit: a location or P<n>_<reg>? */
+bool hunt_tu_global(const ir_test *t, const char *name);
+/* The stress driver for T's threads and globals named with PREFIX,
+ * counting the state OBS: extern declarations of the test's symbols
+ * unless TU (the test's own translation unit, put first) is given. */
+char *hunt_driver_text(const ir_test *t, const char *prefix, const hunt_obs *obs, int nobs, const char *tu);
 
 #endif

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hunt/internal.h"
+#include "hunt/hunt_internal.h"
 #include "util/file.h"
 #include "util/json.h"
 #include "util/mem.h"
