@@ -12,7 +12,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 bench_tmp cache
-broken="$here/../tests/cc/no-mfence-cc.sh"
+broken="$here/../tests/hunt/broken-cc"
 N=${HUNT_TESTS:-200}
 B=${HUNT_BUDGET:-20s}
 LONG=${HUNT_LONG:-10m}

@@ -2,12 +2,9 @@
 # A deliberately broken compiler for cc-check's tests: it compiles with the
 # real compiler (CC_REAL, default gcc) to assembly, deletes every mfence and
 # turns each xchg into a mov (dropping seq_cst's ordering), then assembles.
-# Takes the same arguments cc-check gives a compiler: ... SRC -o OBJ;
-# `--version` answers as the real compiler (hunt names it, bisection reads
-# its kind).
+# Takes the same arguments cc-check gives a compiler: ... SRC -o OBJ.
 set -eu
 real=${CC_REAL:-gcc}
-for a in "$@"; do [ "$a" = --version ] && exec "$real" --version; done
 out=""; prev=""
 for a in "$@"; do [ "$prev" = "-o" ] && out=$a; prev=$a; done
 asm=$out.s

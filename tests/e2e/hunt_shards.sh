@@ -5,7 +5,7 @@
 set -u
 L=${LITMUSC:?LITMUSC must name the program under test}
 here=$(cd "$(dirname "$0")" && pwd)
-broken="$here/../cc/no-mfence-cc.sh"
+broken="$here/../hunt/broken-cc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LITMUSC_CACHE="$tmp/cache"
@@ -38,7 +38,7 @@ grep -q "^hunt: 60 tests, 60 configurations" "$tmp/m2.out" || fail "merged twice
 grep -q '<section id="bugs"><h2>Bugs</h2><p>A compiler bug hunt: 60 tests' "$tmp/r.html" ||
     fail "the HTML report has no bugs section over the 60 tests"
 grep -q '<table id="hunt-bugs">.*<tbody>' "$tmp/r.html" || fail "the HTML report has no bug table"
-n=$(grep -c 'no-mfence-cc.sh -O2</td>' "$tmp/r.html")
+n=$(grep -c 'broken-cc -O2</td>' "$tmp/r.html")
 [ "$n" -ge 1 ] || fail "the HTML bug table has no bug of the broken compiler"
 [ "$fails" = 0 ] && echo "ok: hunt shards merged"
 exit "$fails"
