@@ -25,6 +25,7 @@ static void usage(FILE *f)
             "                   [--mix] [--min-relax N] [--max-relax N] [--varatom LIST]\n"
             "                   [--filter REGEX] -o DIR\n"
             "       litmusc gen --arch X86|C|Java --list\n"
+            "       litmusc gen --arch C --vocabulary\n"
             "\n"
             "Generate litmus tests from cycles of relaxations, in diy7's vocabulary: one\n"
             "test for the cycle EDGE... (as diyone7 -norm), or every cycle of at most N edges\n"
@@ -47,6 +48,7 @@ static void usage(FILE *f)
             "                 (\"all\": every annotation and none)\n"
             "  --filter REGEX keep tests whose name matches the PCRE2 pattern\n"
             "  --list         the edge names ARCH knows (annotations go after them)\n"
+            "  --vocabulary   every fully annotated C edge, one a line (what a sampler draws from)\n"
             "\n"
             "Edges: Rfe Rfi Fre Fri Coe Coi (Wse Wsi), Pod** Pos** (WR WW RR RW, * for either),\n"
             "fences (X86 MFenced**; C Fence{Acq,Rel,AR,Sc,Rlx,Con}d**; Java Fence{Full,Acq,Rel,\n"
@@ -202,7 +204,7 @@ static int enumerate(gen_enum_opts *eo, const char *out)
 int cmd_gen(int argc, char **argv)
 {
     enum { O_ARCH = 1, O_OUT, O_NAME, O_KEEP, O_SIZE, O_RELAX, O_SAFE, O_NPROCS, O_EPROCS, O_MAXINS,
-           O_MODE, O_MIX, O_MINR, O_MAXR, O_FILTER, O_LIST, O_VARATOM };
+           O_MODE, O_MIX, O_MINR, O_MAXR, O_FILTER, O_LIST, O_VARATOM, O_VOCAB };
     static const cli_opt opts[] = {
         CLI_ID("--arch", O_ARCH, true), CLI_ID("-arch", O_ARCH, true), CLI_ID("-o", O_OUT, true),
         CLI_ID("--name", O_NAME, true), CLI_ID("--keep-order", O_KEEP, false), CLI_ID("--size", O_SIZE, true),
@@ -212,11 +214,12 @@ int cmd_gen(int argc, char **argv)
         CLI_ID("--max-ins", O_MAXINS, true), CLI_ID("-ins", O_MAXINS, true), CLI_ID("--mode", O_MODE, true),
         CLI_ID("-mode", O_MODE, true), CLI_ID("--mix", O_MIX, false), CLI_ID("--min-relax", O_MINR, true),
         CLI_ID("--max-relax", O_MAXR, true), CLI_ID("--filter", O_FILTER, true), CLI_ID("--list", O_LIST, false),
-        CLI_ID("--varatom", O_VARATOM, true), CLI_ID("-varatom", O_VARATOM, true), {0}};
+        CLI_ID("--varatom", O_VARATOM, true), CLI_ID("-varatom", O_VARATOM, true),
+        CLI_ID("--vocabulary", O_VOCAB, false), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc gen", argc, argv, usage);
     const char *v, *arch_name = NULL, *out = NULL, *name = NULL, *filter = NULL;
-    bool keep = false, list = false;
+    bool keep = false, list = false, vocab = false;
     gen_enum_opts eo = {.size = 0, .nprocs = 4, .max_ins = 4, .min_relax = 1, .max_relax = 100};
     char **relax = NULL, **safe = NULL, **varatom = NULL;
     int nrelax = 0, crelax = 0, nsafe = 0, csafe = 0, nvar = 0, cvar = 0;
@@ -240,6 +243,7 @@ int cmd_gen(int argc, char **argv)
         case O_MAXR: if (!parse_count(v, 0, &eo.max_relax)) bad = "--max-relax"; break;
         case O_FILTER: filter = v; break;
         case O_LIST: list = true; break;
+        case O_VOCAB: vocab = true; break;
         case O_VARATOM: split_list(v, &varatom, &nvar, &cvar); break;
         case O_MODE:
             if (!strcmp(v, "default")) eo.mode = GEN_MODE_DEFAULT;
@@ -272,7 +276,18 @@ int cmd_gen(int argc, char **argv)
         fprintf(stderr, "litmusc gen: error: --size must be at least 1\n");
         status = EXIT_USAGE;
     }
-    if (status == EXIT_OK && list) {
+    if (status == EXIT_OK && vocab && arch != GEN_C) {
+        fprintf(stderr, "litmusc gen: error: --vocabulary is for --arch C\n");
+        status = EXIT_USAGE;
+    }
+    if (status == EXIT_OK && vocab) {
+        char *l = gen_c_vocabulary();
+        for (char *p = l; *p; p++)
+            if (*p == ' ')
+                *p = '\n';
+        printf("%s\n", l);
+        free(l);
+    } else if (status == EXIT_OK && list) {
         char *l = gen_edge_list(arch);
         printf("%s\n", l);
         free(l);

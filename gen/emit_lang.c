@@ -57,6 +57,8 @@ bool gen_lang_thread(const gen_cycle *c, const gen_lang *l, int p, strbuf *out, 
             snprintf(reg, sizeof reg, "r%d", r);
         }
         dep_kind = -1;
+        if (e->kind == GK_FENCED && e->afence)
+            return gen_edge_error(d, c, i, "access fences are not printed yet");
         if (e->kind == GK_FENCED) {
             indent(out, depth);
             l->fence(out, a, e->fence);
