@@ -80,6 +80,25 @@ static bool build(hctx *h, int c, const char *text, const char *src, const char 
     return lift_compile(h->cfgs[c].cc, h->cfgs[c].cflags, src, obj, d);
 }
 
+char *hunt_state_text(const lift_result *r, int i)
+{
+    /* cc_unroll is the lifter's own location (a loop past its bound), no
+     * global of the test: the state a run of the object can show is the rest */
+    char *s = lift_state_text(r, i);
+    char *u = strstr(s, LIFT_UNROLL_LOC "=");
+    if (u) {
+        char *end = strchr(u, ';');
+        end = end ? end + 1 : u + strlen(u);
+        while (*end == ' ')
+            end++;
+        memmove(u, end, strlen(end) + 1);
+        size_t l = strlen(s);
+        while (l && s[l - 1] == ' ')
+            s[--l] = 0;
+    }
+    return s;
+}
+
 /* The bytes of OBJ (NULL when it cannot be read). */
 static unsigned char *slurp(const char *obj, size_t *size)
 {
@@ -122,7 +141,7 @@ static void check(hctx *h, hitem *it, int c, const char *const *objs, const char
     } else {
         row->r.verdict = lift_verdict_name(r.verdict);
         if (r.nbad) {
-            row->forbidden = lift_state_text(&r, r.bad[0]);
+            row->forbidden = hunt_state_text(&r, r.bad[0]);
             row->lifted = xstrdup(r.text);
             row->r.forbidden = row->forbidden;
             row->r.lifted_text = row->lifted;

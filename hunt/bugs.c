@@ -180,7 +180,7 @@ static bool process(hctx *h, const campaign_hunt_raw *r, char **id, diag *d)
         lift_result mr;
         int res = check_text(&pc, best, NULL, &mr, &b.mft, &b.mt, &md);
         if (res == 1) {
-            b.mforbidden = lift_state_text(&mr, mr.bad[0]);
+            b.mforbidden = hunt_state_text(&mr, mr.bad[0]);
             b.mlifted = xstrdup(mr.text);
             b.mcb_text = xstrdup("");
             strbuf sbt = {0};

@@ -96,6 +96,11 @@ bool hunt_process_bugs(hctx *h, diag *d);
 /* report.c: DIR/report.json from the database. */
 bool hunt_write_report(hctx *h, diag *d);
 
+/* State I of R as lift_state_text writes it, without the lifter's
+ * cc_unroll (malloc'd). */
+struct lift_result;
+char *hunt_state_text(const struct lift_result *r, int i);
+
 /* now, in seconds (monotonic). */
 double hunt_now(void);
 
