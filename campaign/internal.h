@@ -56,6 +56,7 @@ typedef struct ccrun_job {
     int64_t id;
     const char *name, *path, *source;
     const char *compiler, *model, *cflags;
+    double timeout_s;       /* the compiler's time limit (the run option --timeout) */
 } ccrun_job;
 typedef struct ccrun_outcome {
     bool recorded;          /* its row was written (else: interrupted, give it back) */

@@ -1,4 +1,5 @@
-/* litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses] [--unroll N] FILE...
+/* litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses] [--unroll N]
+ *                  [--timeout SEC] FILE...
  *
  * Each C test, built by each compiler with each flag set, is lifted from
  * the object's machine code back to an X86_64 litmus test (lift/), whose
@@ -21,7 +22,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses]\n"
-               "                        [--unroll N] FILE...\n\n"
+               "                        [--unroll N] [--timeout SEC] FILE...\n\n"
                "Compile each C test with a real compiler (each thread a function P<n>, each\n"
                "location a global, each register a global P<n>_<reg>), lift each thread's\n"
                "machine code back to an X86_64 litmus test (Capstone, libelf), and compare\n"
@@ -44,10 +45,12 @@ static void usage(FILE *f)
                "                 thread, beside litmusc's c11-x86-mfence scheme for it\n"
                "  --unroll N     unroll each loop (a lock cmpxchg retry loop) N times (default\n"
                "                 2); a run that needs more is exit 3 naming the bound\n"
+               "  --timeout SEC  a compiler still going after SEC seconds is killed, with all\n"
+               "                 it started, and the configuration is exit 3 (default 60)\n"
                "  -h, --help     this text\n\n"
                "exit status: 0 no bug, 1 a compilation bug, 2 bad input or code that cannot\n"
                "lift (named: a call, an indirect jump, an instruction outside the dialect),\n"
-               "3 internal failure or a limit crossed\n\n"
+               "3 internal failure, a limit crossed, a compiler that cannot run (not found)\nor runs past --timeout\n\n"
                "example: litmusc cc-check --cc gcc --cc clang --cflags -O0 --cflags -O2 \\\n"
                "           tests/corpus/c11/classic/SB+scs.litmus\n");
 }
@@ -67,10 +70,10 @@ static char *tag(const char *s)
 
 /* One configuration of one test (lift/check.c): the exit status. */
 static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model *tso, const char *cc,
-                     const char *cflags, const char *out_dir, bool accesses, int unroll, diag *d)
+                     const char *cflags, const char *out_dir, bool accesses, int unroll, double timeout_s, diag *d)
 {
     lift_result r;
-    bool ok = lift_check(ft, t, sb, tso, cc, cflags, unroll, &r, d);
+    bool ok = lift_check_within(ft, t, sb, tso, cc, cflags, unroll, timeout_s, &r, d);
     if (r.herd_note)
         fprintf(stderr, "litmusc cc-check: %s %s %s: note: the lifted test is outside herd7 7.57's X86_64 (%s)\n",
                 t->name, cc, cflags, r.herd_note);
@@ -114,12 +117,13 @@ int cmd_cc_check(int argc, char **argv)
 {
     const char *model_arg = "rc11", *out_dir = NULL;
     bool accesses = false;
-    const char *unroll_arg = "2";
+    const char *unroll_arg = "2", *timeout_arg = "60";
     const char *ccs[32], *flags[32];
     int ncc = 0, nflags = 0;
     const cli_opt opts[] = {CLI_ID("--cc", O_CC, true), CLI_ID("--cflags", O_CFLAGS, true),
                             CLI_STR("--model", &model_arg), CLI_STR("--out", &out_dir),
-                            CLI_FLAG("--accesses", &accesses), CLI_STR("--unroll", &unroll_arg), {0}};
+                            CLI_FLAG("--accesses", &accesses), CLI_STR("--unroll", &unroll_arg),
+                            CLI_STR("--timeout", &timeout_arg), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc cc-check", argc, argv, usage);
     const char *v;
@@ -136,6 +140,12 @@ int cmd_cc_check(int argc, char **argv)
     long unroll = strtol(unroll_arg, &end, 10);
     if (*end || end == unroll_arg || unroll < 0 || unroll > 16) {
         fprintf(stderr, "litmusc cc-check: --unroll takes a count from 0 to 16, not '%s'\n", unroll_arg);
+        free(it.files);
+        return EXIT_USAGE;
+    }
+    double timeout_s = strtod(timeout_arg, &end);
+    if (*end || end == timeout_arg || !(timeout_s > 0) || timeout_s > 1e6) {
+        fprintf(stderr, "litmusc cc-check: --timeout takes seconds above 0, not '%s'\n", timeout_arg);
         free(it.files);
         return EXIT_USAGE;
     }
@@ -175,7 +185,7 @@ int cmd_cc_check(int argc, char **argv)
         for (int c = 0; c < ncc && sb; c++)
             for (int g = 0; g < nflags; g++) {
                 diag dd = {0};
-                int st = check_one(ft, t, sb, tso, ccs[c], flags[g], out_dir, accesses, unroll, &dd);
+                int st = check_one(ft, t, sb, tso, ccs[c], flags[g], out_dir, accesses, unroll, timeout_s, &dd);
                 if (dd.set) {
                     char msg[DIAG_MSG_MAX];
                     diag_format(&dd, msg, sizeof msg);

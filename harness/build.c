@@ -38,11 +38,13 @@ char *harness_cache_dir(const char *override)
     if (env && *env)
         return xasprintf("%s/.cache/litmusc", env);
     /* no home (cron, services): the per-user runtime folder, else one in
-     * /tmp that harness_cache_check accepts only if it is the user's own */
+     * $TMPDIR (else /tmp) that harness_cache_check accepts only if it is
+     * the user's own */
     env = getenv("XDG_RUNTIME_DIR");
     if (env && *env == '/')
         return xasprintf("%s/litmusc-cache", env);
-    return xasprintf("/tmp/litmusc-cache-%ld", (long)geteuid());
+    env = getenv("TMPDIR");
+    return xasprintf("%s/litmusc-cache-%ld", env && *env == '/' ? env : "/tmp", (long)geteuid());
 }
 
 /* Two independent 64-bit FNV-1a streams make a 128-bit key; each part is

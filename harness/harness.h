@@ -27,6 +27,7 @@
 #include "model/races.h"
 #include "util/diag.h"
 #include "util/json.h"
+#include "util/proc.h"
 #include "util/mem.h"
 
 /* ---- the raw histogram ------------------------------------------------- */
@@ -307,19 +308,11 @@ const char *harness_run_status(const harness_hist *h, const harness_runinfo *ri)
 const char *harness_run_verdict(const harness_hist *h, const harness_verdict *v, const harness_runinfo *ri);
 
 /* ---- child processes ---------------------------------------------------------- */
-typedef struct harness_child {
-    int exit_status;        /* when it exited normally, else -1 */
-    int term_signal;        /* signal that ended it, else 0 */
-    bool timed_out;         /* killed at the time limit */
-    bool interrupted;       /* we passed on a SIGINT/SIGTERM to it */
-    char *out;              /* all of its stdout (NUL-terminated) */
-    size_t outlen;
-    char *err;              /* the last part of its stderr (NUL-terminated) */
-    size_t errlen;
-    double seconds;         /* wall time */
-} harness_child;
+/* A child's end: util/proc.h's proc_result (exit_status, term_signal,
+ * timed_out, interrupted, out, err, seconds). */
+typedef proc_result harness_child;
 
-/* Run ARGV (argv[0] looked up in PATH) in its own process group with
+/* util/proc.h's proc_run with a time limit and a grace: ARGV (argv[0] looked up in PATH) in its own process group with
  * stdin from /dev/null, stdout and stderr captured.  At TIMEOUT_S seconds
  * (<= 0: no limit) or when harness_interrupted() becomes true, the group
  * gets SIGTERM (so a runner can print its partial histogram), and SIGKILL
@@ -412,7 +405,7 @@ typedef struct harness_build {
 
 /* The cache folder: OVERRIDE, else $LITMUSC_CACHE, else
  * $XDG_CACHE_HOME/litmusc, else $HOME/.cache/litmusc, else
- * $XDG_RUNTIME_DIR/litmusc-cache, else /tmp/litmusc-cache-EUID.  malloc'd. */
+ * $XDG_RUNTIME_DIR/litmusc-cache, else $TMPDIR (else /tmp)/litmusc-cache-EUID.  malloc'd. */
 char *harness_cache_dir(const char *override);
 /* Creates DIR (mode 0700) if missing and accepts it only if it belongs to
  * the user (a folder of the user's that others may enter is closed with

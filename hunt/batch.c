@@ -71,13 +71,15 @@ static char *unit_text(const hctx *h, hitem *it, int from, int to, diag *d)
     return sb_take(&b);
 }
 
-/* Write TEXT to SRC and compile it into OBJ with configuration C. */
-static bool build(hctx *h, int c, const char *text, const char *src, const char *obj, diag *d)
+/* Write TEXT (N tests) to SRC and compile it into OBJ with configuration
+ * C, under cc-check's time limit for each test of it. */
+static bool build(hctx *h, int c, const char *text, int n, const char *src, const char *obj, diag *d)
 {
     if (!file_write_atomic(src, text, strlen(text)))
         return diag_fail(d, "hunt: cannot write %s: %s", src, file_error(errno));
     h->st->p.compiler_calls++;
-    return lift_compile(h->cfgs[c].cc, h->cfgs[c].cflags, src, obj, d);
+    return lift_compile_within(h->cfgs[c].cc, h->cfgs[c].cflags, src, obj, LIFT_CC_TIMEOUT_S * (n < 4 ? 1 : n / 4),
+                               h->tmp, d);
 }
 
 char *hunt_state_text(const lift_result *r, int i)
@@ -170,21 +172,28 @@ bool hunt_batch(hctx *h, hitem *it, int n, bool (*stop)(hctx *h), diag *d)
         why[c] = xcalloc((size_t)n, sizeof **why);
         char *src = xasprintf("%s/b%d.c", h->tmp, c), *obj = xasprintf("%s/b%d.o", h->tmp, c);
         diag cd = {0};
-        if (build(h, c, text, src, obj, &cd)) {
+        if (build(h, c, text, n, src, obj, &cd)) {
             for (int i = 0; i < n; i++)
                 objs[c][i] = xstrdup(obj);
-        } else if (cd.status == 3) {
+        } else if (cd.status == 3 && n == 1) {
             ok = diag_fail(d, "%s", cd.msg);
         } else {
+            /* one by one: a test the compiler refuses (or chokes on, past
+             * the time limit) costs only itself; a compiler that cannot
+             * run at all stops the hunt */
             if (n > 1)
                 h->st->fallbacks++;
             for (int i = 0; i < n; i++) {
                 char *s1 = xasprintf("%s/b%d-%d.c", h->tmp, c, i), *o1 = xasprintf("%s/b%d-%d.o", h->tmp, c, i);
                 char *one = n > 1 ? unit_text(h, it, i, i + 1, d) : NULL;
                 diag od = {0};
-                if (n > 1 && one && build(h, c, one, s1, o1, &od))
+                if (n > 1 && one && build(h, c, one, 1, s1, o1, &od))
                     objs[c][i] = xstrdup(o1);
-                else {
+                else if (od.status == 3 && strstr(od.msg, "cannot run")) {
+                    ok = diag_fail(d, "%s", od.msg);
+                    free(one), free(s1), free(o1);
+                    break;
+                } else {
                     char msg[DIAG_MSG_MAX];
                     diag_format(n > 1 ? &od : &cd, msg, sizeof msg);
                     why[c][i] = xstrdup(msg);

@@ -256,9 +256,17 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
                           char **why, strbuf *inits, diag *d)
 {
     int n = 0;
-    lift_insn *v = lift_disasm(f->code, f->size, &n);
+    size_t decoded = 0;
+    lift_insn *v = lift_disasm(f->code, f->size, &n, &decoded);
     if (!v) {
         diag_fail(d, "cc-check: Capstone cannot open x86-64");
+        return NULL;
+    }
+    /* what follows an undecodable byte is not the function's code to drop */
+    if (decoded < f->size) {
+        diag_error(d, t->file, 0, 0, "cc-check: P%d: invalid instruction at offset 0x%zx of %s (byte 0x%02x)", th,
+                   decoded, f->name, f->code[decoded]);
+        free(v);
         return NULL;
     }
     slots sl = {0};
