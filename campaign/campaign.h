@@ -202,6 +202,10 @@ typedef struct campaign_hunt_row {
     const char *source, *lifted_text, *forbidden;
     const unsigned char *object;    /* the object the lifter read (NULL when not kept) */
     size_t object_size;
+    /* a mix's: thread n's object (its configuration's), NTHREAD_OBJECTS of them */
+    const unsigned char *const *thread_objects;
+    const size_t *thread_sizes;
+    int nthread_objects;
 } campaign_hunt_row;
 /* ROWS in one transaction (a row already there is kept). */
 bool campaign_hunt_record(campaign *c, const campaign_hunt_row *rows, int n, diag *d);
@@ -215,6 +219,9 @@ typedef struct campaign_hunt_raw {
     char *test, *source, *lifted, *forbidden;
     unsigned char *object;
     size_t object_size;
+    unsigned char **thread_objects;     /* a mix's, one a thread */
+    size_t *thread_sizes;
+    int nthread_objects;
     char *bug_id;               /* "" until a bug covers it */
 } campaign_hunt_raw;
 bool campaign_hunt_raw_list(campaign *c, campaign_hunt_raw **out, int *n, diag *d);

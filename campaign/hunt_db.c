@@ -17,6 +17,8 @@ static const char hunt_schema_sql[] =
     "CREATE TABLE IF NOT EXISTS hunt_raw_bugs (k INTEGER NOT NULL, config INTEGER NOT NULL,\n"
     "  test TEXT NOT NULL, source TEXT NOT NULL, lifted TEXT NOT NULL, forbidden TEXT NOT NULL,\n"
     "  object BLOB, bug_id TEXT, PRIMARY KEY (k, config));\n"
+    "CREATE TABLE IF NOT EXISTS hunt_objects (k INTEGER NOT NULL, config INTEGER NOT NULL,\n"
+    "  thread INTEGER NOT NULL, object BLOB NOT NULL, PRIMARY KEY (k, config, thread));\n"
     "CREATE TABLE IF NOT EXISTS hunt_bugs (id TEXT PRIMARY KEY, k INTEGER NOT NULL, config INTEGER NOT NULL,\n"
     "  compiler TEXT NOT NULL, cflags TEXT NOT NULL, test TEXT NOT NULL, forbidden TEXT NOT NULL,\n"
     "  culprit TEXT NOT NULL, hardware TEXT NOT NULL, instances INTEGER NOT NULL, json TEXT NOT NULL);\n";
@@ -62,8 +64,10 @@ bool campaign_hunt_done_tests(campaign *c, int nconfigs, long **ks, int *n, diag
     return true;
 }
 
-/* One row, and its raw bug when it has one. */
-static bool put_row(campaign *c, sqlite3_stmt *run, sqlite3_stmt *raw, const campaign_hunt_row *r, diag *d)
+/* One row, and its raw bug when it has one (with a mix's objects, one a
+ * thread, in OBJ). */
+static bool put_row(campaign *c, sqlite3_stmt *run, sqlite3_stmt *raw, sqlite3_stmt *obj, const campaign_hunt_row *r,
+                    diag *d)
 {
     sqlite3_reset(run);
     sqlite3_bind_int64(run, 1, r->k);
@@ -88,7 +92,19 @@ static bool put_row(campaign *c, sqlite3_stmt *run, sqlite3_stmt *raw, const cam
         sqlite3_bind_blob(raw, 7, r->object, (int)r->object_size, SQLITE_TRANSIENT);
     else
         sqlite3_bind_null(raw, 7);
-    return cdb_done(c, raw, d);
+    if (!cdb_done(c, raw, d))
+        return false;
+    for (int n = 0; n < r->nthread_objects; n++) {
+        sqlite3_reset(obj);
+        sqlite3_bind_int64(obj, 1, r->k);
+        sqlite3_bind_int(obj, 2, r->config);
+        sqlite3_bind_int(obj, 3, n);
+        sqlite3_bind_blob(obj, 4, r->thread_objects[n] ? (const void *)r->thread_objects[n] : "",
+                          (int)r->thread_sizes[n], SQLITE_TRANSIENT);
+        if (!cdb_done(c, obj, d))
+            return false;
+    }
+    return true;
 }
 
 bool campaign_hunt_record(campaign *c, const campaign_hunt_row *rows, int n, diag *d)
@@ -100,11 +116,14 @@ bool campaign_hunt_record(campaign *c, const campaign_hunt_row *rows, int n, dia
     sqlite3_stmt *raw = run ? cdb_prepare(c, "INSERT OR IGNORE INTO hunt_raw_bugs (k, config, test, source, "
                                              "lifted, forbidden, object) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", d)
                             : NULL;
-    bool ok = run && raw;
+    sqlite3_stmt *obj = raw ? cdb_prepare(c, "INSERT OR IGNORE INTO hunt_objects (k, config, thread, object) "
+                                             "VALUES (?1, ?2, ?3, ?4)", d) : NULL;
+    bool ok = run && raw && obj;
     for (int i = 0; ok && i < n; i++)
-        ok = put_row(c, run, raw, &rows[i], d);
+        ok = put_row(c, run, raw, obj, &rows[i], d);
     sqlite3_finalize(run);
     sqlite3_finalize(raw);
+    sqlite3_finalize(obj);
     if (ok)
         return cdb_commit(c, d);
     cdb_rollback(c);
@@ -152,7 +171,26 @@ bool campaign_hunt_raw_list(campaign *c, campaign_hunt_raw **out, int *n, diag *
     }
     sqlite3_finalize(st);
     *n = (int)len;
-    return true;
+    /* a mix's objects, one a thread */
+    st = cdb_prepare(c, "SELECT object FROM hunt_objects WHERE k = ?1 AND config = ?2 ORDER BY thread", d);
+    for (int i = 0; st && i < *n; i++) {
+        campaign_hunt_raw *r = &(*out)[i];
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, r->k);
+        sqlite3_bind_int(st, 2, r->config);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            size_t sz = (size_t)sqlite3_column_bytes(st, 0);
+            unsigned char *b = xmalloc(sz + 1);
+            if (sz)
+                memcpy(b, sqlite3_column_blob(st, 0), sz);
+            r->thread_objects = xrealloc(r->thread_objects, sizeof *r->thread_objects * (size_t)(r->nthread_objects + 1));
+            r->thread_sizes = xrealloc(r->thread_sizes, sizeof *r->thread_sizes * (size_t)(r->nthread_objects + 1));
+            r->thread_objects[r->nthread_objects] = b;
+            r->thread_sizes[r->nthread_objects++] = sz;
+        }
+    }
+    sqlite3_finalize(st);
+    return st != NULL || !*n;
 }
 
 void campaign_hunt_raw_free(campaign_hunt_raw *r, int n)
@@ -160,6 +198,9 @@ void campaign_hunt_raw_free(campaign_hunt_raw *r, int n)
     for (int i = 0; i < n; i++) {
         free(r[i].test), free(r[i].source), free(r[i].lifted), free(r[i].forbidden);
         free(r[i].object), free(r[i].bug_id);
+        for (int t = 0; t < r[i].nthread_objects; t++)
+            free(r[i].thread_objects[t]);
+        free(r[i].thread_objects), free(r[i].thread_sizes);
     }
     free(r);
 }
@@ -232,6 +273,7 @@ bool campaign_hunt_merge(campaign *c, diag *d)
                     "INSERT OR IGNORE INTO main.hunt SELECT * FROM src.hunt;"
                     "INSERT OR IGNORE INTO main.hunt_runs SELECT * FROM src.hunt_runs;"
                     "INSERT OR IGNORE INTO main.hunt_raw_bugs SELECT * FROM src.hunt_raw_bugs;"
+                    "INSERT OR IGNORE INTO main.hunt_objects SELECT * FROM src.hunt_objects;"
                     "INSERT OR IGNORE INTO main.hunt_bugs SELECT * FROM src.hunt_bugs;", d);
 }
 

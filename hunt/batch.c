@@ -116,6 +116,8 @@ typedef struct hrow {
     campaign_hunt_row r;
     char *detail, *lifted, *forbidden;
     unsigned char *object;
+    unsigned char **tobj;   /* a mix's objects, one a thread */
+    size_t *tsize;
 } hrow;
 
 static void check(hctx *h, hitem *it, int c, const char *const *objs, const char *why_not, hrow *row)
@@ -153,6 +155,16 @@ static void check(hctx *h, hitem *it, int c, const char *const *objs, const char
             if (c < h->ncfg)
                 row->object = slurp(objs[0], &row->r.object_size);
             row->r.object = row->object;
+            int nt = it->t->nthreads;
+            if (c >= h->ncfg) {
+                row->tobj = xcalloc((size_t)nt, sizeof *row->tobj);
+                row->tsize = xcalloc((size_t)nt, sizeof *row->tsize);
+                for (int n = 0; n < nt; n++)
+                    row->tobj[n] = slurp(objs[n], &row->tsize[n]);
+                row->r.thread_objects = (const unsigned char *const *)row->tobj;
+                row->r.thread_sizes = row->tsize;
+                row->r.nthread_objects = nt;
+            }
         }
     }
     lift_result_free(&r);
@@ -247,7 +259,12 @@ bool hunt_batch(hctx *h, hitem *it, int n, bool (*stop)(hctx *h), diag *d)
     ok = ok && campaign_hunt_record(h->db, rr, nrows, d);
     free(rr);
     for (int i = 0; i < nrows; i++)
+    {
         free(rows[i].detail), free(rows[i].lifted), free(rows[i].forbidden), free(rows[i].object);
+        for (int n = 0; rows[i].tobj && n < rows[i].r.nthread_objects; n++)
+            free(rows[i].tobj[n]);
+        free(rows[i].tobj), free(rows[i].tsize);
+    }
     free(rows);
     for (int c = 0; c < ncfg; c++) {
         for (int i = 0; objs[c] && i < n; i++)

@@ -152,27 +152,38 @@ static bool process(hctx *h, const campaign_hunt_raw *r, char **id, diag *d)
             b.bisect_err = msg_of(&bd);
     }
     b.culprit = culprit_of(&b.bisect, b.bisect_err);
-    /* confirm with the very object */
+    /* confirm with the very object (a mix: one a thread, linked together) */
     report_step(h, "confirm", r->test);
-    if (!r->object_size)
-        b.confirm_err = xstrdup("no object was kept for this configuration (a mix links one object a thread)");
+    int nobj = r->object_size ? 1 : r->nthread_objects;
+    if (!nobj)
+        b.confirm_err = xstrdup("no object was kept for this configuration");
     else {
-        char *obj = xasprintf("%s/confirm-%ld-%d.o", h->tmp, r->k, r->config);
-        diag cd = {0};
-        if (!file_write_atomic(obj, (const char *)r->object, r->object_size))
-            b.confirm_err = xasprintf("cannot write %s", obj);
-        else {
+        char **paths = xcalloc((size_t)nobj, sizeof *paths);
+        bool written = true;
+        for (int n = 0; n < nobj; n++) {
+            paths[n] = xasprintf("%s/confirm-%ld-%d-%d.o", h->tmp, r->k, r->config, n);
+            const unsigned char *bytes = r->object_size ? r->object : r->thread_objects[n];
+            size_t size = r->object_size ? r->object_size : r->thread_sizes[n];
+            if (written && !file_write_atomic(paths[n], (const char *)bytes, size)) {
+                b.confirm_err = xasprintf("cannot write %s", paths[n]);
+                written = false;
+            }
+        }
+        if (written) {
             char prefix[32];
             hunt_prefix(r->k, prefix, sizeof prefix);
-            const char *objs[] = {obj};
+            diag cd = {0};
             hunt_confirm_opts co = {.budget_s = o->confirm_s > 0 ? o->confirm_s : 10};
-            if (hunt_confirm(t, prefix, objs, 1, r->forbidden, &co, &b.confirm, &cd))
+            if (hunt_confirm(t, prefix, (const char *const *)paths, nobj, r->forbidden, &co, &b.confirm, &cd))
                 b.confirmed = true;
             else
                 b.confirm_err = msg_of(&cd);
         }
-        unlink(obj);
-        free(obj);
+        for (int n = 0; n < nobj; n++) {
+            unlink(paths[n]);
+            free(paths[n]);
+        }
+        free(paths);
     }
     /* the repro and the minimal test's own states */
     if (!mix) {
