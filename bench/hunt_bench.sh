@@ -5,7 +5,7 @@
 # compiler and level (the planted broken compiler, gcc, clang), each a hunt
 # of the same budget; and how much of the vocabulary a long hunt draws.
 # Prints Markdown for bench/RESULTS.md.
-#   HUNT_TESTS   tests of the throughput runs (default 200)
+#   HUNT_TESTS   tests of the throughput runs (default 200; --batch 1 a quarter of them)
 #   HUNT_BUDGET  budget of each per-level hunt (default 20s)
 #   HUNT_LONG    budget of the coverage hunt (default 10m)
 set -u
@@ -22,18 +22,23 @@ field() { grep -o "\"$1\":[0-9][0-9.]*" "$2" | head -1 | cut -d: -f2; }
 
 echo "### Throughput: gcc -O2 and clang -O2, the first $N tests of seed 1"
 echo
-table_head "way" "configurations" "compiler calls" "wall" "configurations/s"
+echo "(configurations/s over the whole command; the search's own rate leaves out start-up: the"
+echo "compilers' --version, the models, the database)"
+echo
+table_head "way" "configurations" "compiler calls" "wall" "configurations/s" "search's rate"
 for b in 1 16 64 200; do
     d="$tmp/b$b"
+    n=$N
+    [ "$b" = 1 ] && n=$((N / 4))
     start=$(date +%s.%N)
-    "$LITMUSC" hunt --cc gcc --cc clang --cflags -O2 --max-tests "$N" --batch "$b" --max-bugs 0 -o "$d" \
+    "$LITMUSC" hunt --cc gcc --cc clang --cflags -O2 --max-tests "$n" --batch "$b" --max-bugs 0 -o "$d" \
         >"$d.out" 2>&1
     end=$(date +%s.%N)
     way="--batch $b"
     [ "$b" = 1 ] && way="--batch 1 (cc-check's way: one call a test)"
-    printf '| %s | %s | %s | %.1f s | %.1f |\n' "$way" "$(field configurations "$d/report.json")" \
+    printf '| %s | %s | %s | %.1f s | %.1f | %.1f |\n' "$way" "$(field configurations "$d/report.json")" \
         "$(field compiler_calls "$d/report.json")" "$(echo "$end - $start" | bc)" \
-        "$(echo "$(field configurations "$d/report.json") / ($end - $start)" | bc -l)"
+        "$(echo "$(field configurations "$d/report.json") / ($end - $start)" | bc -l)" "$(field rate "$d/report.json")"
 done
 d="$tmp/shards"
 start=$(date +%s.%N)
@@ -44,7 +49,7 @@ done
 wait
 end=$(date +%s.%N)
 total=$(sqlite3 "$d/hunt.db" "SELECT count(*) FROM hunt_runs" 2>/dev/null || echo "?")
-printf '| --batch 64, two shards at once (one database) | %s | - | %.1f s | %.1f |\n' "$total" \
+printf '| --batch 64, two shards at once (one database) | %s | - | %.1f s | %.1f | - |\n' "$total" \
     "$(echo "$end - $start" | bc)" "$(echo "$total / ($end - $start)" | bc -l)"
 echo
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "frontend/frontend.h"
+#include "harness/harness.h"
 #include "hunt/bug.h"
 #include "hunt/hunt_internal.h"
 #include "ir/lower.h"
@@ -103,6 +104,40 @@ static const char *shape(const char *text)
     return nl ? nl + 1 : text;
 }
 
+/* A mix's object for thread TH of test T (prefix PREFIX) in PATH, made
+ * linkable beside the other threads' objects: every symbol local but
+ * thread TH's function and the test's globals (defined weak in each), so
+ * that the batch's other functions, which each object also defines, do not
+ * clash.  Only the symbol table changes; the code is the bytes lifted.
+ * False and *WHY (malloc'd) when objcopy fails. */
+static bool only_thread(const ir_test *t, const char *prefix, int th, const char *path, char **why)
+{
+    char **argv = xcalloc((size_t)(8 + t->nlocs + 64), sizeof *argv);
+    int n = 0;
+    argv[n++] = xstrdup("objcopy");
+    argv[n++] = xasprintf("--keep-global-symbol=%sP%d", prefix, th);
+    for (int i = 0; i < t->nlocs; i++)
+        argv[n++] = xasprintf("--keep-global-symbol=%s%s", prefix, t->locs[i].name);
+    for (int m = 0; m < t->nthreads; m++)
+        for (int r = 0; r < t->threads[m].nfinal_regs && n < 8 + t->nlocs + 60; r++)
+            argv[n++] = xasprintf("--keep-global-symbol=%sP%d_%s", prefix, m, t->threads[m].final_regs[r].name);
+    argv[n++] = xstrdup(path);
+    harness_child ch;
+    diag d = {0};
+    bool ok = harness_child_run(argv, 60, 1, &ch, &d);
+    if (ok) {
+        ok = ch.exit_status == 0;
+        if (!ok)
+            *why = xasprintf("objcopy on %s failed: %s", path, ch.err ? ch.err : "");
+        harness_child_free(&ch);
+    } else
+        *why = msg_of(&d);
+    for (int i = 0; i < n; i++)
+        free(argv[i]);
+    free(argv);
+    return ok;
+}
+
 /* Reduce, bisect, confirm and write raw bug R; its bug's id in *ID. */
 static bool process(hctx *h, const campaign_hunt_raw *r, char **id, diag *d)
 {
@@ -169,9 +204,12 @@ static bool process(hctx *h, const campaign_hunt_raw *r, char **id, diag *d)
                 written = false;
             }
         }
+        char prefix[32];
+        hunt_prefix(r->k, prefix, sizeof prefix);
+        for (int n = 0; written && !r->object_size && n < nobj; n++)
+            if (!only_thread(t, prefix, n, paths[n], &b.confirm_err))
+                written = false;
         if (written) {
-            char prefix[32];
-            hunt_prefix(r->k, prefix, sizeof prefix);
             diag cd = {0};
             hunt_confirm_opts co = {.budget_s = o->confirm_s > 0 ? o->confirm_s : 10};
             if (hunt_confirm(t, prefix, (const char *const *)paths, nobj, r->forbidden, &co, &b.confirm, &cd))

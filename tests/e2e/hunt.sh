@@ -1,4 +1,5 @@
 #!/bin/sh
+# check: long
 # `litmusc hunt`: a deliberately broken compiler (tests/hunt/broken-cc:
 # gcc whose assembly loses its fences and whose xchg stores become plain
 # movs) is found from nothing and a bug folder is written, while real gcc
@@ -15,10 +16,11 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 command -v gcc >/dev/null 2>&1 || { echo "SKIP: no gcc"; exit 77; }
 
-# the broken compiler within a budget, from nothing
-"$L" hunt --cc "$broken" --budget 3s --max-bugs 0 -o "$tmp/t" >"$tmp/t.out" 2>&1
+# the broken compiler within a budget, from nothing (seed 1's first bug
+# for it is test 39: three batches of 16)
+"$L" hunt --cc "$broken" --budget 20s --batch 16 --max-bugs 0 -o "$tmp/t" >"$tmp/t.out" 2>&1
 rc=$?
-[ "$rc" = 1 ] || fail "broken compiler, --budget 3s: exit $rc, not 1: $(tail -2 "$tmp/t.out")"
+[ "$rc" = 1 ] || fail "broken compiler, --budget 20s: exit $rc, not 1: $(tail -2 "$tmp/t.out")"
 
 # the broken compiler: found, with a bug folder and report.json
 "$L" hunt --cc "$broken" --cflags -O2 --max-tests 96 --max-bugs 1 --confirm-time 3s -o "$tmp/b" \
@@ -62,6 +64,10 @@ jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))'
 else
     echo "SKIP: no python3 jsonschema: report.json not validated"
 fi
+
+# --mix: each test once more with its threads from the two configurations
+"$L" hunt --cc gcc --cc "$broken" --cflags -O2 --mix --max-tests 40 --max-bugs 0 -o "$tmp/x" >"$tmp/x.out" 2>&1
+grep -q '^hunt: 40 tests, 120 configurations (120 compiled' "$tmp/x.out" || fail "--mix: $(head -1 "$tmp/x.out")"
 
 # real gcc over the same stream: no bug
 "$L" hunt --cc gcc --cflags -O2 --max-tests 96 -o "$tmp/g" >"$tmp/g.out" 2>"$tmp/g.err"
