@@ -13,13 +13,13 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 command -v gcc >/dev/null 2>&1 || { echo "SKIP: no gcc"; exit 77; }
 command -v setsid >/dev/null 2>&1 || { echo "SKIP: no setsid"; exit 77; }
 command -v sqlite3 >/dev/null 2>&1 || { echo "SKIP: no sqlite3 to read the database between kill and resume"; exit 77; }
-N=120
+N=96
 moments=$(awk 'BEGIN { srand(41); for (i = 0; i < 5; i++) printf "%d ", 7 + int(rand() * 16) }')
 round=0
 for m in $moments; do
     round=$((round + 1))
     d="$tmp/r$round"
-    setsid "$L" hunt --cc gcc --cflags -O0 --cflags -O2 --max-tests $N --batch 16 -o "$d" >"$d.out1" 2>&1 &
+    setsid "$L" hunt --cc gcc --cflags -O0 --cflags -O2 --max-tests $N --batch 8 -o "$d" >"$d.out1" 2>&1 &
     leader=$!
     sleep "$(awk -v m="$m" 'BEGIN { printf "%.1f", m / 10 }')"
     kill -KILL "-$leader" 2>/dev/null
@@ -27,7 +27,7 @@ for m in $moments; do
     before=$(sqlite3 "$d/hunt.db" "SELECT count(*) FROM hunt_runs" 2>/dev/null || echo 0)
     [ -n "$before" ] || before=0
     echo "round $round: killed at $m/10 s with $before of $((2 * N)) recorded"
-    "$L" hunt --cc gcc --cflags -O0 --cflags -O2 --max-tests $N --batch 16 -o "$d" >"$d.out2" 2>&1
+    "$L" hunt --cc gcc --cflags -O0 --cflags -O2 --max-tests $N --batch 8 -o "$d" >"$d.out2" 2>&1
     rc=$?
     [ "$rc" = 0 ] || fail "round $round (kill at $m/10 s): resume exit $rc: $(tail -2 "$d.out2")"
     grep -q "^hunt: $N tests, $((2 * N)) configurations" "$d.out2" ||
