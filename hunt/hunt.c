@@ -143,7 +143,7 @@ static bool search(hctx *h, const hunt_vocab *v, diag *d)
         return false;
     int bsz = o->batch > 0 ? o->batch : 64;
     hitem *items = xcalloc((size_t)bsz, sizeof *items);
-    int n = 0;
+    int n = 0, cur = o->budget_s > 0 && bsz > 8 ? 8 : bsz;
     bool ok = true, stopped = false;
     for (long k = o->shard - 1; ok && !stopped; k += o->nshards) {
         if (o->max_tests > 0 && k >= o->max_tests)
@@ -156,12 +156,24 @@ static bool search(hctx *h, const hunt_vocab *v, diag *d)
             h->st->gen_failed++;
             continue;
         }
-        if (++n < bsz)
+        if (++n < cur)
             continue;
+        double t0 = hunt_now();
         ok = hunt_batch(h, items, n, out_of_budget, d);
+        double dt = hunt_now() - t0;
         for (int i = 0; i < n; i++)
             item_free(&items[i]);
         n = 0;
+        /* under a budget, batches grow from 8 while one takes under a
+         * tenth of the time left, and shrink when one takes more than a
+         * third, so that the budget's end drops little compiled work */
+        if (o->budget_s > 0) {
+            double left = o->budget_s - (hunt_now() - h->t0);
+            if (dt * 10 < left && cur < bsz)
+                cur = cur * 2 < bsz ? cur * 2 : bsz;
+            else if (dt * 3 > left && cur > 1)
+                cur /= 2;
+        }
     }
     /* what is left when the stream ended (not the budget: a batch begun
      * after it would only be dropped) */
