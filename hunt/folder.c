@@ -115,12 +115,18 @@ static char *report_md(const hctx *h, const hunt_bug *b)
         sb_printf(&m, "Not reduced: %s.  The test as found (test.litmus):\n\n", b->reduce_err);
     if (!b->minimal)
         fence(&m, "", r->source);
-    sb_add(&m, "## Source states (rc11)\n\n");
+    /* the states of the test the rest of the report shows: the minimal
+     * one when there is one */
+    sb_printf(&m, "## Source states (rc11%s)\n\n", b->mt ? ", the minimal test" : "");
     strbuf s = {0};
-    bset_format_herd(&s, b->t, b->sb, 0);
+    diag md = {0};
+    struct bset *msb = b->mt ? model_run(h->src, b->mt, &md) : NULL;
+    bset_format_herd(&s, msb ? b->mt : b->t, msb ? msb : b->sb, 0);
+    if (msb)
+        bset_free(msb);
     fence(&m, "", s.s ? s.s : "");
     sb_free(&s);
-    sb_add(&m, "## Compiled states (x86tso, the lifted test)\n\n");
+    sb_printf(&m, "## Compiled states (x86tso, the lifted %stest)\n\n", b->mt ? "minimal " : "");
     fence(&m, "", b->mcb_text ? b->mcb_text : "(the lifted test did not run again: see lifted.litmus)\n");
     const fe_test *ft = b->mft ? b->mft : b->ft;
     const char *lifted = b->mlifted ? b->mlifted : r->lifted;
@@ -142,7 +148,6 @@ static char *report_md(const hctx *h, const hunt_bug *b)
         sb_printf(&m, "```\n%s %s -pthread repro.c -o repro && ./repro\n```\n", b->cfg->cc, b->cfg->cflags);
     else
         sb_printf(&m, "No repro.c: %s\n", b->repro_err ? b->repro_err : "not written");
-    (void)h;
     return sb_take(&m);
 }
 
