@@ -122,16 +122,16 @@ static bool only_thread(const ir_test *t, const char *prefix, int th, const char
         for (int r = 0; r < t->threads[m].nfinal_regs && n < 8 + t->nlocs + 60; r++)
             argv[n++] = xasprintf("--keep-global-symbol=%sP%d_%s", prefix, m, t->threads[m].final_regs[r].name);
     argv[n++] = xstrdup(path);
-    harness_child ch;
+    harness_child ch = {0};
     diag d = {0};
     bool ok = harness_child_run(argv, 60, 1, &ch, &d);
     if (ok) {
         ok = ch.exit_status == 0;
         if (!ok)
             *why = xasprintf("objcopy on %s failed: %s", path, ch.err ? ch.err : "");
-        harness_child_free(&ch);
     } else
         *why = msg_of(&d);
+    harness_child_free(&ch);
     for (int i = 0; i < n; i++)
         free(argv[i]);
     free(argv);

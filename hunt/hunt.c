@@ -19,10 +19,12 @@
 static bool version_of(hcfg *f, diag *d)
 {
     char *argv[] = {(char *)f->cc, "--version", NULL};
-    harness_child ch;
+    harness_child ch = {0};
     diag cd = {0};
-    if (!harness_child_run(argv, 30, 1, &ch, &cd))
+    if (!harness_child_run(argv, 30, 1, &ch, &cd)) {
+        harness_child_free(&ch);    /* what it had read before it gave up */
         return diag_fail(d, "hunt: compiler '%s' cannot be run (not found?)", f->cc);
+    }
     bool ok = ch.exit_status == 0;
     if (ok) {
         size_t n = strcspn(ch.out, "\n");
@@ -239,7 +241,7 @@ bool hunt_run(const hunt_opts *o, hunt_stats *st, diag *d)
     ok = ok && hunt_process_bugs(&h, d);
     st->p.elapsed_s = searched, st->p.rate = rate;
     ok = ok && hunt_write_report(&h, d);
-    if (h.o->progress) {
+    if (ok && h.o->progress) {
         st->p.phase = "done", st->p.current = NULL;
         h.o->progress(h.o->ctx, &st->p);
     }
