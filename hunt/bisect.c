@@ -45,41 +45,11 @@ static bool ask(bis *b, const char *extra)
     return ask3(b, extra) == 1;
 }
 
-/* CC's words, FLAGS' words, then MORE (NULL-terminated), as an argv. */
-static char **argv_of(const char *cc, const char *flags, const char *const *more)
-{
-    char **v = NULL;
-    int n = 0;
-    const char *parts[2] = {cc, flags};
-    for (int k = 0; k < 2; k++) {
-        char *s = xstrdup(parts[k] ? parts[k] : "");
-        for (char *w = strtok(s, " \t"); w; w = strtok(NULL, " \t")) {
-            v = xrealloc(v, (size_t)(n + 1) * sizeof *v);
-            v[n++] = xstrdup(w);
-        }
-        free(s);
-    }
-    for (; more && *more; more++) {
-        v = xrealloc(v, (size_t)(n + 1) * sizeof *v);
-        v[n++] = xstrdup(*more);
-    }
-    v = xrealloc(v, (size_t)(n + 1) * sizeof *v);
-    v[n] = NULL;
-    return v;
-}
-
-static void argv_free(char **v)
-{
-    for (int i = 0; v && v[i]; i++)
-        free(v[i]);
-    free(v);
-}
-
 /* Everything CC FLAGS MORE writes (stderr with stdout: clang's bisect
  * listing is long and on stderr); NULL + D when it cannot run. */
 static char *run_cc(const char *cc, const char *flags, const char *const *more, diag *d)
 {
-    char **cmd = argv_of(cc, flags, more);
+    char **cmd = hunt_argv(cc, flags, more);
     int n = 0;
     while (cmd[n])
         n++;
@@ -94,12 +64,14 @@ static char *run_cc(const char *cc, const char *flags, const char *const *more, 
         out = xstrdup(c.out ? c.out : "");
     harness_child_free(&c);
     free(argv);
-    argv_free(cmd);
+    hunt_argv_free(cmd);
     return out;
 }
 
 /* ---- clang ------------------------------------------------------------------------ */
 
+/* clang: limit 0 first (no pass at all), then the least limit with the
+ * bug, by binary search, and the pass the compiler numbers so. */
 static bool clang_bisect(bis *b, diag *d)
 {
     hunt_bisect_result *r = b->r;
@@ -211,12 +183,15 @@ static int with_off(bis *b, char **flags, const int *idx, int count)
  * (for the flags to leave on) the test lifting with all but the set off. */
 typedef bool (*set_test)(bis *b, char **flags, const int *idx, int count, const int *all, int nall);
 
+/* ddmin's test for the flags to turn off: the bug goes with them. */
 static bool gone(bis *b, char **flags, const int *idx, int count, const int *all, int nall)
 {
     (void)all, (void)nall;
     return with_off(b, flags, idx, count) == 0;
 }
 
+/* ddmin's test for the flags to leave on: with every other one off, the
+ * test still compiles and lifts. */
 static bool lifts_without(bis *b, char **flags, const int *idx, int count, const int *all, int nall)
 {
     int *off = xmalloc(sizeof *off * (size_t)(nall ? nall : 1)), k = 0;
@@ -266,6 +241,7 @@ static void ddmin(bis *b, char **flags, int *c, int *n, set_test test, const int
     free(tmp);
 }
 
+/* "PRE"-prefixed names of the flags at IDX, blank-separated (malloc'd). */
 static char *flag_list(char **flags, const int *idx, int n, const char *pre)
 {
     strbuf s = {0};
@@ -306,6 +282,8 @@ static int liftable(bis *b, char **flags, int n, int *off, int **on, int *non)
     return nk < n ? k : -1;
 }
 
+/* gcc: -O0 first (no optimisation at all), then the enabled -f flags
+ * turned off together and narrowed by ddmin. */
 static bool gcc_bisect(bis *b, diag *d)
 {
     hunt_bisect_result *r = b->r;

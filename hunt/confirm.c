@@ -12,24 +12,6 @@
 #include "hunt/internal.h"
 #include "util/file.h"
 
-static void add_words(char ***v, int *n, const char *s)
-{
-    char *c = xstrdup(s);
-    for (char *w = strtok(c, " \t"); w; w = strtok(NULL, " \t")) {
-        *v = xrealloc(*v, (size_t)(*n + 2) * sizeof **v);
-        (*v)[(*n)++] = xstrdup(w);
-        (*v)[*n] = NULL;
-    }
-    free(c);
-}
-
-static void add_word(char ***v, int *n, const char *s)
-{
-    *v = xrealloc(*v, (size_t)(*n + 2) * sizeof **v);
-    (*v)[(*n)++] = xstrdup(s);
-    (*v)[*n] = NULL;
-}
-
 /* The driver's output OUT read into R: the config line, the states, the
  * count line; false when it is not there. */
 static bool read_output(const char *out, hunt_confirm_result *r, char **config)
@@ -65,16 +47,8 @@ bool hunt_confirm(const ir_test *t, const char *prefix, const char *const *objs,
     const char *dcc = o->driver_cc && *o->driver_cc ? o->driver_cc : "cc";
     hunt_obs *obs = NULL;
     int nobs = 0;
-    if (!forbidden || !hunt_parse_state(forbidden, &obs, &nobs))
-        return diag_error(d, t->file, 0, 0, "hunt: the forbidden state '%s' is not of the form 'x=1; P0_r0=0;'",
-                          forbidden ? forbidden : "");
-    for (int k = 0; k < nobs; k++)
-        if (!hunt_tu_global(t, obs[k].name)) {
-            diag_error(d, t->file, 0, 0, "hunt: the forbidden state names '%s', no global of test %s", obs[k].name,
-                       t->name);
-            hunt_obs_free(obs, nobs);
-            return false;
-        }
+    if (!hunt_state_obs(t, forbidden, &obs, &nobs, d))
+        return false;
     char *dir = file_temp_dir("litmusc-confirm");
     if (!dir) {
         hunt_obs_free(obs, nobs);
@@ -87,14 +61,14 @@ bool hunt_confirm(const ir_test *t, const char *prefix, const char *const *objs,
     free(text);
     if (!ok)
         diag_fail(d, "hunt: cannot write %s", src);
-    char **argv = NULL;
-    int n = 0;
-    add_words(&argv, &n, dcc);
+    const char **more = xcalloc((size_t)nobjs + 7, sizeof *more);
     const char *flags[] = {"-O2", "-pthread", "-no-pie", "-o", exe, src};
-    for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
-        add_word(&argv, &n, flags[i]);
+    for (int i = 0; i < 6; i++)
+        more[i] = flags[i];
     for (int i = 0; i < nobjs; i++)
-        add_word(&argv, &n, objs[i]);
+        more[6 + i] = objs[i];
+    char **argv = hunt_argv(dcc, NULL, more);
+    free(more);
     harness_child c = {0};
     if (ok) {
         ok = harness_child_run(argv, 120, 1, &c, d);
@@ -102,7 +76,7 @@ bool hunt_confirm(const ir_test *t, const char *prefix, const char *const *objs,
             ok = harness_child_failed(d, &c, 120, "hunt: linking the stress driver with the test's object");
         harness_child_free(&c);
     }
-    strv_free(argv, n);
+    hunt_argv_free(argv);
     char *config = NULL;
     if (ok) {
         char secs[32], rounds[32];
@@ -130,8 +104,8 @@ bool hunt_confirm(const ir_test *t, const char *prefix, const char *const *objs,
         sb_printf(&b, "%s budget=%gs", cfg, budget);
         if (o->max_iterations > 0)
             sb_printf(&b, " max-rounds=%ld", o->max_iterations);
-        sb_printf(&b, "; machine %s %s %s, %s, %d cores; driver %s -O2 -pthread -no-pie linked with", un ? u.sysname : "?",
-                  un ? u.release : "?", un ? u.machine : "?", ri.cpu, ri.cores, dcc);
+        sb_printf(&b, "; machine %s %s %s, %s, %d cores; driver %s -O2 -pthread -no-pie linked with",
+                  un ? u.sysname : "?", un ? u.release : "?", un ? u.machine : "?", ri.cpu, ri.cores, dcc);
         for (int i = 0; i < nobjs; i++)
             sb_printf(&b, " %s", objs[i]);
         r->config = sb_take(&b);

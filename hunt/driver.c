@@ -8,10 +8,12 @@
  * and counted.  The driver's own synchronisation is acquire loads and
  * release stores only, plain moves on x86: a compiler that drops fences or
  * breaks xchg, as the bugs it confirms, leaves it working. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hunt/internal.h"
+#include "lift/lift.h"
 
 bool hunt_parse_state(const char *text, hunt_obs **obs, int *n)
 {
@@ -31,7 +33,7 @@ bool hunt_parse_state(const char *text, hunt_obs **obs, int *n)
         if (end == eq + 1 || (*end && *end != ';' && *end != ' '))
             goto bad;
         for (const char *c = p; c < eq; c++)
-            if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (c > p && *c >= '0' && *c <= '9')))
+            if (!(*c == '_' || isalpha((unsigned char)*c) || (c > p && isdigit((unsigned char)*c))))
                 goto bad;
         *obs = xrealloc(*obs, (size_t)(*n + 1) * sizeof **obs);
         (*obs)[*n].name = xstrndup(p, (size_t)(eq - p));
@@ -53,7 +55,8 @@ void hunt_obs_free(hunt_obs *obs, int n)
     free(obs);
 }
 
-bool hunt_tu_global(const ir_test *t, const char *name)
+/* Is NAME a global of T's translation unit: a location or P<n>_<reg>? */
+static bool tu_global(const ir_test *t, const char *name)
 {
     for (int i = 0; i < t->nlocs; i++)
         if (!strcmp(t->locs[i].name, name))
@@ -66,6 +69,33 @@ bool hunt_tu_global(const ir_test *t, const char *name)
                 return true;
         }
     return false;
+}
+
+bool hunt_state_obs(const ir_test *t, const char *forbidden, hunt_obs **obs, int *n, diag *d)
+{
+    if (!forbidden || !hunt_parse_state(forbidden, obs, n))
+        return diag_error(d, t->file, 0, 0, "hunt: the forbidden state '%s' is not of the form 'x=1; P0_r0=0;'",
+                          forbidden ? forbidden : "");
+    for (int k = 0; k < *n; k++) {
+        if (!strcmp((*obs)[k].name, LIFT_UNROLL_LOC)) {
+            free((*obs)[k].name);
+            memmove(*obs + k, *obs + k + 1, sizeof **obs * (size_t)(*n - k - 1));
+            --*n, k--;
+        } else if (!tu_global(t, (*obs)[k].name)) {
+            diag_error(d, t->file, 0, 0, "hunt: the forbidden state names '%s', no global of test %s",
+                       (*obs)[k].name, t->name);
+            hunt_obs_free(*obs, *n);
+            *obs = NULL, *n = 0;
+            return false;
+        }
+    }
+    if (*n == 0) {
+        free(*obs);
+        *obs = NULL;
+        return diag_error(d, t->file, 0, 0, "hunt: the forbidden state '%s' names nothing a run can read",
+                          forbidden);
+    }
+    return true;
 }
 
 /* A location's type without its atomic qualifier: the driver reads and
@@ -105,9 +135,11 @@ static const char *driver_body =
     "    CPU_SET(hd_cpus[i % hd_ncpus], &s);\n"
     "    sched_setaffinity(0, sizeof s, &s);\n"
     "}\n"
+    "static volatile int hd_late[hd_NT];\n"
     "static void hd_at(int i)\n"
     "{\n"
     "    unsigned long long t = hd_start_at[i];\n"
+    "    hd_late[i] = __builtin_ia32_rdtsc() > t;\n"
     "    while (__builtin_ia32_rdtsc() < t)\n"
     "        if (hd_oversub) sched_yield();\n"
     "}\n"
@@ -168,14 +200,14 @@ static const char *driver_body =
     "            perror(\"pthread_create\");\n"
     "            return 3;\n"
     "        }\n"
-    "    unsigned long long rnd = 0x9e3779b97f4a7c15ull;\n"
+    "    unsigned long long rnd = 0x9e3779b97f4a7c15ull, lead = hd_oversub ? 20000 : 3000;\n"
     "    long rounds = 0, hits = 0;\n"
     "    double t0 = hd_now(), t = t0;\n"
     "    long long v[hd_NOBS > 0 ? hd_NOBS : 1];\n"
     "    for (long r = 1; max_rounds <= 0 || r <= max_rounds; r++) {\n"
     "        hd_reset();\n"
-    "        /* start a few thousand cycles on, each thread up to 255 later */\n"
-    "        unsigned long long base = __builtin_ia32_rdtsc() + (hd_oversub ? 200000 : 3000);\n"
+    "        /* start LEAD cycles on, each thread up to 255 later */\n"
+    "        unsigned long long base = __builtin_ia32_rdtsc() + lead;\n"
     "        for (int i = 0; i < hd_NT; i++) {\n"
     "            rnd ^= rnd << 13, rnd ^= rnd >> 7, rnd ^= rnd << 17;\n"
     "            hd_start_at[i] = base + (rnd & 255);\n"
@@ -192,11 +224,20 @@ static const char *driver_body =
     "            hit &= v[k] == hd_obs_want[k];\n"
     "        }\n"
     "        hd_count(v);\n"
+    "        /* a thread that heard of the round after its tick ran late: more\n"
+    "         * lead; all on time: a little less, so rounds stay cheap */\n"
+    "        int late = 0;\n"
+    "        for (int i = 0; i < hd_NT; i++)\n"
+    "            late |= hd_late[i];\n"
+    "        if (late && lead < 4000000)\n"
+    "            lead += lead / 8;\n"
+    "        else if (!late && lead > 1000)\n"
+    "            lead -= lead / 64;\n"
     "        rounds++;\n"
     "        hits += hit;\n"
     "        if (hit && until)\n"
     "            break;\n"
-    "        if ((r & 63) == 0 && (t = hd_now()) - t0 >= budget)\n"
+    "        if ((t = hd_now()) - t0 >= budget)\n"
     "            break;\n"
     "    }\n"
     "    t = hd_now();\n"
@@ -207,7 +248,8 @@ static const char *driver_body =
     "    printf(\"config threads=%d cpus=\", hd_NT);\n"
     "    for (int i = 0; i < hd_NT; i++)\n"
     "        printf(\"%s%d\", i ? \",\" : \"\", hd_cpus[i % hd_ncpus]);\n"
-    "    printf(\" allowed-cpus=%d rounds=%ld seconds=%.3f until-covered=%s\\n\", hd_ncpus, rounds, t - t0, until ? \"yes\" : \"no\");\n"
+    "    printf(\" allowed-cpus=%d rounds=%ld seconds=%.3f until-covered=%s start-lead=%llu-cycles\\n\", hd_ncpus,\n"
+    "           rounds, t - t0, until ? \"yes\" : \"no\", lead);\n"
     "    for (int s2 = 0; s2 < hd_nseen; s2++) {\n"
     "        printf(\"state %ld\", hd_counts[s2]);\n"
     "        for (int k = 0; k < hd_NOBS; k++)\n"
@@ -221,7 +263,7 @@ static const char *driver_body =
 char *hunt_driver_text(const ir_test *t, const char *prefix, const hunt_obs *obs, int nobs, const char *tu)
 {
     strbuf b = {0};
-    sb_add(&b, "#define _GNU_SOURCE\n#include <pthread.h>\n#include <sched.h>\n#include <stdio.h>\n"
+    sb_add(&b, "#ifndef _GNU_SOURCE\n#define _GNU_SOURCE\n#endif\n#include <pthread.h>\n#include <sched.h>\n#include <stdio.h>\n"
                "#include <stdlib.h>\n#include <string.h>\n#include <time.h>\n");
     if (tu) {
         /* the threads stay functions of their own, as in the object the
@@ -254,7 +296,8 @@ char *hunt_driver_text(const ir_test *t, const char *prefix, const hunt_obs *obs
     sb_add(&b, "static void hd_reset(void)\n{\n");
     for (int i = 0; i < t->nlocs; i++) {
         char *ty = plain_type(t->locs[i].ctype);
-        sb_printf(&b, "    *(volatile %s *)&%s%s = %lld;\n", ty, prefix, t->locs[i].name, (long long)t->locs[i].init);
+        sb_printf(&b, "    *(volatile %s *)&%s%s = %lld;\n", ty, prefix, t->locs[i].name,
+                  (long long)t->locs[i].init);
         free(ty);
     }
     for (int n = 0; n < t->nthreads; n++)

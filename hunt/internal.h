@@ -23,11 +23,25 @@ int hunt_red_sites(const char *text, hunt_red_kind k);
 /* TEXT with the edit K applied to its places FROM .. FROM+COUNT-1 (COUNT
  * 0: none), tidied (parameters no statement uses, locations no thread
  * names, condition atoms on registers or locations that are gone) and
- * printed in herd's C syntax; NULL when TEXT does not parse or the edit
- * changes nothing (malloc'd). */
+ * printed in herd's C syntax; NULL when TEXT does not parse, the edit
+ * changes nothing, or it leaves a condition that had atoms with none
+ * (malloc'd). */
 char *hunt_red_edit(const char *text, hunt_red_kind k, int from, int count);
 /* Threads, and memory accesses and fences, of test TEXT (-1: no parse). */
 void hunt_red_count(const char *text, int *threads, int *accesses);
+
+/* reduce_walk.c: each statement of block B (and of the blocks inside it)
+ * before its insides: SF (may be NULL) gets it with its block and index,
+ * EF (may be NULL) each expression, before its operands.  Over the
+ * threads of T: each thread's body. */
+typedef void (*hunt_expr_fn)(fe_expr *x, void *ctx);
+typedef void (*hunt_stmt_fn)(fe_stmt *s, fe_stmt *block, int i, void *ctx);
+void hunt_walk_block(fe_stmt *b, hunt_stmt_fn sf, hunt_expr_fn ef, void *ctx);
+void hunt_walk_threads(fe_test *t, hunt_stmt_fn sf, hunt_expr_fn ef, void *ctx);
+
+/* reduce_value.c: constant V renamed in T to the least positive value T
+ * does not use, when that is smaller; false when it is not. */
+bool hunt_red_shrink_value(fe_test *t, int64_t v);
 
 /* reduce_cond.c: the condition of T in herd's syntax, without the atoms
  * MASKED says are gone (an and keeps its other side; anything else
@@ -35,6 +49,9 @@ void hunt_red_count(const char *text, int *threads, int *accesses);
  * newline.  MASKED gets the atom (FE_P_ATOM) and CTX. */
 typedef bool (*hunt_atom_gone)(const fe_prop *atom, void *ctx);
 void hunt_red_print_cond(strbuf *b, const fe_test *t, hunt_atom_gone masked, void *ctx);
+/* Does T's condition keep an atom once those MASKED says are gone go (or
+ * had it none to begin with)? */
+bool hunt_red_cond_kept(const fe_test *t, hunt_atom_gone masked, void *ctx);
 
 /* ---- bisect_parse.c -------------------------------------------------------- */
 
@@ -57,8 +74,14 @@ typedef struct hunt_obs {
  * not of that shape. */
 bool hunt_parse_state(const char *text, hunt_obs **obs, int *n);
 void hunt_obs_free(hunt_obs *obs, int n);
-/* Is NAME a global of T's translation unit: a location or P<n>_<reg>? */
-bool hunt_tu_global(const ir_test *t, const char *name);
+/* The observables of the forbidden state FORBIDDEN of test T, each a
+ * global of its translation unit (the lifter's cc_unroll, which no run
+ * of the object sets, left out); false and D set (status 2) if not. */
+bool hunt_state_obs(const ir_test *t, const char *forbidden, hunt_obs **obs, int *n, diag *d);
+/* CC's words, FLAGS' words (either may be NULL), then MORE (NULL or
+ * NULL-terminated), as a NULL-terminated argv (malloc'd). */
+char **hunt_argv(const char *cc, const char *flags, const char *const *more);
+void hunt_argv_free(char **v);
 /* The stress driver for T's threads and globals named with PREFIX,
  * counting the state OBS: extern declarations of the test's symbols
  * unless TU (the test's own translation unit, put first) is given. */

@@ -43,7 +43,7 @@ static bool pass(run *r, hunt_red_kind k)
 {
     int n = hunt_red_sites(r->cur, k);
     /* dropping every thread or statement at once leaves no test */
-    int chunk = (k == HUNT_RED_THREAD || k == HUNT_RED_STMT) ? n / 2 : n;
+    int chunk = (k == HUNT_RED_THREAD || k == HUNT_RED_STMT) && n > 1 ? n / 2 : n;
     bool any = false;
     while (chunk >= 1 && n > 0) {
         for (int from = 0; from < n;) {

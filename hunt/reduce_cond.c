@@ -4,6 +4,8 @@
 #include <inttypes.h>
 #include "hunt/internal.h"
 
+/* As frontend/print.c writes a location: the reduced test must read back
+ * as the frontend's printer would have written it. */
 static void print_loc(strbuf *b, const fe_loc *l, bool brackets)
 {
     if (l->kind == FE_LOC_REG && l->symbolic)
@@ -18,6 +20,7 @@ static void print_loc(strbuf *b, const fe_loc *l, bool brackets)
         sb_add(b, l->name);
 }
 
+/* A value with its spelling, which herd's hash covers. */
 static void print_value(strbuf *b, const fe_value *v)
 {
     if (v->kind == FE_VAL_ADDR)
@@ -51,6 +54,7 @@ static bool left(const fe_prop *p, const pctx *c)
     return !holds_gone(p, c);
 }
 
+/* P's precedence as printed: what is left of it, not what it was. */
 static int level(const fe_prop *p, const pctx *c)
 {
     switch (p->kind) {
@@ -67,6 +71,7 @@ static int level(const fe_prop *p, const pctx *c)
     }
 }
 
+/* P at least at level MINLVL (parenthesised below it), gone atoms left out. */
 static void print_prop(strbuf *b, const fe_prop *p, int minlvl, const pctx *c)
 {
     if (p->kind == FE_P_AND && (!left(p->l, c) || !left(p->r, c))) {
@@ -106,6 +111,18 @@ static void print_prop(strbuf *b, const fe_prop *p, int minlvl, const pctx *c)
     }
     if (paren)
         sb_addc(b, ')');
+}
+
+/* Does P name anything (a condition of true or false names nothing)? */
+static bool has_atom(const fe_prop *p)
+{
+    return p && (p->kind == FE_P_ATOM || has_atom(p->l) || has_atom(p->r));
+}
+
+bool hunt_red_cond_kept(const fe_test *t, hunt_atom_gone masked, void *ctx)
+{
+    pctx pc = {masked, ctx};
+    return !has_atom(t->cond.prop) || left(t->cond.prop, &pc);
 }
 
 void hunt_red_print_cond(strbuf *b, const fe_test *t, hunt_atom_gone masked, void *ctx)

@@ -12,24 +12,13 @@ char *hunt_repro_text(const fe_test *ft, const ir_test *t, const char *forbidden
 {
     hunt_obs *obs = NULL;
     int nobs = 0;
-    if (!forbidden || !hunt_parse_state(forbidden, &obs, &nobs)) {
-        diag_error(d, t->file, 0, 0, "hunt: the forbidden state '%s' is not of the form 'x=1; P0_r0=0;'",
-                   forbidden ? forbidden : "");
+    if (!hunt_state_obs(t, forbidden, &obs, &nobs, d))
         return NULL;
-    }
     char *tu = lift_tu_text(ft, t, d);
     if (!tu) {
         hunt_obs_free(obs, nobs);
         return NULL;
     }
-    for (int k = 0; k < nobs; k++)
-        if (!hunt_tu_global(t, obs[k].name)) {
-            diag_error(d, t->file, 0, 0, "hunt: the forbidden state names '%s', no global of test %s", obs[k].name,
-                       t->name);
-            hunt_obs_free(obs, nobs);
-            free(tu);
-            return NULL;
-        }
     strbuf b = {0};
     sb_printf(&b, "/* %s: the compiled test shows %s, a state the source forbids.\n"
                   " * Build with the reported compiler and flags, and -pthread: CC FLAGS -pthread repro.c -o repro\n"
