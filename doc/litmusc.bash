@@ -29,7 +29,7 @@ _litmusc()
     esac
     local opts=""
     case $cmd in
-    gen) opts="--arch -o --name --keep-order --size --relax --safe --nprocs --eprocs --max-ins --mode --mix --min-relax --max-relax --varatom --filter --list --help" ;;
+    gen) opts="--arch -o --name --keep-order --size --relax --safe --nprocs --eprocs --max-ins --mode --mix --min-relax --max-relax --varatom --filter --list --vocabulary --help" ;;
     parse) opts="--hash --check --help" ;;
     ir) opts="--read --cond --observables --help" ;;
     model) opts="--model --json --notes --no-prune --graph --format --show --help" ;;

@@ -163,7 +163,7 @@ static int write_from(const gen_cycle *c, int w, int old)
  * to have read what the cycle says by the final value of its location:
  * the two writes in the other coherence order must leave another value
  * (a kept result that would read otherwise rules that order out too). */
-static bool final_tells(const gen_cycle *c, diag *d)
+static bool final_tells(const gen_cycle *c0, const gen_cycle *c, int (*vals)[4], diag *d)
 {
     for (int l = 0; l < c->nlocs; l++) {
         int w[2], nw = 0, ig = -1;
@@ -178,8 +178,9 @@ static bool final_tells(const gen_cycle *c, diag *d)
             }
         if (ig < 0 || nw != 2)
             continue;
-        int first = c->ev[w[0]].v < c->ev[w[1]].v ? w[0] : w[1], last = first == w[0] ? w[1] : w[0];
-        int init = c->ev[first].v == 1 ? c->ev[(first + c->n - 1) % c->n].v : 0;
+        /* coherence order from the cycle's value numbers, values from C's */
+        int first = c0->ev[w[0]].v < c0->ev[w[1]].v ? w[0] : w[1], last = first == w[0] ? w[1] : w[0];
+        int init = vals[l][0];
         /* the other order: LAST first, reading the initial value */
         bool ruled_out = false;
         int v = init, seq[2] = {last, first};
@@ -269,11 +270,11 @@ bool gen_emit_c(const gen_cycle *c0, const gen_header *h, strbuf *out, diag *d)
         c->ev[i].v = vals[c->ev[i].loc][c->ev[i].v];
     for (int k = 0; k < nfin; k++)
         fin[k].v = vals[fin[k].loc][fin[k].v];
-    if (!final_tells(c, d)) {
+    if (!final_tells(c0, c, vals, d)) {
         free(c);
         return false;
     }
-    strbuf body = {0}, init = {0}, kept = {0};
+    strbuf body = {0}, init = {0};
     bool ok = true;
     for (int l = 0; l < c->nlocs; l++)
         if (vals[l][0]) {
@@ -290,25 +291,20 @@ bool gen_emit_c(const gen_cycle *c0, const gen_header *h, strbuf *out, diag *d)
             params(c, p, atomic, &x, &body);
             sb_printf(&body, ") {\n%s}\n\n", th.s ? th.s : "");
             for (int k = 0; k < x.n; k++)
-                if (x.init[k] && strncmp(x.name[k], "fs", 3))
+                if (x.init[k])
                     sb_printf(&init, " %s=%d;", x.name[k], x.init[k]);
-            for (int k = 0; k < x.nkept; k++)
-                sb_printf(&kept, "%d:%s;", x.kept[k].proc, x.kept[k].reg);
         }
         sb_free(&th);
     }
     if (ok) {
         sb_printf(out, "C %s\n\"%s\"\n%s\n{%s%s}\n\n%s", h->name, h->com, h->info, init.s ? init.s : "",
                   init.len ? " " : "", body.s);
-        if (kept.len)
-            sb_printf(out, "locations [%s]\n", kept.s);
         sb_add(out, "exists (");
         gen_print_condition(fin, nfin, out);
         sb_add(out, ")\n");
     }
     sb_free(&body);
     sb_free(&init);
-    sb_free(&kept);
     free(c);
     return ok;
 }

@@ -166,9 +166,10 @@ static bool access_fence(const gen_cycle *c, const gen_lang *l, int p, int i, st
         else
             ts->own = apply(e->op, old, call.operand);
     }
-    if (call.reg >= 0) {
-        /* a value only the thread writes is known; another goes to `locations` */
-        gen_final *f = known && e->op != GEN_OP_CASW ? &fin[(*nfin)++] : &x->kept[x->nkept++];
+    if (call.reg >= 0 && known && e->op != GEN_OP_CASW) {
+        /* a value only the thread writes is known: the condition says it
+         * (another result is kept in its register, not in the condition) */
+        gen_final *f = &fin[(*nfin)++];
         memset(f, 0, sizeof *f);
         f->proc = p;
         snprintf(f->reg, sizeof f->reg, "r%d", call.reg);

@@ -19,16 +19,13 @@ typedef struct gen_rmw_call {
 } gen_rmw_call;
 
 /* Locations a thread uses beyond the cycle's: access fence locations
- * and compare-exchange expected values, with their initial values; and
- * results kept without a value the condition could name. */
+ * and compare-exchange expected values, with their initial values. */
 enum { GEN_EXTRA_MAX = 2 * GEN_MAX_EDGES };
 typedef struct gen_extras {
     int n;
     char name[GEN_EXTRA_MAX][16];
     bool atomic[GEN_EXTRA_MAX];
     int init[GEN_EXTRA_MAX];
-    int nkept;
-    gen_final kept[GEN_EXTRA_MAX];  /* for `locations [...]` */
 } gen_extras;
 
 typedef struct gen_lang {
