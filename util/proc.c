@@ -306,6 +306,10 @@ bool proc_run(char *const argv[], const proc_opts *o, proc_result *r, diag *d)
     r->err = err.buf;
     r->errlen = err.len;
     if (w.start_tag) {
+        /* it never ran: nothing for the caller to free */
+        free(r->out), free(r->err);
+        r->out = r->err = NULL;
+        r->outlen = r->errlen = 0;
         r->start_errno = w.start_errno;
         if (w.start_tag == PROC_MSG_CHDIR)
             return diag_fail(d, "cannot run '%s' in %s: %s", argv[0], o->cwd ? o->cwd : ".",

@@ -52,7 +52,8 @@ typedef struct proc_result {
  * limit, 1 s grace, nothing else).  True when it ran, whatever its exit
  * status (R says how it ended; free with proc_result_free); false + D
  * (status 3: "cannot run 'gcc': No such file or directory", R->start_errno
- * set) when it could not be started at all, or chdir to O->cwd failed. */
+ * set; nothing in R to free) when it could not be started at all, or
+ * chdir to O->cwd failed. */
 bool proc_run(char *const argv[], const proc_opts *o, proc_result *r, diag *d);
 void proc_result_free(proc_result *r);
 

@@ -92,6 +92,31 @@ i=0
 while ! no_folders && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
 no_folders || fail "kill -9: a litmusc-cc-* folder was left: $(ls "$TMPDIR")"
 
+# the same with the real gcc, its cc1 held back by a -wrapper that sleeps:
+# after kill -9 of litmusc neither the driver's cc1 nor its sleep lives on
+if command -v gcc >/dev/null 2>&1; then
+    rm -f "$PIDS"/*
+    slow="$tmp/slow-cc1.sh"
+    printf '#!/bin/sh\nsleep 30 &\necho $! >"$PIDS/child.pid"\necho $$ >"$PIDS/cc.pid"\nwait\nexec "$@"\n' >"$slow"
+    chmod +x "$slow"
+    setsid "$L" cc-check --cc gcc --cflags "-O2 -wrapper $slow" "$sb" >/dev/null 2>&1 &
+    pid=$!
+    i=0
+    while ! [ -s "$PIDS/cc.pid" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    if [ -s "$PIDS/cc.pid" ]; then
+        kill -KILL $pid
+        wait $pid 2>/dev/null
+        gone || fail "kill -9 of a real gcc's run: its cc1 or the cc1's child outlived litmusc"
+        i=0
+        while ! no_folders && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+        no_folders || fail "kill -9 of a real gcc's run: a folder was left: $(ls "$TMPDIR")"
+    else
+        echo "SKIP: gcc -wrapper did not start its cc1 through the wrapper"
+        kill -KILL $pid 2>/dev/null
+        wait $pid 2>/dev/null
+    fi
+fi
+
 # a compiler that is not there: exit 3 with the system's reason
 "$L" cc-check --cc litmusc-no-such-cc "$sb" >"$tmp/out" 2>"$tmp/err"
 rc=$?
