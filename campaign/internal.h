@@ -86,4 +86,10 @@ bool ccreport_html(campaign *c, strbuf *out, diag *d);
     "(" r ".status = 'done' AND NOT (CASE WHEN json_valid(" r ".result) THEN json_type(" r ".result) = 'object' " \
     "ELSE 0 END))"
 
+/* Copy the hunt tables of the attached database src into main (nothing
+ * when src holds no hunt); inside campaign_merge's transaction. */
+bool campaign_hunt_merge(campaign *c, diag *d);
+/* The hunt's totals and bugs as an HTML section (nothing when no hunt). */
+bool campaign_hunt_html(campaign *c, strbuf *out, diag *d);
+
 #endif

@@ -75,7 +75,7 @@ bool campaign_merge(campaign *c, const char *in_path, campaign_merge_stats *st, 
     int64_t src_rest = cdb_scalar(c, "SELECT count(*) FROM src.runs WHERE status != 'done'");
     ok = cdb_begin(c, d);
     if (ok) {
-        ok = cdb_exec(c, merge_sql, d);
+        ok = cdb_exec(c, merge_sql, d) && campaign_hunt_merge(c, d);
         int64_t added = ok ? cdb_scalar(c, "SELECT count(*) FROM merge_new") : 0;
         if (ok) {
             st->added = (int)added;

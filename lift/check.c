@@ -105,15 +105,13 @@ static bool compile_and_read(const fe_test *ft, const ir_test *t, const char *cc
     return ok;
 }
 
-bool lift_check_within(const fe_test *ft, const ir_test *t, const struct bset *sb, const struct model *tso,
-                       const char *cc, const char *cflags, int unroll, double timeout_s, lift_result *r, diag *d)
+/* Lift FUNCS (thread n's function in FUNCS[n]), read the lifted test
+ * back, run it and compare its states with the source's into R. */
+static bool lift_funcs(const ir_test *t, const struct bset *sb, const struct model *tso, const lift_func *funcs,
+                       const char *cc, const char *cflags, int unroll, lift_result *r, diag *d)
 {
-    memset(r, 0, sizeof *r);
-    r->verdict = LIFT_REFUSED;
-    lift_func *funcs = xcalloc((size_t)t->nthreads, sizeof *funcs);
-    bool ok = compile_and_read(ft, t, cc, cflags, timeout_s, funcs, r, d);
     char *origin = xasprintf("%s %s -c -fno-pic", cc, cflags);
-    ok = ok && (r->text = lift_test_text(t, funcs, unroll, origin, &r->herd_note, d)) != NULL;
+    bool ok = (r->text = lift_test_text(t, funcs, unroll, origin, &r->herd_note, d)) != NULL;
     free(origin);
     ok = ok && run_lifted(t, tso, cc, cflags, unroll, r, d);
     if (ok) {
@@ -121,6 +119,51 @@ bool lift_check_within(const fe_test *ft, const ir_test *t, const struct bset *s
         r->nbad = lift_compare(t, sb, r->ct, r->cb, &r->bad, &same);
         r->verdict = r->nbad ? LIFT_BUG : same ? LIFT_SAME : LIFT_STRONGER;
     }
+    return ok;
+}
+
+bool lift_check_within(const fe_test *ft, const ir_test *t, const struct bset *sb, const struct model *tso,
+                       const char *cc, const char *cflags, int unroll, double timeout_s, lift_result *r, diag *d)
+{
+    memset(r, 0, sizeof *r);
+    r->verdict = LIFT_REFUSED;
+    lift_func *funcs = xcalloc((size_t)t->nthreads, sizeof *funcs);
+    bool ok = compile_and_read(ft, t, cc, cflags, timeout_s, funcs, r, d);
+    ok = ok && lift_funcs(t, sb, tso, funcs, cc, cflags, unroll, r, d);
+    for (int n = 0; n < t->nthreads; n++)
+        lift_func_free(&funcs[n]);
+    free(funcs);
+    return ok;
+}
+
+/* Each reloc of F that names one of PREFIX's symbols, renamed to the name
+ * without it (t3_x -> x, t3_P0_r0 -> P0_r0), as the lifter knows them. */
+static void unprefix(lift_func *f, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (int i = 0; n && i < f->nrelocs; i++)
+        if (!strncmp(f->relocs[i].sym, prefix, n))
+            memmove(f->relocs[i].sym, f->relocs[i].sym + n, strlen(f->relocs[i].sym + n) + 1);
+    if (n && !strncmp(f->name, prefix, n))
+        memmove(f->name, f->name + n, strlen(f->name + n) + 1);
+}
+
+bool lift_check_objects(const ir_test *t, const struct bset *sb, const struct model *tso, const char *const *objs,
+                        const char *prefix, const char *cc, const char *cflags, int unroll, lift_result *r, diag *d)
+{
+    memset(r, 0, sizeof *r);
+    r->verdict = LIFT_REFUSED;
+    r->compiled = true;
+    lift_func *funcs = xcalloc((size_t)t->nthreads, sizeof *funcs);
+    bool ok = true;
+    for (int n = 0; ok && n < t->nthreads; n++) {
+        char fn[160];
+        snprintf(fn, sizeof fn, "%sP%d", prefix ? prefix : "", n);
+        ok = lift_elf_func(objs[n], fn, &funcs[n], d);
+        if (ok)
+            unprefix(&funcs[n], prefix ? prefix : "");
+    }
+    ok = ok && lift_funcs(t, sb, tso, funcs, cc, cflags, unroll, r, d);
     for (int n = 0; n < t->nthreads; n++)
         lift_func_free(&funcs[n]);
     free(funcs);

@@ -13,6 +13,13 @@
  * (its IR: locations and registers); NULL and D set when a name cannot
  * be a C identifier. */
 char *lift_tu_text(const fe_test *ft, const ir_test *t, diag *d);
+/* One test's part of a batch's unit: as lift_tu_text without the headers,
+ * each global and function under PREFIX ("t3_": t3_x, t3_P0, t3_P0_r0);
+ * WEAK defines the globals __attribute__((weak)), so that the objects of
+ * two compilers for the same tests link into one program (a mix).
+ * lift_tu_head: the headers a unit starts with (malloc'd). */
+char *lift_tu_part(const fe_test *ft, const ir_test *t, const char *prefix, bool weak, diag *d);
+char *lift_tu_head(void);
 /* tu_hoist.c: BODY with each register declared in an inner block declared
  * at its top instead (`int r1 = 0;`), the inner declaration an assignment. */
 char *lift_tu_hoist(const char *body, const ir_thread *th);
@@ -115,6 +122,12 @@ bool lift_check(const fe_test *ft, const ir_test *t, const struct bset *sb, cons
  * exit 3, "timed out". */
 bool lift_check_within(const fe_test *ft, const ir_test *t, const struct bset *sb, const struct model *tso,
                        const char *cc, const char *cflags, int unroll, double timeout_s, lift_result *r, diag *d);
+/* The same from objects already built: thread n's function PREFIX "P<n>"
+ * read from OBJS[n] (one object for all, or one a thread for a mix), the
+ * relocations' symbols named without PREFIX; CC and CFLAGS name the
+ * configuration in messages and in the lifted test's header. */
+bool lift_check_objects(const ir_test *t, const struct bset *sb, const struct model *tso, const char *const *objs,
+                        const char *prefix, const char *cc, const char *cflags, int unroll, lift_result *r, diag *d);
 void lift_result_free(lift_result *r);
 /* "same", "stronger", "bug", "refused". */
 const char *lift_verdict_name(lift_verdict v);
