@@ -167,7 +167,7 @@ bool ccrun_one(campaign *c, const ccrun_job *j, int64_t machine, model_set *mode
     fe_test *ft = fe_parse(j->source, strlen(j->source), j->path, &td);
     ir_test *t = ft ? ir_lower(ft, &td) : NULL;
     model *src_m = t ? model_set_get(models, j->model, &td) : NULL;
-    model *tso = src_m ? model_set_get(models, "x86tso", &td) : NULL;
+    model *tso = src_m ? model_set_get(models, LIFT_COMPILED_MODEL, &td) : NULL;
     bset *sb = tso ? model_run(src_m, t, &td) : NULL;
     lift_result r = {0};
     char msg[DIAG_MSG_MAX + 300];

@@ -171,7 +171,7 @@ int cmd_cc_check(int argc, char **argv)
         if (t && t->arch != IR_ARCH_C)
             diag_error(&d, it.files[f], 0, 0, "cc-check takes C tests, not %s", fe_arch_name(ft->arch));
         model *src_m = d.set ? NULL : model_set_get(models, model_arg, &d);
-        model *tso = d.set ? NULL : model_set_get(models, "x86tso", &d);
+        model *tso = d.set ? NULL : model_set_get(models, LIFT_COMPILED_MODEL, &d);
         bset *sb = d.set ? NULL : model_run(src_m, t, &d);
         if (sb && out_dir) {
             /* the translation unit every compiler is given, beside the lifted tests */

@@ -9,6 +9,7 @@
 #include "frontend/frontend.h"
 #include "harness/harness.h"
 #include "hunt/hunt_internal.h"
+#include "lift/lift.h"
 #include "ir/lower.h"
 #include "model/bset.h"
 #include "util/file.h"
@@ -54,27 +55,6 @@ static char *params_text(const hctx *h, const hunt_vocab *v)
     char *s = xasprintf("%.*s%s%s", (int)(vs - b.s), b.s, hex, ve ? ve : "");
     sb_free(&b);
     return s;
-}
-
-/* The model the compiled code runs under: x86tso with a locked
- * instruction's read and write kept together in per-location coherence.
- * x86tso.cat (as herd's) checks atomicity only as rmw & (fre; coe), so it
- * lets a locked RMW read a write and put its own write co-before it
- * (XCHG reading 1 from [y]=1 leaves y=1): a state no x86 shows, which
- * every CAS loop gcc and clang emit would turn into a false bug. */
-static model *compiled_model(hctx *h, diag *d)
-{
-    static const char cat[] = "\"x86 TSO, each locked RMW whole (litmusc hunt)\"\n"
-                              "include \"x86tso.cat\"\n"
-                              "acyclic po-loc | rf | co | fr | rmw as uniproc-rmw\n";
-    char *path = xasprintf("%s/x86tso-rmw.cat", h->tmp);
-    model *m = NULL;
-    if (!file_write_atomic(path, cat, strlen(cat)))
-        diag_fail(d, "hunt: cannot write %s: %s", path, strerror(errno));
-    else if ((m = model_set_get(h->models, path, d)))
-        model_set_pruning(m, true);
-    free(path);
-    return m;
 }
 
 static bool out_of_budget(hctx *h)
@@ -227,7 +207,7 @@ bool hunt_run(const hunt_opts *o, hunt_stats *st, diag *d)
     h.models = model_set_new();
     if (ok && !(h.tmp = file_temp_dir("litmusc-hunt")))
         ok = diag_fail(d, "hunt: cannot make a temporary folder: %s", strerror(errno));
-    ok = ok && (h.src = model_set_get(h.models, "rc11", d)) && (h.tso = compiled_model(&h, d));
+    ok = ok && (h.src = model_set_get(h.models, "rc11", d)) && (h.tso = model_set_get(h.models, LIFT_COMPILED_MODEL, d));
     campaign_hunt_totals before = {0};
     ok = ok && campaign_hunt_count(h.db, &before, d);
     if (ok) {

@@ -73,6 +73,10 @@ char *lift_herd_rows(char ***rows, int *nrows);
 /* The location a lifted test stores 1 to when a run needs more than the
  * unrolling bound; declared and listed in `locations` only then. */
 #define LIFT_UNROLL_LOC "cc_unroll"
+/* The model a lifted test runs under: x86tso with each locked RMW whole
+ * (model/cat/x86tso-rmw.cat says why x86tso alone would report false
+ * bugs on every CAS loop). */
+#define LIFT_COMPILED_MODEL "x86tso-rmw"
 
 /* layout.c: ROWS (a thread's lifted rows, *NR of them, malloc'd) with
  * each `jmp` back to a branch's join replaced by a copy of the join's

@@ -19,12 +19,12 @@ struct model {
 
 /* The project's models for which enumeration may skip candidates that
  * break per-location coherence or RMW atomicity: each of them rejects
- * every such candidate (sc: acyclic po|com; x86tso: uniproc and
- * atomicity; rc11: coherence, atomicity and no-thin-air), so herd's
+ * every such candidate (sc: acyclic po|com; x86tso and x86tso-rmw:
+ * uniproc and atomicity; rc11: coherence, atomicity and no-thin-air), so herd's
  * counts are unchanged.  Any other model gets every candidate. */
 static bool prunable(const char *name)
 {
-    static const char *const names[] = {"sc", "x86tso", "rc11"};
+    static const char *const names[] = {"sc", "x86tso", "x86tso-rmw", "rc11"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
@@ -33,7 +33,7 @@ static bool prunable(const char *name)
 
 const char *const *model_builtin_names(void)
 {
-    static const char *const names[] = {"sc", "x86tso", "rc11", "jam21", NULL};
+    static const char *const names[] = {"sc", "x86tso", "x86tso-rmw", "rc11", "jam21", NULL};
     return names;
 }
 
