@@ -21,7 +21,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses]\n"
-               "                        [--unroll N] FILE...\n\n"
+               "                        [--unroll N] [--max-candidates N] [--timeout SEC] FILE...\n\n"
                "Compile each C test with a real compiler (each thread a function P<n>, each\n"
                "location a global, each register a global P<n>_<reg>), lift each thread's\n"
                "machine code back to an X86_64 litmus test (Capstone, libelf), and compare\n"
@@ -44,10 +44,13 @@ static void usage(FILE *f)
                "                 thread, beside litmusc's c11-x86-mfence scheme for it\n"
                "  --unroll N     unroll each loop (a lock cmpxchg retry loop) N times (default\n"
                "                 2); a run that needs more is exit 3 naming the bound\n"
+               CLI_BUDGET_HELP
+               "                  (for each of the two model runs, source and lifted)\n"
+               "  --timeout SEC  the same as --model-timeout SEC\n"
                "  -h, --help     this text\n\n"
                "exit status: 0 no bug, 1 a compilation bug, 2 bad input or code that cannot\n"
                "lift (named: a call, an indirect jump, an instruction outside the dialect),\n"
-               "3 internal failure or a limit crossed\n\n"
+               "3 internal failure, a limit crossed or the budget spent\n\n"
                "example: litmusc cc-check --cc gcc --cc clang --cflags -O0 --cflags -O2 \\\n"
                "           tests/corpus/c11/classic/SB+scs.litmus\n");
 }
@@ -114,12 +117,14 @@ int cmd_cc_check(int argc, char **argv)
 {
     const char *model_arg = "rc11", *out_dir = NULL;
     bool accesses = false;
-    const char *unroll_arg = "2";
+    const char *unroll_arg = "2", *max_cand_arg = NULL, *timeout_arg = NULL;
     const char *ccs[32], *flags[32];
     int ncc = 0, nflags = 0;
     const cli_opt opts[] = {CLI_ID("--cc", O_CC, true), CLI_ID("--cflags", O_CFLAGS, true),
                             CLI_STR("--model", &model_arg), CLI_STR("--out", &out_dir),
-                            CLI_FLAG("--accesses", &accesses), CLI_STR("--unroll", &unroll_arg), {0}};
+                            CLI_FLAG("--accesses", &accesses), CLI_STR("--unroll", &unroll_arg),
+                            CLI_STR("--max-candidates", &max_cand_arg), CLI_STR("--timeout", &timeout_arg),
+                            CLI_STR("--model-timeout", &timeout_arg), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc cc-check", argc, argv, usage);
     const char *v;
@@ -136,6 +141,10 @@ int cmd_cc_check(int argc, char **argv)
     long unroll = strtol(unroll_arg, &end, 10);
     if (*end || end == unroll_arg || unroll < 0 || unroll > 16) {
         fprintf(stderr, "litmusc cc-check: --unroll takes a count from 0 to 16, not '%s'\n", unroll_arg);
+        free(it.files);
+        return EXIT_USAGE;
+    }
+    if (!cli_set_budget("litmusc cc-check", max_cand_arg, timeout_arg)) {
         free(it.files);
         return EXIT_USAGE;
     }
