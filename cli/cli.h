@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "ir/ir.h"
+#include "model/budget.h"
 #include "util/diag.h"
 #include "util/json.h"
 #include "util/mem.h"
@@ -99,6 +100,20 @@ ir_test *cli_load_test(const char *path, diag *d);
  * `Unroll=N` line (ir_lower_unroll).  False, after a complaint naming CMD,
  * for anything but a number from 1 to 1000. */
 bool cli_set_unroll(const char *cmd, const char *v);
+/* --max-candidates N and --model-timeout SEC (NULL: not given): the
+ * budget of every model run that follows (model_set_budget), 0 for no
+ * limit.  False, after a complaint naming CMD, for anything but a whole
+ * number and a number of seconds. */
+bool cli_set_budget(const char *cmd, const char *max_candidates, const char *timeout);
+/* The lines of a command's --help for those two options, with the defaults. */
+#define CLI_BUDGET_HELP                                                                          \
+    "  --max-candidates N  stop a test's model run (exit 3) past N candidate executions\n"        \
+    "                  (each rf and co choice, and each order a model's `with` tries;\n"          \
+    "                  default " CLI_STR_OF(MODEL_MAX_CANDIDATES_DEFAULT) ", 0: no limit)\n"      \
+    "  --model-timeout SEC  stop a test's model run (exit 3) past SEC seconds of CPU time\n"     \
+    "                  (default " CLI_STR_OF(MODEL_TIMEOUT_DEFAULT) ", 0: no limit)\n"
+#define CLI_STR_OF(x) CLI_STR_OF_(x)
+#define CLI_STR_OF_(x) #x
 /* After a run with --cut-loops (model_set_cut_loops): when B dropped
  * executions past a loop that is no spin loop, the warning at that loop in
  * FILE that outcomes may be missing, on stderr. */

@@ -24,7 +24,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses]\n"
-               "                        [--unroll N] [--timeout SEC] FILE...\n\n"
+               "                        [--unroll N] [--timeout SEC] [--max-candidates N] [--model-timeout SEC]\n"
+               "                        FILE...\n\n"
                "Compile each C test with a real compiler (each thread a function P<n>, each\n"
                "location a global, each register a global P<n>_<reg>), lift each thread's\n"
                "machine code back to an X86_64 litmus test (Capstone, libelf), and compare\n"
@@ -49,10 +50,13 @@ static void usage(FILE *f)
                "                 2); a run that needs more is exit 3 naming the bound\n"
                "  --timeout SEC  a compiler still going after SEC seconds is killed, with all\n"
                "                 it started, and the configuration is exit 3 (default 60)\n"
+               CLI_BUDGET_HELP
+               "                  (for each of the two model runs, source and lifted)\n"
                "  -h, --help     this text\n\n"
                "exit status: 0 no bug, 1 a compilation bug, 2 bad input or code that cannot\n"
                "lift (named: a call, an indirect jump, an instruction outside the dialect),\n"
-               "3 internal failure, a limit crossed, a compiler that cannot run (not found)\nor runs past --timeout\n\n"
+               "3 internal failure, a limit crossed, the model's budget spent, a compiler that\n"
+               "cannot run (not found) or runs past --timeout\n\n"
                "example: litmusc cc-check --cc gcc --cc clang --cflags -O0 --cflags -O2 \\\n"
                "           tests/corpus/c11/classic/SB+scs.litmus\n");
 }
@@ -116,13 +120,14 @@ int cmd_cc_check(int argc, char **argv)
 {
     const char *model_arg = "rc11", *out_dir = NULL;
     bool accesses = false;
-    const char *unroll_arg = "2", *timeout_arg = "60";
+    const char *unroll_arg = "2", *timeout_arg = "60", *max_cand_arg = NULL, *model_timeout_arg = NULL;
     const char *ccs[32], *flags[32];
     int ncc = 0, nflags = 0;
     const cli_opt opts[] = {CLI_ID("--cc", O_CC, true), CLI_ID("--cflags", O_CFLAGS, true),
                             CLI_STR("--model", &model_arg), CLI_STR("--out", &out_dir),
                             CLI_FLAG("--accesses", &accesses), CLI_STR("--unroll", &unroll_arg),
-                            CLI_STR("--timeout", &timeout_arg), {0}};
+                            CLI_STR("--timeout", &timeout_arg), CLI_STR("--max-candidates", &max_cand_arg),
+                            CLI_STR("--model-timeout", &model_timeout_arg), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc cc-check", argc, argv, usage);
     const char *v;
@@ -145,6 +150,10 @@ int cmd_cc_check(int argc, char **argv)
     double timeout_s = strtod(timeout_arg, &end);
     if (*end || end == timeout_arg || !(timeout_s > 0) || timeout_s > 1e6) {
         fprintf(stderr, "litmusc cc-check: --timeout takes seconds above 0, not '%s'\n", timeout_arg);
+        free(it.files);
+        return EXIT_USAGE;
+    }
+    if (!cli_set_budget("litmusc cc-check", max_cand_arg, model_timeout_arg)) {
         free(it.files);
         return EXIT_USAGE;
     }

@@ -21,7 +21,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc check-scheme --scheme NAME|PATH [--source-model M] [--target-model M]\n"
-               "                            [--herd PATH [--timeout SEC]] [--reparse] [-q] FILE...\n\n"
+               "                            [--herd PATH [--timeout SEC]] [--reparse] [-q]\n"
+               "                            [--max-candidates N] [--model-timeout SEC] FILE...\n\n"
                "Compile each C or Java test to x86 through the scheme and check that every\n"
                "final state the x86 program allows is one the source model allows.\n\n"
                "  --scheme S        compilation scheme (shipped:");
@@ -34,10 +35,12 @@ static void usage(FILE *f)
                "  --reparse         also read the printed x86 test back through the X86 frontend\n"
                "                    and check that it has the same behaviour as the in-process one\n"
                "  -q                print failures and the summary only\n"
+               CLI_BUDGET_HELP
                "  -h, --help        this text\n\n"
                "exit status: 0 the scheme is sound on every test, 1 a test shows a state\n"
                "the source model forbids (printed with a witness), 2 bad input or usage,\n"
-               "3 internal or environment failure (herd7 missing or failing)\n\n"
+               "3 internal or environment failure (herd7 missing or failing), a limit\n"
+               "crossed or the budget spent\n\n"
                "example: litmusc check-scheme --scheme java-x86-hotspot tests/corpus/java/classic/*.litmus\n");
 }
 
@@ -191,17 +194,22 @@ int cmd_check_scheme(int argc, char **argv)
 {
     const char *scheme_arg = NULL, *target_model = "x86tso";
     opts o = {.timeout_s = 120};
-    const char *timeout = NULL;
+    const char *timeout = NULL, *max_cand_arg = NULL, *model_timeout = NULL;
     const cli_opt opts[] = {CLI_STR("--scheme", &scheme_arg), CLI_STR("--source-model", &o.source_model),
                             CLI_STR("--herd", &o.herd), CLI_STR("--target-model", &target_model),
                             CLI_FLAG("-q", &o.quiet), CLI_FLAG("--reparse", &o.reparse),
-                            CLI_STR("--timeout", &timeout), {0}};
+                            CLI_STR("--timeout", &timeout), CLI_STR("--max-candidates", &max_cand_arg),
+                            CLI_STR("--model-timeout", &model_timeout), {0}};
     cli_args it;
     int st = cli_parse(&it, "litmusc check-scheme", argc, argv, usage, opts, false);
     if (st >= 0)
         return st;
     if (timeout && !cli_parse_seconds(timeout, &o.timeout_s)) {
         fprintf(stderr, "litmusc check-scheme: --timeout needs a positive number of seconds, not '%s'\n", timeout);
+        free(it.files);
+        return EXIT_USAGE;
+    }
+    if (!cli_set_budget("litmusc check-scheme", max_cand_arg, model_timeout)) {
         free(it.files);
         return EXIT_USAGE;
     }

@@ -21,6 +21,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc model [--model NAME|FILE.cat] [--json] [--notes] [--unroll N] [--cut-loops]\n"
+               "                     [--max-candidates N] [--timeout SEC]\n"
                "                     [--graph DIR [--format dot|svg] [--show REL,...]] FILE...\n\n"
                "Compute each test's allowed final states under a memory model and print\n"
                "them as herd7 does (States, Ok/No, Witnesses, Observation, Hash); with\n"
@@ -39,6 +40,8 @@ static void usage(FILE *f)
                "  --cut-loops     drop an execution that runs any loop past its bound, as herd7\n"
                "                  does, rather than exit 3: \"Loop\" before the verdict, and a\n"
                "                  warning on stderr that outcomes may be missing\n"
+               CLI_BUDGET_HELP
+               "  --timeout SEC   the same as --model-timeout SEC\n"
                "  --graph DIR     one picture per execution where the condition holds, as\n"
                "                  DIR/NAME-K.dot (K: the execution's number); DIR is made if missing\n"
                "  --format F      dot (the default: Graphviz text) or svg (runs Graphviz's dot)\n"
@@ -47,7 +50,7 @@ static void usage(FILE *f)
                "  -h, --help      this text\n\n"
                "exit status: 0 ok, 2 bad input or usage (file:line:col: error: ...; a --show\n"
                "name the model does not define; a DIR that cannot be written), 3 internal\n"
-               "failure, a limit crossed, or --format svg without Graphviz\n\n"
+               "failure, a limit crossed or the budget spent, or --format svg without Graphviz\n\n"
                "example: litmusc model --model x86tso SB.litmus\n"
                "example: litmusc model --graph pictures --format svg --show ghb SB.litmus\n");
 }
@@ -80,6 +83,7 @@ static void free_names(char **names, int n)
 int cmd_model(int argc, char **argv)
 {
     const char *model_arg = NULL, *graph_dir = NULL, *format = NULL, *unroll_arg = NULL;
+    const char *max_cand_arg = NULL, *timeout_arg = NULL;
     bool as_json = false, notes = false, no_prune = false, cut_loops = false, bad_show = false;
     char **show = NULL;
     int nshow = 0;
@@ -88,7 +92,8 @@ int cmd_model(int argc, char **argv)
     const cli_opt opts[] = {CLI_STR("--model", &model_arg), CLI_STR("-model", &model_arg),
                             CLI_FLAG("--json", &as_json), CLI_FLAG("--notes", &notes),
                             CLI_FLAG("--races", &notes), CLI_FLAG("--no-prune", &no_prune),
-                            CLI_FLAG("--cut-loops", &cut_loops),
+                            CLI_FLAG("--cut-loops", &cut_loops), CLI_STR("--max-candidates", &max_cand_arg),
+                            CLI_STR("--timeout", &timeout_arg), CLI_STR("--model-timeout", &timeout_arg),
                             CLI_STR("--graph", &graph_dir), CLI_STR("--unroll", &unroll_arg), CLI_STR("-unroll", &unroll_arg), CLI_STR("--format", &format),
                             CLI_ID("--show", O_SHOW, true), {0}};
     cli_args it;
@@ -116,7 +121,8 @@ int cmd_model(int argc, char **argv)
         bad = cli_usage_error("litmusc model", "--format and --show go with --graph DIR");
     } else if (graph_dir && !*graph_dir) {
         bad = cli_usage_error("litmusc model", "--graph needs a folder name");
-    } else if (!cli_set_unroll("litmusc model", unroll_arg)) {
+    } else if (!cli_set_unroll("litmusc model", unroll_arg) ||
+               !cli_set_budget("litmusc model", max_cand_arg, timeout_arg)) {
         bad = EXIT_USAGE;
     }
     harness_graphs *graphs = NULL;

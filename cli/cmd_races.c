@@ -24,7 +24,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc races [--model NAME|FILE.cat] [--detector D] [--json] [--unroll N]\n"
-               "                     [--cut-loops] FILE...\n\n"
+               "                     [--cut-loops] [--max-candidates N] [--timeout SEC] FILE...\n\n"
                "List the data races of each test: every pair of accesses of one location,\n"
                "from two threads, at least one a write and not both atomic, that happens-\n"
                "before orders in neither direction in some consistent execution of the\n"
@@ -54,11 +54,14 @@ static void usage(FILE *f)
                "  --unroll N  loops run their body at most N times (as litmusc model)\n"
                "  --cut-loops drop an execution that runs any loop past its bound, as herd7\n"
                "              does (as litmusc model): its races are not listed\n"
+               CLI_BUDGET_HELP
+               "  --timeout SEC  the same as --model-timeout SEC\n"
                "  -h, --help  this text\n\n"
                "exit status: 0 no race (Java's benign ones aside), 1 a C test races (even\n"
                "when another file failed; with --detector D: D reports a pair, with all:\n"
                "exact does), else 2 bad input or usage (file:line:col: error: ...), 3\n"
-               "internal failure, a limit crossed, or detectors whose reports do not nest\n\n"
+               "internal failure, a limit crossed or the budget spent, or detectors whose\n"
+               "reports do not nest\n\n"
                "example: litmusc races tests/corpus/c11/na2/MP+ponarel+poconna.litmus\n"
                "         litmusc races --detector all tests/corpus/c11/classic/*.litmus\n");
 }
@@ -152,15 +155,19 @@ static bool run_detectors(const model *m, const ir_test *t, const char *file, un
 int cmd_races(int argc, char **argv)
 {
     const char *model_arg = NULL, *detector_arg = NULL, *unroll_arg = NULL;
+    const char *max_cand_arg = NULL, *timeout_arg = NULL;
     bool as_json = false, cut_loops = false;
     const cli_opt opts[] = {CLI_STR("--model", &model_arg), CLI_STR("-model", &model_arg),
                             CLI_STR("--detector", &detector_arg), CLI_FLAG("--json", &as_json),
-                            CLI_STR("--unroll", &unroll_arg), CLI_FLAG("--cut-loops", &cut_loops), {0}};
+                            CLI_STR("--unroll", &unroll_arg), CLI_FLAG("--cut-loops", &cut_loops),
+                            CLI_STR("--max-candidates", &max_cand_arg), CLI_STR("--timeout", &timeout_arg),
+                            CLI_STR("--model-timeout", &timeout_arg), {0}};
     cli_args it;
     int st = cli_parse(&it, "litmusc races", argc, argv, usage, opts, true);
     if (st >= 0)
         return st;
-    if (!cli_set_unroll("litmusc races", unroll_arg)) {
+    if (!cli_set_unroll("litmusc races", unroll_arg) ||
+        !cli_set_budget("litmusc races", max_cand_arg, timeout_arg)) {
         free(it.files);
         return EXIT_USAGE;
     }

@@ -47,6 +47,7 @@ static void usage(FILE *f)
             "  --time SEC             time budget: each runner stops by itself after SEC\n"
             "                         seconds and reports what it saw (a normal end)\n"
             "  --model NAME|PATH      memory model (default: the arch's: x86tso, rc11, jam21)\n"
+            CLI_BUDGET_HELP
             "  --scheme NAME          x86 target, C or Java test: compilation scheme\n"
             "  --plain volatile|relaxed  C11 target: how plain accesses are emitted\n"
             "  --cc CC                C compiler (default: $CC, else cc)\n"
@@ -62,7 +63,7 @@ static void usage(FILE *f)
             "  --xml FILE             also write a JUnit XML report\n\n"
             "exit status: 0 nothing forbidden observed, 1 a forbidden state was observed,\n"
             "2 bad input or usage, 3 environment failure (no compiler, a runner crashed\n"
-            "or hung, interrupted)\n\n"
+            "or hung, interrupted) or the model's budget spent\n\n"
             "example: litmusc run -s 1M -r 10 --affinity incr SB.litmus\n");
 }
 

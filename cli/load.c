@@ -1,12 +1,16 @@
 /* cli_load_test: a litmus file to verified IR (frontend, then lowering),
- * and the one setting of the lowering a command line gives, --unroll. */
+ * and the settings of the lowering and the model a command line gives:
+ * --unroll, and the model's budget (--max-candidates, --model-timeout). */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "frontend/frontend.h"
 #include "ir/lower.h"
 #include "model/bset.h"
+#include "model/model.h"
 
 ir_test *cli_load_test(const char *path, diag *d)
 {
@@ -30,6 +34,31 @@ bool cli_set_unroll(const char *cmd, const char *v)
         return false;
     }
     ir_lower_unroll = (int)n;
+    return true;
+}
+
+bool cli_set_budget(const char *cmd, const char *max_candidates, const char *timeout)
+{
+    model_budget b = model_get_budget();
+    if (max_candidates) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(max_candidates, &end, 10);
+        if (errno || end == max_candidates || *end || *max_candidates == '-') {
+            cli_usage_error(cmd, "--max-candidates takes a whole number (0: no limit), not '%s'", max_candidates);
+            return false;
+        }
+        b.max_candidates = n;
+    }
+    if (timeout) {
+        double s = 0;
+        if (strcmp(timeout, "0") && !cli_parse_seconds(timeout, &s)) {
+            cli_usage_error(cmd, "--model-timeout takes a number of seconds (0: no limit), not '%s'", timeout);
+            return false;
+        }
+        b.timeout = s;
+    }
+    model_set_budget(&b);
     return true;
 }
 

@@ -47,7 +47,8 @@ static const char *cmd_name = "litmusc run";
 enum {
     OPT_TARGET = 256, OPT_SYNC, OPT_AFFINITY, OPT_LAYOUT, OPT_MODEL, OPT_CC, OPT_TIMEOUT,
     OPT_JSON, OPT_FILTER, OPT_XML, OPT_CACHE, OPT_SEED, OPT_CPUS, OPT_TIME, OPT_SCHEME, OPT_PLAIN,
-    OPT_CHUNK, OPT_PERIOD, OPT_DELAY, OPT_UNTIL_COVERED, OPT_MAX_ITER, OPT_RACE_FUZZ, OPT_CFLAGS
+    OPT_CHUNK, OPT_PERIOD, OPT_DELAY, OPT_UNTIL_COVERED, OPT_MAX_ITER, OPT_RACE_FUZZ, OPT_CFLAGS,
+    OPT_MAX_CAND, OPT_MODEL_TIMEOUT
 };
 
 /* --until-covered without --max-iterations stops at this many. */
@@ -167,6 +168,14 @@ static int harness_option(run_opts *o, int c, const char *v)
         break;
     }
     case OPT_MODEL: o->model = v; break;
+    case OPT_MAX_CAND:          /* the budget of the model run each test's states come from */
+        if (!cli_set_budget(cmd_name, v, NULL))
+            return EXIT_USAGE;
+        break;
+    case OPT_MODEL_TIMEOUT:
+        if (!cli_set_budget(cmd_name, NULL, v))
+            return EXIT_USAGE;
+        break;
     case OPT_CC:
         if (!*v)
             return cli_usage_error(cmd_name, "--cc needs a compiler");
@@ -212,6 +221,8 @@ int run_opts_parse(run_opts *o, int argc, char **argv, const char *cmd, void (*u
         {"scheme", required_argument, 0, OPT_SCHEME}, {"plain", required_argument, 0, OPT_PLAIN},
         {"chunk", required_argument, 0, OPT_CHUNK}, {"period", required_argument, 0, OPT_PERIOD},
         {"delay", required_argument, 0, OPT_DELAY},
+        {"max-candidates", required_argument, 0, OPT_MAX_CAND},
+        {"model-timeout", required_argument, 0, OPT_MODEL_TIMEOUT},
         {"until-covered", no_argument, 0, OPT_UNTIL_COVERED},
         {"race-fuzz", no_argument, 0, OPT_RACE_FUZZ},
         {"max-iterations", required_argument, 0, OPT_MAX_ITER},

@@ -32,14 +32,14 @@ _litmusc()
     gen) opts="--arch -o --name --keep-order --size --relax --safe --nprocs --eprocs --max-ins --mode --mix --min-relax --max-relax --varatom --filter --list --vocabulary --help" ;;
     parse) opts="--hash --check --help" ;;
     ir) opts="--read --cond --observables --help" ;;
-    model) opts="--model --json --notes --no-prune --graph --format --show --help" ;;
-    races) opts="--model --detector --json --help" ;;
+    model) opts="--model --json --notes --no-prune --unroll --cut-loops --max-candidates --timeout --model-timeout --graph --format --show --help" ;;
+    races) opts="--model --detector --json --unroll --cut-loops --max-candidates --timeout --model-timeout --help" ;;
     models) opts="--print --help" ;;
     emit) opts="--target -o --model --scheme --package --plain --help" ;;
-    run) opts="--target -s -r --sync --affinity --layout --chunk --period --delay --seed --cpus --time --timeout --until-covered --race-fuzz --max-iterations --model --scheme --plain --cc --cflags --cache-dir --filter --json --xml --help" ;;
-    cc-check) opts="--cc --cflags --model --out --accesses --unroll --timeout --help" ;;
+    run) opts="--target -s -r --sync --affinity --layout --chunk --period --delay --seed --cpus --time --timeout --until-covered --race-fuzz --max-iterations --model --max-candidates --model-timeout --scheme --plain --cc --cflags --cache-dir --filter --json --xml --help" ;;
+    cc-check) opts="--cc --cflags --model --out --accesses --unroll --timeout --max-candidates --model-timeout --help" ;;
     hunt) opts="--cc --cflags --budget --max-tests --seed --mix --batch --shard --db --edges --confirm-time --max-bugs --unroll -o --help" ;;
-    check-scheme) opts="--scheme --source-model --target-model --reparse -q --help" ;;
+    check-scheme) opts="--scheme --source-model --target-model --reparse -q --max-candidates --model-timeout --help" ;;
     campaign)
         if [ "$COMP_CWORD" -eq 2 ]; then
             COMPREPLY=($(compgen -W "run merge report diff parallel slurm --help" -- "$cur"))

@@ -5,6 +5,16 @@
 #include "util/free_each.h"
 #include "util/mem.h"
 
+/* ir_find_loc's index over t->locs by name: open addressing, each slot a
+ * location's index + 1 (0: empty), the capacity a power of two at least
+ * twice the locations, so that a test with 200,000 locations is read in
+ * linear time rather than one scan of all of them per name. */
+struct ir_loc_index {
+    int *slot;
+    size_t cap;
+    int n;                  /* locations indexed: t->locs[0 .. n-1] */
+};
+
 ir_test *ir_test_new(const char *name, ir_arch arch)
 {
     ir_test *t = xcalloc(1, sizeof *t);
@@ -71,12 +81,62 @@ void ir_test_free(ir_test *t)
     ir_cond_free(t->filter);
     FREE_EACH(t->locations, t->nlocations, obs_clear);
     free(t->hash);
+    if (t->loc_index)
+        free(t->loc_index->slot);
+    free(t->loc_index);
     free(t);
+}
+
+static size_t name_hash(const char *s)
+{
+    uint64_t h = 14695981039346656037u;      /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* The slot holding NAME, or the empty slot where it would go. */
+static size_t index_probe(const ir_test *t, const char *name)
+{
+    const struct ir_loc_index *x = t->loc_index;
+    size_t i = name_hash(name) & (x->cap - 1);
+    while (x->slot[i] && strcmp(t->locs[x->slot[i] - 1].name, name))
+        i = (i + 1) & (x->cap - 1);
+    return i;
+}
+
+/* Index t->locs[I]; a name already there keeps its first location. */
+static void index_put(ir_test *t, int i)
+{
+    size_t s = index_probe(t, t->locs[i].name);
+    if (!t->loc_index->slot[s])
+        t->loc_index->slot[s] = i + 1;
+}
+
+/* Index t->locs[N-1]: growing (and rehashing) at half full, and indexing
+ * all N afresh where locations were added without ir_add_loc. */
+static void index_add(ir_test *t, int n)
+{
+    struct ir_loc_index *x = t->loc_index;
+    if ((size_t)n * 2 > x->cap || x->n != n - 1) {
+        while ((size_t)n * 2 > x->cap)
+            x->cap = x->cap ? x->cap * 2 : 64;
+        free(x->slot);
+        x->slot = xcalloc(x->cap, sizeof *x->slot);
+        for (x->n = 0; x->n < n - 1; x->n++)
+            index_put(t, x->n);
+    }
+    index_put(t, n - 1);
+    x->n = n;
 }
 
 int ir_find_loc(const ir_test *t, const char *name)
 {
-    for (int i = 0; i < t->nlocs; i++)
+    if (t->loc_index && t->loc_index->n == t->nlocs) {
+        int s = t->loc_index->slot[index_probe(t, name)];
+        return s - 1;
+    }
+    for (int i = 0; i < t->nlocs; i++)         /* a test built without ir_add_loc */
         if (!strcmp(t->locs[i].name, name))
             return i;
     return -1;
@@ -92,7 +152,11 @@ int ir_add_loc(ir_test *t, const char *name, ir_type type)
     memset(l, 0, sizeof *l);
     l->name = xstrdup(name);
     l->type = type;
-    return t->nlocs++;
+    t->nlocs++;
+    if (!t->loc_index)
+        t->loc_index = xcalloc(1, sizeof *t->loc_index);
+    index_add(t, t->nlocs);
+    return t->nlocs - 1;
 }
 
 ir_thread *ir_add_thread(ir_test *t, int id, const char *name)

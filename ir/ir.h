@@ -248,6 +248,7 @@ typedef struct ir_test {
     ir_obs *locations;      /* the `locations [...]` list */
     int nlocations;
     char *hash;             /* herd's hash: the Hash= info line, else computed by the frontend */
+    struct ir_loc_index *loc_index;     /* ir_add_loc's hash of locs by name, for ir_find_loc */
     /* In an IR text (ir_read): where its `cond`, `filter` and `locations`
      * start, for the verifier's complaints; else 0. */
     int cond_line, cond_col, filter_line, filter_col, locations_line, locations_col;
@@ -259,6 +260,8 @@ typedef struct ir_test {
  * computes predecessors and ir_verify() checks it. */
 ir_test *ir_test_new(const char *name, ir_arch arch);
 void ir_test_free(ir_test *t);
+/* Locations are added through ir_add_loc (never by writing locs directly),
+ * which keeps the index that makes ir_find_loc constant-time. */
 int ir_add_loc(ir_test *t, const char *name, ir_type type);   /* returns index; existing name -> its index */
 int ir_find_loc(const ir_test *t, const char *name);          /* -1 if absent */
 ir_thread *ir_add_thread(ir_test *t, int id, const char *name);

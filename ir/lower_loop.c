@@ -139,6 +139,11 @@ bool lw_loop_spins(const fe_stmt *loop)
 
 /* ---- unrolling -------------------------------------------------------------- */
 
+/* Blocks one thread may unroll to: loops nested two deep under Unroll=500
+ * make about 250,000 (seconds to lower); three deep under Unroll=1000 would
+ * make a billion and exhaust memory first. */
+#define IR_MAX_BLOCKS 300000
+
 typedef struct loop_fns {
     bool (*cond)(lw *w, const void *ctx, ir_operand *out);
     bool (*body)(lw *w, const void *ctx);      /* NULL: no body */
@@ -185,6 +190,13 @@ static bool unroll(lw *w, const loop_fns *f)
         }
         if (f->body && !f->body(w, f->ctx)) {
             lw_edges_free(&exits);
+            return false;
+        }
+        if (w->th->nblocks > IR_MAX_BLOCKS) {
+            lw_edges_free(&exits);
+            lw_error(w, f->pos, "the loop unrolls thread %s to more than %d blocks (the IR's limit): lower the "
+                     "bound (Unroll=N or --unroll N)", w->th->name, IR_MAX_BLOCKS);
+            w->d->status = 3;       /* a limit of the tool, not a fault of the test */
             return false;
         }
     }

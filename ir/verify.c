@@ -117,22 +117,40 @@ static int successors(const ir_block *bl, int succ[2])
     return 0;
 }
 
-/* Depth-first search: postorder, and detection of a cycle (a back edge). */
-static bool dfs(vctx *c, int b, int *state, int *post, int *npost)
+/* Depth-first search: postorder, and detection of a cycle (a back edge).
+ * Iterative, with the path kept on the heap: an unrolled loop nest makes a
+ * chain of hundreds of thousands of blocks, deeper than any stack. */
+static bool dfs(vctx *c, int root, int *state, int *post, int *npost)
 {
-    state[b] = 1;
-    int succ[2];
-    int ns = successors(&c->th->blocks[b], succ);
-    for (int i = 0; i < ns; i++) {
-        if (state[succ[i]] == 1)
-            return FAIL(c, &c->th->blocks[b].instrs[c->th->blocks[b].ninstrs - 1],
-                        "block %d jumps back to block %d: the IR is loop-free", b, succ[i]);
-        if (state[succ[i]] == 0 && !dfs(c, succ[i], state, post, npost))
-            return false;
+    int n = c->th->nblocks;
+    int *stack = xmalloc((size_t)n * sizeof *stack);   /* blocks on the path */
+    int *next = xcalloc((size_t)n, sizeof *next);      /* per block: successors tried */
+    int top = 0;
+    bool ok = true;
+    stack[top++] = root;
+    state[root] = 1;
+    while (ok && top > 0) {
+        int b = stack[top - 1];
+        int succ[2];
+        int ns = successors(&c->th->blocks[b], succ);
+        if (next[b] == ns) {
+            state[b] = 2;
+            post[(*npost)++] = b;
+            top--;
+            continue;
+        }
+        int s = succ[next[b]++];
+        if (state[s] == 1) {
+            ok = FAIL(c, &c->th->blocks[b].instrs[c->th->blocks[b].ninstrs - 1],
+                      "block %d jumps back to block %d: the IR is loop-free", b, s);
+        } else if (state[s] == 0) {
+            state[s] = 1;
+            stack[top++] = s;
+        }
     }
-    state[b] = 2;
-    post[(*npost)++] = b;
-    return true;
+    free(stack);
+    free(next);
+    return ok;
 }
 
 static int intersect(const vctx *c, int a, int b)
@@ -389,17 +407,21 @@ static bool check_thread(vctx *c)
     free(rpo);
 
     /* Predecessor lists must be current (ir_finish) and phis must match them. */
-    for (int b = 0; b < n; b++) {
-        int count = 0;
-        for (int p = 0; p < n; p++) {
-            int succ[2], ns = successors(&th->blocks[p], succ);
-            for (int s = 0; s < ns; s++)
-                count += succ[s] == b;
-        }
-        c->line = th->blocks[b].text_line, c->col = th->blocks[b].text_col;
-        if (count != th->blocks[b].npreds)
-            return FAIL(c, NULL, "block %d's predecessor list is stale (call ir_finish)", b);
+    /* One pass over the edges: a loop nest unrolled to 250,000 blocks. */
+    int *count = xcalloc((size_t)n, sizeof *count);
+    for (int p = 0; p < n; p++) {
+        int succ[2], ns = successors(&th->blocks[p], succ);
+        for (int s = 0; s < ns; s++)
+            count[succ[s]]++;
     }
+    for (int b = 0; b < n; b++) {
+        c->line = th->blocks[b].text_line, c->col = th->blocks[b].text_col;
+        if (count[b] != th->blocks[b].npreds) {
+            free(count);
+            return FAIL(c, NULL, "block %d's predecessor list is stale (call ir_finish)", b);
+        }
+    }
+    free(count);
 
     c->line = c->col = 0;
     /* Definitions. */
@@ -543,9 +565,8 @@ bool ir_verify_structure(const ir_test *t, diag *d)
         c.line = l->text_line, c.col = l->text_col;
         if (!l->name || !l->name[0])
             return FAIL(&c, NULL, "location #%d has no name", i);
-        for (int j = 0; j < i; j++)
-            if (!strcmp(t->locs[j].name, l->name))
-                return FAIL(&c, NULL, "location %s is declared twice", l->name);
+        if (ir_find_loc(t, l->name) != i)       /* the first of that name is another */
+            return FAIL(&c, NULL, "location %s is declared twice", l->name);
         if ((unsigned)l->type > IR_T_PTR)
             return FAIL(&c, NULL, "location %s has an unknown type", l->name);
         if (IR_IS_ADDR(l->init) && (IR_ADDR_LOC(l->init) < 0 || IR_ADDR_LOC(l->init) >= t->nlocs))

@@ -136,6 +136,20 @@ void model_set_cut_loops(model *m, bool on)
     m->cut_loops = on;
 }
 
+/* Process-wide, as --unroll is (ir_lower_unroll): a command sets it once
+ * from its options, before any run. */
+static model_budget budget = {MODEL_MAX_CANDIDATES_DEFAULT, MODEL_TIMEOUT_DEFAULT};
+
+void model_set_budget(const model_budget *b)
+{
+    budget = *b;
+}
+
+model_budget model_get_budget(void)
+{
+    return budget;
+}
+
 const char *model_default_name(ir_arch arch)
 {
     switch (arch) {
@@ -162,14 +176,16 @@ bset *model_run_observed(const model *m, const ir_test *t, model_exec_fn fn, voi
     bset *b = xcalloc(1, sizeof *b);
     uint64_t flags = 0;
     enum_observer obs = {fn, ctx};
+    model_meter meter;
+    model_meter_start(&meter, &budget, t->name, d);
     if (m->jls04) {
-        if (!jls04_run(t, fn, ctx, b, d)) {
+        if (!jls04_run(t, fn, ctx, &meter, b, d)) {
             bset_free(b);
             return NULL;
         }
         return b;
     }
-    if (!enum_run(t, m->cat, m->prune, m->cut_loops, fn ? &obs : NULL, b, &flags, d)) {
+    if (!enum_run(t, m->cat, m->prune, m->cut_loops, fn ? &obs : NULL, &meter, b, &flags, d)) {
         bset_free(b);
         return NULL;
     }

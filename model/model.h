@@ -5,6 +5,7 @@
  * This is what the harness and every backend compare against. */
 #include "ir/ir.h"
 #include "model/bset.h"
+#include "model/budget.h"
 #include "util/diag.h"
 #include "util/mem.h"
 
@@ -44,6 +45,13 @@ const char *const *model_builtin_names(void);
 const char *const *model_multi_names(void);
 /* herd's default model for an arch: x86tso for X86, rc11 for C, jam21 for Java. */
 const char *model_default_name(ir_arch arch);
+
+/* The budget of every model run from now on (model/budget.h: candidate
+ * executions and seconds, each 0 for no limit); until it is set,
+ * MODEL_MAX_CANDIDATES_DEFAULT and MODEL_TIMEOUT_DEFAULT.  A run that
+ * spends it fails with status 3, naming it. */
+void model_set_budget(const model_budget *b);
+model_budget model_get_budget(void);
 
 /* Compute the behaviour set of T under M.  NULL + diag on error. */
 bset *model_run(const model *m, const ir_test *t, diag *d);

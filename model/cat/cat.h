@@ -29,6 +29,7 @@
  *          always in scope, as in herd. */
 #include <stdbool.h>
 #include <stdint.h>
+#include "model/budget.h"
 #include "model/exec.h"
 #include "util/diag.h"
 
@@ -76,8 +77,13 @@ typedef struct cat_verdict {
 typedef struct cat_run cat_run;
 cat_run *cat_run_new(const cat_model *m);
 void cat_run_free(cat_run *r);
+/* The budget that R's `with`s count against (each order tried after the
+ * first is one more candidate execution) and whose clock the orders that
+ * `linearisations` and its kin list look at; NULL (the default): none. */
+void cat_run_set_meter(cat_run *r, model_meter *m);
 /* Evaluate the model on X.  False + diag only for an evaluation error in
- * the model (a run-time type error, `fail`, a failed match). */
+ * the model (a run-time type error, `fail`, a failed match) or a budget
+ * spent (status 3). */
 bool cat_run_check(cat_run *r, const exec *x, cat_verdict *out, diag *d);
 
 /* One-shot form of cat_run_check (allocates scratch each call). */

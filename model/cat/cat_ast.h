@@ -56,6 +56,7 @@ typedef struct cat_expr {
                                    LET/LETREC: body in kids[0]; MATCH: scrutinee + clause bodies;
                                    MATCHSET: scrutinee, empty-case, element-case */
     int nkids;
+    int height;                 /* nodes on the longest path below it (the parser's depth limit) */
     char *name;                 /* VAR, TAG */
     /* VAR after resolution: a global slot (glob), or a slot of the frame
      * UP levels above the current function's (0 = the current one).

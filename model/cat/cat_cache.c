@@ -33,6 +33,11 @@ cat_run *cat_run_new(const cat_model *m)
     return r;
 }
 
+void cat_run_set_meter(cat_run *r, model_meter *m)
+{
+    r->meter = m;
+}
+
 void cat_run_free(cat_run *r)
 {
     if (!r) return;

@@ -282,7 +282,14 @@ static int exec_with(cat_run *r, int i, path p)
         return X_ERROR;
     }
     elt_iter it = elts_of(&v);
+    bool first = true;
     for (cat_val ev; elt_next(&it, &ev);) {
+        /* each choice after the first is one more execution to check */
+        if (!first && !r->dry && !model_meter_count(r->meter, 1)) {
+            r->error = true;
+            return X_ERROR;
+        }
+        first = false;
         r->globals[in->slot] = ev;
         arena_mark mk = arena_save(r->cur);
         if (exec_top(r, i + 1, p) == X_ERROR) return X_ERROR;

@@ -158,6 +158,7 @@ struct cat_run {
     cat_want want;
     uintptr_t stack_base;       /* frame address where cat_run_check began (0: not known) */
     uintptr_t stack_budget;     /* bytes of stack past stack_base a model may use */
+    model_meter *meter;         /* the run's budget (cat_run_set_meter), or NULL */
 };
 
 /* How much stack a model's recursion may take before it is stopped with an

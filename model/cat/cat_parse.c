@@ -21,6 +21,23 @@ bool cat_err_at(parser *p, cat_token *t, const char *fmt, const char *a, const c
     return false;
 }
 
+bool cat_enter(parser *p, cat_token *t)
+{
+    if (p->depth >= CAT_MAX_DEPTH) {
+        char n[16];
+        snprintf(n, sizeof n, "%d", CAT_MAX_DEPTH);
+        return cat_err_at(p, t, "nested too deeply (more than %s levels)%s", n, "");
+    }
+    p->depth++;
+    return true;
+}
+
+void cat_grow(cat_expr *e, const cat_expr *k)
+{
+    if (k && k->height >= e->height)
+        e->height = k->height + 1;
+}
+
 const char *cat_tok_desc(cat_token *t)
 {
     return (t->kind == CT_VAR || t->kind == CT_TAG) ? t->text : cat_tok_name(t->kind);
@@ -103,6 +120,7 @@ static bool parse_bind(parser *p, cat_bind *b)
         if (!body) goto fail_params;
         cat_expr *fn = cat_mk(p, CE_FUN, at);
         fn->fun = cat_mk_fun(params, body, name);
+        cat_grow(fn, body);
         pat_add(&b->pat, name);
         b->e = fn;
         return true;
@@ -426,9 +444,12 @@ static bool parse_one_ins(parser *p, ins_vec *out)
 
 static bool parse_ins_list(parser *p, ins_vec *out)
 {
-    while (starts_ins(peek(p)))
-        if (!parse_one_ins(p, out)) return false;
-    return true;
+    if (!cat_enter(p, cur(p))) return false;
+    bool ok = true;
+    while (ok && starts_ins(peek(p)))
+        ok = parse_one_ins(p, out);
+    cat_leave(p);
+    return ok;
 }
 
 bool cat_parse(const char *text, const char *file, cat_file *out, diag *d)

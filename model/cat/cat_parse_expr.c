@@ -8,6 +8,7 @@
  * Separate from cat_parse.c (instructions, bindings, the file header)
  * because expressions are the larger part of the grammar, with their own
  * precedence levels; the two halves call each other (cat_parse_impl.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/cat/cat_parse_impl.h"
@@ -24,10 +25,31 @@ cat_expr *cat_mk(parser *p, cat_eop op, cat_token *at)
     return e;
 }
 
+/* The array doubles at each power of two, so that a union of 30,000 terms
+ * is built in linear time. */
 static void add_kid(cat_expr *e, cat_expr *k)
 {
-    e->kids = xrealloc(e->kids, (size_t)(e->nkids + 1) * sizeof *e->kids);
+    int n = e->nkids;
+    if ((n & (n - 1)) == 0)
+        e->kids = xrealloc(e->kids, (size_t)(n ? 2 * n : 1) * sizeof *e->kids);
     e->kids[e->nkids++] = k;
+    cat_grow(e, k);
+}
+
+/* E, or NULL (E freed, an error at its position) when the tree under it is
+ * deeper than CAT_MAX_DEPTH: the loops below build chains (r^-1^-1...,
+ * f a b c ..., a \ b \ c ...) without recursing, and cat_parse_exp checks
+ * what the recursive rules build. */
+static cat_expr *tall(parser *p, cat_expr *e)
+{
+    if (!e || e->height <= CAT_MAX_DEPTH)
+        return e;
+    cat_token at = {.line = e->line, .col = e->col};
+    char n[16];
+    snprintf(n, sizeof n, "%d", CAT_MAX_DEPTH);
+    cat_err_at(p, &at, "nested too deeply (more than %s levels)%s", n, "");
+    cat_expr_free(e);
+    return NULL;
 }
 
 static cat_expr *mk2(parser *p, cat_eop op, cat_token *at, cat_expr *a, cat_expr *b)
@@ -42,25 +64,6 @@ static cat_expr *mk1(parser *p, cat_eop op, cat_token *at, cat_expr *a)
 {
     cat_expr *e = cat_mk(p, op, at);
     add_kid(e, a);
-    return e;
-}
-
-/* a op b for associative operators: flatten nested applications of op. */
-static cat_expr *mk_nary(parser *p, cat_eop op, cat_token *at, cat_expr *a, cat_expr *b)
-{
-    cat_expr *e = cat_mk(p, op, at);
-    cat_expr *parts[2] = {a, b};
-    for (int k = 0; k < 2; k++) {
-        if (parts[k]->op == op) {
-            for (int j = 0; j < parts[k]->nkids; j++) add_kid(e, parts[k]->kids[j]);
-            free(parts[k]->kids);
-            free(parts[k]);
-        } else {
-            add_kid(e, parts[k]);
-        }
-    }
-    e->line = a->line;
-    e->col = a->col;
     return e;
 }
 
@@ -84,16 +87,14 @@ static bool starts_arg(cat_tok k)
 
 static bool parse_variant_atom(parser *p, bool *val)
 {
-    if (peek(p) == CT_NOT) {
+    if (peek(p) == CT_NOT || peek(p) == CT_LPAR) {
+        bool not = peek(p) == CT_NOT;
+        if (!cat_enter(p, cur(p))) return false;
         next(p);
-        if (!parse_variant_atom(p, val)) return false;
-        *val = !*val;
-        return true;
-    }
-    if (peek(p) == CT_LPAR) {
-        next(p);
-        if (!cat_parse_variant_or(p, val)) return false;
-        return cat_expect(p, CT_RPAR, NULL);
+        bool ok = not ? parse_variant_atom(p, val) : cat_parse_variant_or(p, val) && cat_expect(p, CT_RPAR, NULL);
+        cat_leave(p);
+        if (not) *val = !*val;
+        return ok;
     }
     if (peek(p) == CT_VARIANT) next(p);
     if (peek(p) != CT_STRING)
@@ -209,7 +210,7 @@ static cat_expr *parse_primary(parser *p)
             arg = cat_parse_simple(p);
         }
         if (!arg) { cat_expr_free(e); return NULL; }
-        e = mk2(p, CE_APP, aat, e, arg);
+        if (!(e = tall(p, mk2(p, CE_APP, aat, e, arg)))) return NULL;
     }
     return e;
 }
@@ -222,20 +223,22 @@ static cat_expr *parse_hat(parser *p)
         cat_token *at = cur(p);
         next(p);
         if (!cat_expect(p, CT_INV, "'-1' after '^'")) { cat_expr_free(e); return NULL; }
-        e = mk1(p, CE_INV, at, e);
+        e = tall(p, mk1(p, CE_INV, at, e));
     }
     return e;
 }
 
+/* ~~~r: the complements applied innermost first, without recursing. */
 static cat_expr *parse_prefix(parser *p)
 {
-    if (peek(p) == CT_COMP) {
-        cat_token *at = cur(p);
+    int from = p->i;
+    while (peek(p) == CT_COMP)
         next(p);
-        cat_expr *e = parse_prefix(p);
-        return e ? mk1(p, CE_COMP, at, e) : NULL;
-    }
-    return parse_hat(p);
+    int to = p->i;
+    cat_expr *e = parse_hat(p);
+    for (int i = to - 1; e && i >= from; i--)
+        e = tall(p, mk1(p, CE_COMP, &p->t[i], e));
+    return e;
 }
 
 /* binary *, postfix * + ? */
@@ -262,6 +265,7 @@ static cat_expr *parse_star(parser *p)
         } else {
             break;
         }
+        e = tall(p, e);
     }
     return e;
 }
@@ -269,9 +273,9 @@ static cat_expr *parse_star(parser *p)
 typedef cat_expr *(*level_fn)(parser *);
 typedef cat_expr *(*join_fn)(parser *, cat_eop, cat_token *, cat_expr *, cat_expr *);
 
-/* OPERAND (TOK OPERAND)*, a binary operator's level; JOIN builds each node
- * (mk_nary for those herd flattens).  A right-associative operator passes
- * its level itself as RIGHT, which takes all that follows TOK; a
+/* OPERAND (TOK OPERAND)*, a binary operator's level; JOIN builds each node.
+ * A right-associative operator passes its level itself as RIGHT, which
+ * takes all that follows TOK (one level of nesting more); a
  * left-associative one passes NULL and takes one OPERAND at a time. */
 static cat_expr *binary(parser *p, level_fn operand, level_fn right, cat_tok tok, cat_eop op, join_fn join)
 {
@@ -279,11 +283,44 @@ static cat_expr *binary(parser *p, level_fn operand, level_fn right, cat_tok tok
     while (e && peek(p) == tok) {
         cat_token *at = cur(p);
         next(p);
-        cat_expr *r = right ? right(p) : operand(p);
+        cat_expr *r = NULL;
+        if (!right) {
+            r = operand(p);
+        } else if (cat_enter(p, at)) {
+            r = right(p);
+            cat_leave(p);
+        }
         if (!r) { cat_expr_free(e); return NULL; }
-        e = join(p, op, at, e, r);
+        e = tall(p, join(p, op, at, e, r));
     }
     return e;
+}
+
+/* OPERAND (TOK OPERAND)* for an operator herd flattens (| and ;): one
+ * node with every operand (those that are the same operator, in
+ * parentheses, spliced in), read in a loop, as a chain of 30,000 terms
+ * would recurse too deeply and copying at each join would take minutes. */
+static cat_expr *flat(parser *p, level_fn operand, cat_tok tok, cat_eop op)
+{
+    cat_expr *e = operand(p);
+    if (!e || peek(p) != tok)
+        return e;
+    cat_expr *n = cat_mk(p, op, cur(p));
+    n->line = e->line;
+    n->col = e->col;
+    for (;;) {
+        if (e->op == op) {
+            for (int j = 0; j < e->nkids; j++) add_kid(n, e->kids[j]);
+            free(e->kids);
+            free(e);
+        } else {
+            add_kid(n, e);
+        }
+        if (peek(p) != tok)
+            return n;
+        next(p);
+        if (!(e = operand(p))) { cat_expr_free(n); return NULL; }
+    }
 }
 
 static cat_expr *parse_inter(parser *p)     /* & right */
@@ -298,7 +335,7 @@ static cat_expr *parse_diff(parser *p)      /* \ left */
 
 static cat_expr *parse_seq(parser *p)       /* ; right, flattened */
 {
-    return binary(p, parse_diff, parse_seq, CT_SEMI, CE_SEQ, mk_nary);
+    return flat(p, parse_diff, CT_SEMI, CE_SEQ);
 }
 
 static cat_expr *parse_add(parser *p)       /* ++ right */
@@ -308,7 +345,7 @@ static cat_expr *parse_add(parser *p)       /* ++ right */
 
 cat_expr *cat_parse_base(parser *p)         /* | right, flattened */
 {
-    return binary(p, parse_add, cat_parse_base, CT_UNION, CE_UNION, mk_nary);
+    return flat(p, parse_add, CT_UNION, CE_UNION);
 }
 
 /* match e with 'tag -> e || ... || _ -> e end   or the set form
@@ -395,7 +432,7 @@ fail2:
     return NULL;
 }
 
-cat_expr *cat_parse_exp(parser *p)
+static cat_expr *parse_exp(parser *p)
 {
     cat_token *at = cur(p);
     cat_expr *e;
@@ -403,6 +440,7 @@ cat_expr *cat_parse_exp(parser *p)
     case CT_LET: {
         e = cat_mk(p, next_rec(p) ? CE_LETREC : CE_LET, at);
         if (!cat_parse_binds(p, &e->binds, &e->nbinds)) { free(e); return NULL; }
+        for (int k = 0; k < e->nbinds; k++) cat_grow(e, e->binds[k].e);
         cat_expr *body = NULL;
         if (!cat_expect(p, CT_IN, NULL) || !(body = cat_parse_exp(p))) { cat_expr_free(e); return NULL; }
         add_kid(e, body);
@@ -419,6 +457,7 @@ cat_expr *cat_parse_exp(parser *p)
         }
         e = cat_mk(p, CE_FUN, at);
         e->fun = cat_mk_fun(params, body, "*fun*");
+        cat_grow(e, body);
         return e;
     }
     case CT_TRY: {
@@ -446,6 +485,8 @@ cat_expr *cat_parse_exp(parser *p)
             }
             next(p);
             if (!(e->cond_r = cat_parse_exp(p))) { cat_expr_free(e); return NULL; }
+            cat_grow(e, e->cond_l);
+            cat_grow(e, e->cond_r);
         }
         cat_expr *a = NULL, *b = NULL;
         if (!cat_expect(p, CT_THEN, NULL) || !(a = cat_parse_exp(p)) ||
@@ -476,5 +517,16 @@ cat_expr *cat_parse_exp(parser *p)
         }
         e = t;
     }
+    return e;
+}
+
+/* Every recursive rule of expressions comes through here: one level of
+ * nesting more, and the tree it returns no deeper than CAT_MAX_DEPTH. */
+cat_expr *cat_parse_exp(parser *p)
+{
+    if (!cat_enter(p, cur(p)))
+        return NULL;
+    cat_expr *e = tall(p, parse_exp(p));
+    cat_leave(p);
     return e;
 }

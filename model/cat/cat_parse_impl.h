@@ -13,7 +13,15 @@ typedef struct parser {
     const char *file;
     diag *d;
     bool failed;
+    int depth;          /* recursive rules entered (cat_enter) */
 } parser;
+
+/* How deeply a model's expressions and instructions may nest, in the
+ * parser's recursion and in the tree it builds: far past any model herd
+ * ships (about 20), and low enough that parsing, resolving and evaluating
+ * the tree fit a 1 MB stack, so that 30,000 parentheses or a chain of
+ * 10,000 `^-1` are an error at their position rather than a crash. */
+#define CAT_MAX_DEPTH 500
 
 static inline cat_token *cur(parser *p)
 {
@@ -50,6 +58,16 @@ static inline bool next_rec(parser *p)
 bool cat_err_at(parser *p, cat_token *t, const char *fmt, const char *a, const char *b);
 /* How T is named in a message: its text for names and tags. */
 const char *cat_tok_desc(cat_token *t);
+/* One more level of nesting at T before a recursive rule recurses; false
+ * (an error at T) past CAT_MAX_DEPTH.  cat_leave after the recursion. */
+bool cat_enter(parser *p, cat_token *t);
+static inline void cat_leave(parser *p)
+{
+    p->depth--;
+}
+/* Make K count towards E's height (E's kids do through add_kid; a
+ * function's body, a let's bindings, an if's condition through this). */
+void cat_grow(cat_expr *e, const cat_expr *k);
 /* Consume a K or report "expected WHAT" (NULL: K's name). */
 bool cat_expect(parser *p, cat_tok k, const char *what);
 bool cat_parse_pat0(parser *p, cat_pat *pt);

@@ -258,8 +258,8 @@ enum { LIN_MAX = 1 << 20 };
 
 static void lin_emit(lin_state *ls)
 {
-    if (ls->nout == LIN_MAX) { ls->overflow = true; return; }
     cat_run *r = ls->r;
+    if (ls->nout == LIN_MAX || !model_meter_tick(r->meter)) { ls->overflow = true; return; }
     exec_rel *o = cat_new_rel(r);
     cr_clear(o, r->n);
     exec_set later = es_none();
@@ -337,6 +337,7 @@ static bool cross_rec(cat_run *r, const cat_val *sets, int nsets, int k, exec_re
                       int *cap, const cat_expr *at)
 {
     if (k == nsets) {
+        if (!model_meter_tick(r->meter)) { r->error = true; return false; }
         if (*nout == LIN_MAX) return PERR("cross product: more than %d orders", LIN_MAX);
         if (*nout == *cap) {
             int nc = *cap ? 2 * *cap : 16;

@@ -142,15 +142,17 @@ static bool build_cons(enumr *e, int loc, co_cons *c)
  * 9 unordered writes (362880) would search without an end in sight. */
 #define ENUM_MAX_CO_ORDERS 100000
 
-/* Candidate executions (rf and co choices together) one test may search:
- * at about a microsecond each, this bounds a search to seconds, where W
- * writes on each of several locations (W!^locations) would not end. */
-#define ENUM_MAX_CANDIDATES 10000000u
-
-static bool search_limit(enumr *e)
+/* N more candidates (rf and co choices together) against the run's
+ * budget (model/budget.h); false stops the search. */
+static bool spend(enumr *e, uint64_t n)
 {
-    diag_fail(e->d, "%s: more than %u candidate executions (the search limit)", e->t->name, ENUM_MAX_CANDIDATES);
-    return enum_fail(e);
+    return model_meter_count(e->meter, n) || enum_fail(e);
+}
+
+/* One more step of the search (the clock, now and then). */
+static bool step(enumr *e)
+{
+    return model_meter_tick(e->meter) || enum_fail(e);
 }
 
 static void gen_orders(const co_cons *c, loc_orders *o, int *cur, int depth,
@@ -190,7 +192,7 @@ static bool co_loc(enumr *e, loc_orders *ords, int l)
     if (e->failed)
         return false;
     if (l == e->nlocs)
-        return enum_candidate(e);
+        return step(e) && enum_candidate(e);
     loc_orders *o = &ords[l];
     int iw = l;
     for (int j = 0; j < o->norders; j++) {
@@ -215,7 +217,7 @@ static bool fw_loc(enumr *e, int l)
     if (e->failed)
         return false;
     if (l == e->nlocs)
-        return enum_candidate(e);
+        return spend(e, 1) && enum_candidate(e);
     if (!e->loc_obs[l])
         return fw_loc(e, l + 1);
     exec_set ws = e->locw[l];
@@ -239,11 +241,8 @@ static bool rf_done(enumr *e)
     if (!e->symbolic)
         enum_fill_values(e);
     er_clear(&e->x.co, e->x.n);
-    if (!e->gen_co) {
-        if (++e->ncand > ENUM_MAX_CANDIDATES)
-            return search_limit(e);
+    if (!e->gen_co)
         return fw_loc(e, 0);
-    }
     /* a test without locations (or threads) still needs an array of one:
      * a VLA of size 0 is undefined */
     loc_orders ords[e->nlocs > 0 ? e->nlocs : 1];
@@ -270,13 +269,13 @@ static bool rf_done(enumr *e)
         }
     }
     bool r = true;
-    /* co_loc visits every combination of the locations' orders */
+    /* co_loc visits every combination of the locations' orders: counted at
+     * once, so that a product past the budget stops before it starts */
     uint64_t combos = 1;
-    for (int l = 0; ok && l < e->nlocs && combos <= ENUM_MAX_CANDIDATES; l++)
+    for (int l = 0; ok && l < e->nlocs && combos <= UINT32_MAX; l++)
         combos *= (uint64_t)ords[l].norders;
-    if (ok && e->ncand + combos > ENUM_MAX_CANDIDATES)
-        ok = r = search_limit(e);
-    e->ncand += ok ? combos : 0;
+    if (ok && !spend(e, combos))
+        ok = r = false;
     if (ok)
         r = co_loc(e, ords, 0);
     for (int l = 0; l < e->nlocs; l++)
@@ -334,7 +333,7 @@ static bool loc_coherent(enumr *e, int loc)
 
 static bool rf_choose(enumr *e, int j)
 {
-    if (e->failed)
+    if (e->failed || !step(e))
         return false;
     if (j == e->nreads)
         return rf_done(e);
@@ -453,7 +452,7 @@ static bool build_events(enumr *e)
 
 static bool paths_choose(enumr *e, int th)
 {
-    if (e->failed)
+    if (e->failed || !step(e))
         return false;
     if (th == e->nth) {
         if (!build_events(e))
@@ -473,9 +472,9 @@ static bool paths_choose(enumr *e, int th)
 }
 
 bool enum_run(const ir_test *t, const cat_model *cm, bool prune, bool cut_loops, const enum_observer *obs_fn,
-              bset *b, uint64_t *flags, diag *d)
+              model_meter *meter, bset *b, uint64_t *flags, diag *d)
 {
-    enumr e = {.t = t, .d = d, .b = b, .cut_loops = cut_loops};
+    enumr e = {.t = t, .d = d, .b = b, .cut_loops = cut_loops, .meter = meter};
     e.gen_co = cat_model_generates_co(cm);
     e.prune = prune;
     e.nth = t->nthreads;
@@ -502,6 +501,7 @@ bool enum_run(const ir_test *t, const cat_model *cm, bool prune, bool cut_loops,
     }
     if (ok) {
         e.run = cat_run_new(cm);
+        cat_run_set_meter(e.run, meter);
         ok = paths_choose(&e, 0) && !e.failed;
         cat_run_free(e.run);
     }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ir/ir.h"
+#include "model/budget.h"
 #include "model/cat/cat.h"
 #include "model/model.h"
 #include "util/diag.h"
@@ -25,7 +26,9 @@ typedef struct enum_observer {
     model_exec_fn fn;       /* called on every consistent candidate */
     void *ctx;
 } enum_observer;
-bool enum_run(const ir_test *t, const cat_model *cm, bool prune, bool cut_loops, const enum_observer *obs, bset *b,
-              uint64_t *flags, diag *d);
+/* METER: the run's budget (model/budget.h), counted per candidate and by
+ * the model's own `with`s. */
+bool enum_run(const ir_test *t, const cat_model *cm, bool prune, bool cut_loops, const enum_observer *obs,
+              model_meter *meter, bset *b, uint64_t *flags, diag *d);
 
 #endif

@@ -42,7 +42,7 @@ typedef struct enumr {
     cat_verdict verdict;        /* of the current candidate (symbolic case) */
     bset *b;
     uint64_t flags;             /* named flags raised by consistent candidates */
-    uint64_t ncand;             /* candidates (rf, co) searched so far: the search limit */
+    model_meter *meter;         /* the run's budget: candidates (rf, co) and time */
 } enumr;
 
 /* Mark the run failed (the diag says why); returns false.  Both files stop

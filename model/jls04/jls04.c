@@ -231,6 +231,8 @@ static bool add_exec(build *bd, int frame)
     const jframe *f = &j->fr[frame];
     if (j->nx == JLS04_MAX_EXECS)
         return jls04_limit(j, "the test has more than %d well-formed executions", JLS04_MAX_EXECS);
+    if (!model_meter_count(j->meter, 1))
+        return false;
     jexec x;
     memset(&x, 0, sizeof x);
     x.frame = frame;
@@ -548,12 +550,13 @@ static bool drop_cut_paths(jls *j, bool *cutoff)
     return true;
 }
 
-bool jls04_run(const ir_test *t, model_exec_fn fn, void *ctx, bset *b, diag *d)
+bool jls04_run(const ir_test *t, model_exec_fn fn, void *ctx, model_meter *meter, bset *b, diag *d)
 {
     jls j;
     memset(&j, 0, sizeof j);
     j.t = t;
     j.d = d;
+    j.meter = meter;
     j.nth = t->nthreads;
     j.nlocs = t->nlocs;
     j.vol = xcalloc((size_t)(t->nlocs ? t->nlocs : 1), sizeof *j.vol);

@@ -26,8 +26,10 @@
 
 /* Fill B (observables, states, counts, notes) with the final states of
  * the executions JLS04 allows; FN, when not NULL, is told of each one
- * (model_run_observed).  False + diag: bad input (status 2), a limit
- * (status 3), or FN stopped the run. */
-bool jls04_run(const ir_test *t, model_exec_fn fn, void *ctx, bset *b, diag *d);
+ * (model_run_observed).  Each well-formed execution is a candidate of
+ * METER's budget, and the justification search looks at its clock.
+ * False + diag: bad input (status 2), a limit or the budget (status 3),
+ * or FN stopped the run. */
+bool jls04_run(const ir_test *t, model_exec_fn fn, void *ctx, model_meter *meter, bset *b, diag *d);
 
 #endif

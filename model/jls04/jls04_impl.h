@@ -94,6 +94,7 @@ typedef struct jls {
     jexec *x;
     int nx, capx;
     uint64_t steps;             /* justifying executions tried, against JLS04_MAX_STEPS */
+    model_meter *meter;         /* the run's budget (model/budget.h) */
     /* output */
     bset *b;
     outcome out;                /* observables, the state, the behaviour set, the observer */

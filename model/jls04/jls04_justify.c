@@ -388,6 +388,10 @@ static bool search(jsearch *s, jset C, jset R, const tval *tv)
                              "candidate justifying execution tried from one committed set); no verdict is given",
                              (unsigned long long)JLS04_MAX_STEPS);
         }
+        if (!model_meter_tick(j->meter)) {
+            s->failed = true;
+            return false;
+        }
         if (F->nx == 0 || !frame_fits(s, F, C, R))
             continue;
         /* 5 for the volatile reads of C: the frame's so fixes what they see. */

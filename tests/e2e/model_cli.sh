@@ -133,8 +133,8 @@ printf '%s\n' "$w9" | sed 's/ | P8//; s/ | MOV \[x\],\$9//' > "$tmp/w8.litmus"
 check "8 writes to one location: within the limit" grep -q '^Test W9 ' "$tmp/w8.out"
 
 # N threads each writing x and y: N!^2 candidates.  7 (25 million) is
-# past the whole search's limit: exit 3 naming it, at once; 6 (518400)
-# stays within it.
+# past the model's default budget (1,000,000 candidates): exit 3 naming it,
+# at once; 6 (518400) stays within it.
 wxy() {
     awk -v n="$1" 'BEGIN { printf "X86 W%dx2\n{ }\n", n; r = ""; p = ""; q = "";
         for (i = 0; i < n; i++) { s = i ? " | " : " "; r = r s "P" i; p = p s "MOV [x],$" (i + 1); q = q s "MOV [y],$" (i + 1) }
@@ -143,7 +143,7 @@ wxy() {
 wxy 7 > "$tmp/w7.litmus"
 timeout 60 "$LITMUSC" model "$tmp/w7.litmus" > "$tmp/w7.out" 2> "$tmp/w7.err"
 check "7 writes to each of two locations: exit 3 (got $?)" test $? -eq 3
-check "the search limit is named" grep -q 'W7x2: more than 10000000 candidate executions (the search limit)' "$tmp/w7.err"
+check "the budget is named" grep -q "W7x2: more than 1000000 candidate executions, the model's budget" "$tmp/w7.err"
 check "nothing on stdout past the search limit" test ! -s "$tmp/w7.out"
 wxy 6 > "$tmp/w6.litmus"
 "$LITMUSC" model "$tmp/w6.litmus" > "$tmp/w6.out" 2> "$tmp/w6.err"

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -66,6 +67,36 @@ static const char sb_text[] =
     "  final EAX = %0\n"
     "end\n"
     "cond exists 0:EAX=0 /\\ 1:EAX=0\n";
+
+/* ir_find_loc through the index ir_add_loc keeps: every one of many
+ * names found where it was added, absent names not, and locations a
+ * builder appended by hand (no index for them) still found. */
+static void test_find_loc_many(void **state)
+{
+    (void)state;
+    ir_test *t = ir_test_new("T", IR_ARCH_X86);
+    char name[32];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(name, sizeof name, "v%d", i);
+        assert_int_equal(ir_add_loc(t, name, IR_T_INT), i);
+    }
+    for (int i = 0; i < 5000; i += 7) {
+        snprintf(name, sizeof name, "v%d", i);
+        assert_int_equal(ir_find_loc(t, name), i);
+        assert_int_equal(ir_add_loc(t, name, IR_T_PTR), i);
+    }
+    assert_int_equal(ir_find_loc(t, "v5000"), -1);
+    assert_int_equal(ir_find_loc(t, ""), -1);
+    /* a location added by hand: found by the scan, then indexed with the rest */
+    t->locs = xrealloc(t->locs, (size_t)(t->nlocs + 1) * sizeof *t->locs);
+    t->locs[t->nlocs] = (ir_loc){.name = xstrdup("hand")};
+    t->nlocs++;
+    assert_int_equal(ir_find_loc(t, "hand"), 5000);
+    assert_int_equal(ir_add_loc(t, "after", IR_T_INT), 5001);
+    assert_int_equal(ir_find_loc(t, "hand"), 5000);
+    assert_int_equal(ir_find_loc(t, "v4999"), 4999);
+    ir_test_free(t);
+}
 
 static void test_builder(void **state)
 {
@@ -471,6 +502,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builder),
+        cmocka_unit_test(test_find_loc_many),
         cmocka_unit_test(test_binop_eval),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_print_sb),
