@@ -12,6 +12,7 @@
 #include <string.h>
 #include "frontend/frontend.h"
 #include "ir/lower_int.h"
+#include "isa/isa.h"
 #include "util/mem.h"
 
 /* What the flags say after the last flag-setting instruction. */
@@ -541,7 +542,7 @@ static void scan_opnd(lw *w, const fe_x86_opnd *o)
 
 bool lw_x86_thread(lw *w)
 {
-    x86 x = {.w = w, .acc = w->ft->arch == FE_ARCH_X86_64 ? "rax" : "EAX"};
+    x86 x = {.w = w, .acc = isa_of(w->ft->arch)->acc};
     const fe_thread *ft = w->ft_th;
     for (int i = 0; i < ft->ncode; i++) {
         scan_opnd(w, &ft->code[i].dst);
