@@ -116,6 +116,9 @@ typedef struct fe_isa_hooks {
     bool (*parse)(fe_test *t, const section *s, const char *file, diag *d);
     /* Whether the init or the condition may name register L. */
     bool (*reg_known)(const fe_test *t, const fe_loc *l);
+    /* The canonical spelling of register NAME (NULL if it is none), and
+     * whether it is narrower than the registers an init or condition names. */
+    const char *(*reg_canon)(const fe_test *t, const char *name, bool *narrow);
     /* The program table in herd's syntax (fe_print). */
     void (*print)(strbuf *b, const fe_test *t);
     /* The program's part of herd's test hash (fe_compute_hash). */
@@ -125,6 +128,7 @@ typedef struct fe_isa_hooks {
 /* The hooks of test architecture A; NULL for C and Java. */
 const fe_isa_hooks *fe_isa_hooks_of(fe_arch a);
 bool fe_reg_known_x86(const fe_test *t, const fe_loc *l);
+const char *fe_reg_canon_x86(const fe_test *t, const char *name, bool *narrow);
 void fe_print_x86(strbuf *b, const fe_test *t);
 void fe_digest_x86(const fe_test *t, unsigned char out[16]);
 /* Cross-section checks: threads, registers and locations named by the

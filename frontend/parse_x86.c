@@ -483,3 +483,17 @@ bool fe_reg_known_x86(const fe_test *t, const fe_loc *l)
         return x86_reg(l->name) != NULL;
     return x86_64_reg(l->name, &size) != NULL || l->symbolic;
 }
+
+/* X86 spells a register of the init or condition in capitals (EAX);
+ * X86_64's are lower case and 64-bit only, as herd's X86_64 reads them. */
+const char *fe_reg_canon_x86(const fe_test *t, const char *name, bool *narrow)
+{
+    int size;
+    if (!isa_of(t->arch)->wide) {
+        *narrow = false;
+        return x86_reg(name);
+    }
+    const char *r = x86_64_reg(name, &size);
+    *narrow = r && size != 8;
+    return r;
+}
