@@ -183,4 +183,63 @@ bool campaign_parallel(campaign *c, const char *litmusc, int nshards, int jobs, 
 bool campaign_slurm_script(const char *litmusc, const char *db, int nshards, char *const *run_args,
                            const char *partition, strbuf *out, diag *d);
 
+/* ---- hunts (campaign/hunt_db.c) ------------------------------------------ */
+/* `litmusc hunt` keeps its state in tables of its own beside a campaign's
+ * (the README's "The database").  Init creates them and records PARAMS
+ * (the hunt's seed and configurations, as text); a file holding a hunt of
+ * other parameters is refused (status 2). */
+bool campaign_hunt_init(campaign *c, const char *params, diag *d);
+/* The stream entries k that have a row for each of NCONFIGS configurations. */
+bool campaign_hunt_done_tests(campaign *c, int nconfigs, long **ks, int *n, diag *d);
+typedef struct campaign_hunt_row {
+    long k;
+    int config;                 /* index into the hunt's configurations */
+    const char *test;           /* its name */
+    const char *verdict;        /* same, stronger, bug, refused */
+    bool compiled, lifted;
+    const char *detail;         /* a refusal's message, or NULL */
+    /* a bug's (forbidden not NULL): */
+    const char *source, *lifted_text, *forbidden;
+    const unsigned char *object;    /* the object the lifter read (NULL when not kept) */
+    size_t object_size;
+    /* a mix's: thread n's object (its configuration's), NTHREAD_OBJECTS of them */
+    const unsigned char *const *thread_objects;
+    const size_t *thread_sizes;
+    int nthread_objects;
+} campaign_hunt_row;
+/* ROWS in one transaction (a row already there is kept). */
+bool campaign_hunt_record(campaign *c, const campaign_hunt_row *rows, int n, diag *d);
+typedef struct campaign_hunt_totals {
+    long tests, configs, compiled, lifted, refused, raw_bugs;
+} campaign_hunt_totals;
+bool campaign_hunt_count(campaign *c, campaign_hunt_totals *t, diag *d);
+typedef struct campaign_hunt_raw {
+    long k;
+    int config;
+    char *test, *source, *lifted, *forbidden;
+    unsigned char *object;
+    size_t object_size;
+    unsigned char **thread_objects;     /* a mix's, one a thread */
+    size_t *thread_sizes;
+    int nthread_objects;
+    char *bug_id;               /* "" until a bug covers it */
+} campaign_hunt_raw;
+bool campaign_hunt_raw_list(campaign *c, campaign_hunt_raw **out, int *n, diag *d);
+void campaign_hunt_raw_free(campaign_hunt_raw *r, int n);
+typedef struct campaign_hunt_bug {
+    const char *id;
+    long k;
+    int config;
+    const char *compiler, *cflags, *test, *forbidden, *culprit, *hardware;
+    const char *json;           /* its entry of report.json */
+    const long *covers_k;       /* the raw bugs it stands for */
+    const int *covers_config;
+    int ncovers;
+} campaign_hunt_bug;
+/* Store bug B (a second one of the same id counts an instance more) and
+ * mark the raw bugs it covers, in one transaction. */
+bool campaign_hunt_bug_put(campaign *c, const campaign_hunt_bug *b, diag *d);
+/* Every bug's id, report.json entry and instances (nothing when no hunt). */
+bool campaign_hunt_bug_list(campaign *c, char ***ids, char ***jsons, int **instances, int *n, diag *d);
+
 #endif

@@ -175,7 +175,7 @@ bool ccrun_one(campaign *c, const ccrun_job *j, int64_t machine, model_set *mode
     const char *message = NULL;
     if (sb) {
         diag ld = {0};
-        bool ok = lift_check(ft, t, sb, tso, j->compiler, j->cflags, CC_UNROLL, &r, &ld);
+        bool ok = lift_check_within(ft, t, sb, tso, j->compiler, j->cflags, CC_UNROLL, j->timeout_s, &r, &ld);
         /* a refusal: the compiler's or the lifter's answer (what the machine
          * lacked before the compiler ran is an error below) */
         if (ok || r.compiled || ld.status == 2) {

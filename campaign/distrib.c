@@ -3,11 +3,17 @@
  * they are merged when all are done; for Slurm, a job-array script (one
  * shard per array task, each into its own database) and a merge job that
  * depends on it.  Every word that comes from the user or a file name is
- * quoted for the shell. */
+ * quoted for the shell, and reaches parallel only as input data (a file of
+ * NUL-ended command lines), never in its command template, where parallel
+ * would rewrite {} and run the Perl of {=...=}. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "campaign/internal.h"
+#include "util/file.h"
 #include "harness/harness.h"
 
 static char *quote1(const char *s)
@@ -36,12 +42,53 @@ static char *shard_command(const char *litmusc, const char *db, const char *shar
     return cmd;
 }
 
+/* Writes the shard commands, each a whole shell command line ended by a
+ * NUL, to a new file in a private folder: parallel given no command runs
+ * each input record as it is, with no replacement strings in it.  The
+ * file's path (malloc'd) or NULL with a diag. */
+static char *command_file(const char *litmusc, const char *db, int nshards, char *const *run_args,
+                          char **dir, diag *d)
+{
+    *dir = file_temp_dir("litmusc-parallel");
+    if (!*dir) {
+        diag_fail(d, "cannot make a folder for parallel's commands: %s", strerror(errno));
+        return NULL;
+    }
+    strbuf b = {0};
+    for (int i = 1; i <= nshards; i++) {
+        char shard[16];
+        snprintf(shard, sizeof shard, "%d", i);
+        char *cmd = shard_command(litmusc, db, shard, nshards, run_args);
+        sb_add(&b, cmd);
+        sb_addn(&b, "", 1);
+        free(cmd);
+    }
+    char *path = xasprintf("%s/shards", *dir);
+    bool ok = file_write_atomic(path, b.s ? b.s : "", b.len);
+    int why = errno;
+    sb_free(&b);
+    if (!ok) {
+        diag_fail(d, "cannot write %s: %s", path, strerror(why));
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
 bool campaign_parallel(campaign *c, const char *litmusc, int nshards, int jobs, const char *sshlogin,
                        char *const *run_args, campaign_merge_stats *st, diag *d)
 {
     memset(st, 0, sizeof *st);
-    char *cmd = shard_command(litmusc, campaign_path(c), "{}", nshards, run_args);
-    char **argv = xcalloc((size_t)nshards + 16, sizeof *argv);
+    char *dir = NULL;
+    char *cmds = command_file(litmusc, campaign_path(c), nshards, run_args, &dir, d);
+    if (!cmds) {
+        if (dir) {
+            file_remove_tree(dir);
+            free(dir);
+        }
+        return false;
+    }
+    char *argv[16];
     int a = 0;
     argv[a++] = "parallel";
     argv[a++] = "--will-cite";
@@ -55,11 +102,10 @@ bool campaign_parallel(campaign *c, const char *litmusc, int nshards, int jobs, 
         argv[a++] = "--sshlogin";
         argv[a++] = (char *)sshlogin;
     }
-    argv[a++] = cmd;
-    argv[a++] = ":::";
-    int first = a;
-    for (int i = 1; i <= nshards; i++)
-        argv[a++] = xasprintf("%d", i);
+    argv[a++] = "--null";
+    argv[a++] = "--arg-file";
+    argv[a++] = cmds;
+    argv[a] = NULL;
     harness_child ch = {0};
     bool ok = harness_child_run(argv, 0, 10, &ch, d);
     if (ok && (ch.exit_status != 0 || ch.term_signal)) {
@@ -91,10 +137,9 @@ bool campaign_parallel(campaign *c, const char *litmusc, int nshards, int jobs, 
         }
         free(p);
     }
-    for (int i = first; i < a; i++)
-        free(argv[i]);
-    free(argv);
-    free(cmd);
+    file_remove_tree(dir);
+    free(dir);
+    free(cmds);
     return ok && merged;
 }
 

@@ -20,6 +20,7 @@
 #include "frontend/frontend.h"
 #include "harness/harness.h"
 #include "ir/lower.h"
+#include "lift/lift.h"
 #include "model/model.h"
 
 static double now_s(void)
@@ -337,9 +338,11 @@ static void java_done(void *ctx, int i, const harness_hist *h, harness_runinfo *
 }
 
 /* A cc-check run (campaign/cc_run.c): false for a database failure only. */
-static bool run_cc(campaign *c, const job *j, int64_t machine, cache *k, campaign_exec_stats *st, diag *d)
+static bool run_cc(campaign *c, const job *j, int64_t machine, cache *k, double timeout_s, campaign_exec_stats *st,
+                   diag *d)
 {
-    ccrun_job cj = {j->id, j->name, j->path, j->source, j->compiler, j->model, j->options};
+    ccrun_job cj = {j->id, j->name, j->path, j->source, j->compiler, j->model, j->options,
+                    timeout_s > 0 ? timeout_s : LIFT_CC_TIMEOUT_S};
     ccrun_outcome o;
     bool ok = ccrun_one(c, &cj, machine, k->models, &o, d);
     if (o.interrupted) {
@@ -358,7 +361,7 @@ static bool run_one(campaign *c, const job *j, int64_t machine, cache *k, const 
                     campaign_exec_stats *st, diag *d)
 {
     if (!strcmp(j->target, CAMPAIGN_CC_TARGET))
-        return run_cc(c, j, machine, k, st, d);
+        return run_cc(c, j, machine, k, eo->timeout_s, st, d);
     exec_ctx x = {c, j, machine, NULL, NULL, NULL, NULL, false, false, false, false, d, true};
     diag td = {0};
     char msg[DIAG_MSG_MAX + 300];
@@ -508,8 +511,11 @@ bool campaign_execute(campaign *c, const campaign_exec_opts *o, campaign_exec_st
     /* held until this function returns (or the process dies), before any
      * run is claimed, so a claimed run's worker is never seen as gone */
     if (worker < 0 || (lockfd >= 0 && !cworker_lock_hold(lockfd, worker))) {
-        if (worker >= 0)
-            diag_fail(d, "cannot lock %s-workers.lock: %s", c->path, strerror(errno));
+        if (worker >= 0) {
+            char *lp = cworker_lock_path(c->path);
+            diag_fail(d, "cannot lock %s: %s", lp ? lp : c->path, strerror(errno));
+            free(lp);
+        }
         if (lockfd >= 0)
             close(lockfd);
         return false;

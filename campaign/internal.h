@@ -10,9 +10,12 @@ struct campaign {
     char *path;
 };
 
-/* Worker liveness (campaign/liveness.c): the lock file beside DBPATH (an fd,
- * -1 when it cannot be opened); a worker holds its byte while it runs;
- * alive: 1 held, 0 free (the worker is gone), -1 unknown. */
+/* Worker liveness (campaign/liveness.c): the lock file of the database
+ * DBPATH, named by the file's device and inode in the folder it really is
+ * in (malloc'd; NULL when DBPATH cannot be resolved), opened (an fd, -1
+ * when it cannot be); a worker holds its byte while it runs; alive: 1
+ * held, 0 free (the worker is gone), -1 unknown. */
+char *cworker_lock_path(const char *dbpath);
 int cworker_lock_open(const char *dbpath);
 bool cworker_lock_hold(int fd, int64_t worker);
 int cworker_alive(int fd, int64_t worker);
@@ -56,6 +59,7 @@ typedef struct ccrun_job {
     int64_t id;
     const char *name, *path, *source;
     const char *compiler, *model, *cflags;
+    double timeout_s;       /* the compiler's time limit (the run option --timeout) */
 } ccrun_job;
 typedef struct ccrun_outcome {
     bool recorded;          /* its row was written (else: interrupted, give it back) */
@@ -81,5 +85,11 @@ bool ccreport_html(campaign *c, strbuf *out, diag *d);
 #define CDB_CORRUPT(r) \
     "(" r ".status = 'done' AND NOT (CASE WHEN json_valid(" r ".result) THEN json_type(" r ".result) = 'object' " \
     "ELSE 0 END))"
+
+/* Copy the hunt tables of the attached database src into main (nothing
+ * when src holds no hunt); inside campaign_merge's transaction. */
+bool campaign_hunt_merge(campaign *c, diag *d);
+/* The hunt's totals and bugs as an HTML section (nothing when no hunt). */
+bool campaign_hunt_html(campaign *c, strbuf *out, diag *d);
 
 #endif

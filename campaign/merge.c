@@ -6,6 +6,7 @@
  * finished is added as pending (if it is new here), so resuming the merged
  * campaign completes it. */
 #include <string.h>
+#include <sys/stat.h>
 #include "campaign/internal.h"
 
 static const char merge_sql[] =
@@ -51,6 +52,12 @@ static const char merge_sql[] =
 bool campaign_merge(campaign *c, const char *in_path, campaign_merge_stats *st, diag *d)
 {
     memset(st, 0, sizeof *st);
+    /* the same file under any name (itself, a link) would wait for its own
+     * write lock ("database is locked"): bad input, said as such */
+    struct stat a_st, b_st;
+    if (stat(c->path, &a_st) == 0 && stat(in_path, &b_st) == 0 && a_st.st_dev == b_st.st_dev &&
+        a_st.st_ino == b_st.st_ino)
+        return diag_error(d, in_path, 0, 0, "the same database as %s: nothing to merge", c->path);
     /* the other file must be a campaign of our schema, and not this one */
     campaign *in = campaign_open(in_path, false, d);
     if (!in)
@@ -68,7 +75,7 @@ bool campaign_merge(campaign *c, const char *in_path, campaign_merge_stats *st, 
     int64_t src_rest = cdb_scalar(c, "SELECT count(*) FROM src.runs WHERE status != 'done'");
     ok = cdb_begin(c, d);
     if (ok) {
-        ok = cdb_exec(c, merge_sql, d);
+        ok = cdb_exec(c, merge_sql, d) && campaign_hunt_merge(c, d);
         int64_t added = ok ? cdb_scalar(c, "SELECT count(*) FROM merge_new") : 0;
         if (ok) {
             st->added = (int)added;

@@ -288,7 +288,7 @@ bool campaign_report_html(campaign *c, const char *path, diag *d)
     esc(&out, campaign_path(c));
     sb_add(&out, "</p>\n");
     summary_section(&out, &s);
-    if (!ccreport_html(c, &out, d)) {
+    if (!ccreport_html(c, &out, d) || !campaign_hunt_html(c, &out, d)) {
         sqlite3_finalize(st);
         sqlite3_finalize(obs);
         sqlite3_finalize(model);

@@ -25,6 +25,7 @@ int cmd_check_scheme(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_cc_check(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+int cmd_hunt(int argc, char **argv);
 
 /* `emit --target T`: each gets the full argument vector of `emit`. */
 int emit_x86_litmus(int argc, char **argv);

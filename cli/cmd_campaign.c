@@ -312,7 +312,8 @@ static int cmd_run_campaign(const camp_opts *co, int argc, char **argv)
     const char *cols = getenv("COLUMNS");
     if (cols && atoi(cols) > 20)
         pr.width = atoi(cols);
-    campaign_exec_opts eo = {shard, nshards, NULL, NULL, NULL, NULL, 0, o.cache_dir, show_progress, &pr};
+    /* the run options' time limit; cc-check's compilers get it too */
+    campaign_exec_opts eo = {shard, nshards, NULL, NULL, NULL, NULL, o.timeout_s, o.cache_dir, show_progress, &pr};
     campaign_exec_stats es;
     if (!campaign_execute(c, &eo, &es, &d)) {
         st = report_diag(&d);

@@ -1,4 +1,5 @@
-/* litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses] [--unroll N] FILE...
+/* litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses] [--unroll N]
+ *                  [--timeout SEC] FILE...
  *
  * Each C test, built by each compiler with each flag set, is lifted from
  * the object's machine code back to an X86_64 litmus test (lift/), whose
@@ -6,9 +7,11 @@
  *   cc-check NAME CC FLAGS: same|stronger|bug
  * A state the compiled code allows and the source forbids is a
  * compilation bug, printed with each thread's instructions (exit 1). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "backends/native.h"
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "frontend/frontend.h"
@@ -21,7 +24,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses]\n"
-               "                        [--unroll N] FILE...\n\n"
+               "                        [--unroll N] [--timeout SEC] FILE...\n\n"
                "Compile each C test with a real compiler (each thread a function P<n>, each\n"
                "location a global, each register a global P<n>_<reg>), lift each thread's\n"
                "machine code back to an X86_64 litmus test (Capstone, libelf), and compare\n"
@@ -44,44 +47,43 @@ static void usage(FILE *f)
                "                 thread, beside litmusc's c11-x86-mfence scheme for it\n"
                "  --unroll N     unroll each loop (a lock cmpxchg retry loop) N times (default\n"
                "                 2); a run that needs more is exit 3 naming the bound\n"
+               "  --timeout SEC  a compiler still going after SEC seconds is killed, with all\n"
+               "                 it started, and the configuration is exit 3 (default 60)\n"
                "  -h, --help     this text\n\n"
                "exit status: 0 no bug, 1 a compilation bug, 2 bad input or code that cannot\n"
                "lift (named: a call, an indirect jump, an instruction outside the dialect),\n"
-               "3 internal failure or a limit crossed\n\n"
+               "3 internal failure, a limit crossed, a compiler that cannot run (not found)\nor runs past --timeout\n\n"
                "example: litmusc cc-check --cc gcc --cc clang --cflags -O0 --cflags -O2 \\\n"
                "           tests/corpus/c11/classic/SB+scs.litmus\n");
 }
 
 enum { O_CC = 1, O_CFLAGS, O_MODEL, O_OUT };
 
-/* Only letters, digits and a few marks in a file name part. */
+/* A file name part: the one sanitiser of test names (emit, model --graph),
+ * so that a name like "../x" stays inside --out. */
 static char *tag(const char *s)
 {
-    char *t = xstrdup(*s ? s : "none");
-    for (char *p = t; *p; p++)
-        if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') || *p == '-' ||
-              *p == '_'))
-            *p = '_';
-    return t;
+    return native_file_stem(*s ? s : "none");
 }
 
 /* One configuration of one test (lift/check.c): the exit status. */
 static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model *tso, const char *cc,
-                     const char *cflags, const char *out_dir, bool accesses, int unroll, diag *d)
+                     const char *cflags, const char *out_dir, bool accesses, int unroll, double timeout_s, diag *d)
 {
     lift_result r;
-    bool ok = lift_check(ft, t, sb, tso, cc, cflags, unroll, &r, d);
+    bool ok = lift_check_within(ft, t, sb, tso, cc, cflags, unroll, timeout_s, &r, d);
     if (r.herd_note)
         fprintf(stderr, "litmusc cc-check: %s %s %s: note: the lifted test is outside herd7 7.57's X86_64 (%s)\n",
                 t->name, cc, cflags, r.herd_note);
     if (r.text && out_dir) {
         char *a = tag(cc), *b = tag(cflags);
         const char *base = strrchr(cc, '/') ? a + (strrchr(cc, '/') - cc) + 1 : a;
-        char *path = xasprintf("%s/%s.%s.%s.litmus", out_dir, t->name, base, b);
+        char *n = tag(t->name);
+        char *path = xasprintf("%s/%s.%s.%s.litmus", out_dir, n, base, b);
         /* a refusal after lifting (a limit) keeps its own reason */
         if (!file_write_atomic(path, r.text, strlen(r.text)) && ok)
-            ok = diag_fail(d, "cc-check: cannot write %s", path);
-        free(path), free(a), free(b);
+            ok = diag_fail(d, "cc-check: cannot write %s: %s", path, strerror(errno));
+        free(path), free(a), free(b), free(n);
     }
     if (!ok) {
         lift_result_free(&r);
@@ -114,12 +116,13 @@ int cmd_cc_check(int argc, char **argv)
 {
     const char *model_arg = "rc11", *out_dir = NULL;
     bool accesses = false;
-    const char *unroll_arg = "2";
+    const char *unroll_arg = "2", *timeout_arg = "60";
     const char *ccs[32], *flags[32];
     int ncc = 0, nflags = 0;
     const cli_opt opts[] = {CLI_ID("--cc", O_CC, true), CLI_ID("--cflags", O_CFLAGS, true),
                             CLI_STR("--model", &model_arg), CLI_STR("--out", &out_dir),
-                            CLI_FLAG("--accesses", &accesses), CLI_STR("--unroll", &unroll_arg), {0}};
+                            CLI_FLAG("--accesses", &accesses), CLI_STR("--unroll", &unroll_arg),
+                            CLI_STR("--timeout", &timeout_arg), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc cc-check", argc, argv, usage);
     const char *v;
@@ -139,6 +142,12 @@ int cmd_cc_check(int argc, char **argv)
         free(it.files);
         return EXIT_USAGE;
     }
+    double timeout_s = strtod(timeout_arg, &end);
+    if (*end || end == timeout_arg || !(timeout_s > 0) || timeout_s > 1e6) {
+        fprintf(stderr, "litmusc cc-check: --timeout takes seconds above 0, not '%s'\n", timeout_arg);
+        free(it.files);
+        return EXIT_USAGE;
+    }
     if (it.nfiles == 0) {
         usage(stderr);
         free(it.files);
@@ -148,6 +157,11 @@ int cmd_cc_check(int argc, char **argv)
         ccs[ncc++] = "cc";
     if (!nflags)
         flags[nflags++] = "-O2";
+    if (out_dir && !file_mkdirs(out_dir, 0777)) {
+        fprintf(stderr, "litmusc cc-check: cannot create --out %s: %s\n", out_dir, strerror(errno));
+        free(it.files);
+        return EXIT_INTERNAL;
+    }
     model_set *models = model_set_new();
     int status = EXIT_OK;
     for (int f = 0; f < it.nfiles; f++) {
@@ -162,10 +176,12 @@ int cmd_cc_check(int argc, char **argv)
         if (sb && out_dir) {
             /* the translation unit every compiler is given, beside the lifted tests */
             char *tu = lift_tu_text(ft, t, &d);
-            char *path = tu ? xasprintf("%s/%s.c", out_dir, t->name) : NULL;
+            char *n = tag(t->name);
+            char *path = tu ? xasprintf("%s/%s.c", out_dir, n) : NULL;
             if (tu && !file_write_atomic(path, tu, strlen(tu)))
-                diag_fail(&d, "cc-check: cannot write %s", path);
+                diag_fail(&d, "cc-check: cannot write %s: %s", path, strerror(errno));
             free(path);
+            free(n);
             free(tu);
             if (d.set) {
                 bset_free(sb);
@@ -175,7 +191,7 @@ int cmd_cc_check(int argc, char **argv)
         for (int c = 0; c < ncc && sb; c++)
             for (int g = 0; g < nflags; g++) {
                 diag dd = {0};
-                int st = check_one(ft, t, sb, tso, ccs[c], flags[g], out_dir, accesses, unroll, &dd);
+                int st = check_one(ft, t, sb, tso, ccs[c], flags[g], out_dir, accesses, unroll, timeout_s, &dd);
                 if (dd.set) {
                     char msg[DIAG_MSG_MAX];
                     diag_format(&dd, msg, sizeof msg);

@@ -25,6 +25,7 @@ static void usage(FILE *f)
             "                   [--mix] [--min-relax N] [--max-relax N] [--varatom LIST]\n"
             "                   [--filter REGEX] -o DIR\n"
             "       litmusc gen --arch X86|C|Java --list\n"
+            "       litmusc gen --arch C --vocabulary\n"
             "\n"
             "Generate litmus tests from cycles of relaxations, in diy7's vocabulary: one\n"
             "test for the cycle EDGE... (as diyone7 -norm), or every cycle of at most N edges\n"
@@ -47,14 +48,35 @@ static void usage(FILE *f)
             "                 (\"all\": every annotation and none)\n"
             "  --filter REGEX keep tests whose name matches the PCRE2 pattern\n"
             "  --list         the edge names ARCH knows (annotations go after them)\n"
+            "  --vocabulary   every fully annotated C edge, one a line (what a sampler draws from)\n"
             "\n"
             "Edges: Rfe Rfi Fre Fri Coe Coi (Wse Wsi), Pod** Pos** (WR WW RR RW, * for either),\n"
             "fences (X86 MFenced**; C Fence{Acq,Rel,AR,Sc,Rlx,Con}d**; Java Fence{Full,Acq,Rel,\n"
             "LL,SS}d**; Fenced** is the strongest), dependencies DpAddrd* DpDatadW DpCtrld*\n"
-            "(C; Java has no address dependency), Rmw (X86 only: XCHG).\n"
+            "(C; Java has no address dependency), Rmw (X86: XCHG; C: see below).\n"
             "Annotations follow the edge, source then target: X86 A (atomic write), Na;\n"
             "C Rlx Acq Rel Sc Con Na (plain); Java Pl (plain) Op (opaque) Acq Rel Vo (volatile).\n"
             "  e.g. PodWWRlxRel RfeRelAcq PodRRAcqRlx FreRlxRlx\n"
+            "\n"
+            "C read-modify-writes (beyond diy7, whose C Rmw prints no test):\n"
+            "  Rmw, Exch      the read and write of int r = atomic_exchange_explicit(x,v,MO);\n"
+            "  RmwAdd RmwSub RmwAnd RmwOr RmwXor   atomic_fetch_OP_explicit(x,k,MO), k taking x\n"
+            "                 from the value read to the value written (an or's location holds\n"
+            "                 0 1 3, an and's starts at 3 or 7 and loses a bit a write)\n"
+            "  RmwCas RmwCasW int r = atomic_compare_exchange_{strong,weak}_explicit(x,cP_K,v,MO,\n"
+            "                 FAIL), cP_K an int* holding the value read; r=1 in the condition\n"
+            "  ...Ig          the result is not kept: no int r =, the final value of x tells\n"
+            "                 the order (refused where it cannot); not for Cas\n"
+            "  the annotations read, write give MO: RlxRlx relaxed, AcqRlx acquire, ConRlx\n"
+            "  consume, RlxRel release, AcqRel acq_rel, ScSc seq_cst (RmwAddAcqRel); a CAS may\n"
+            "  add its failure order (RmwCasAcqRelRlx; default: C's, acq_rel->acquire,\n"
+            "  release->relaxed)\n"
+            "Access fences: an atomic access between two others, where a fence would be:\n"
+            "  Fence OP [Id] [Ig] MO [FAIL] [Sh] d|s XY, OP Xchg Add Sub And Or Xor Cas CasW Ld\n"
+            "  St on atomic_int* fP (the thread's own) or fs (Sh: shared by every thread's Sh\n"
+            "  fences); Id: an operand that leaves the value (+0 -0 |0 ^0 &-1, the value held);\n"
+            "  e.g. FenceAddIgScShdWR: atomic_fetch_add_explicit(fs,1,memory_order_seq_cst);\n"
+            "  A kept result on fP goes in the condition, its value known.\n"
             "\n"
             "exit status: 0 done, 2 bad edge, cycle or option (nothing is written),\n"
             "3 a file could not be written\n"
@@ -202,7 +224,7 @@ static int enumerate(gen_enum_opts *eo, const char *out)
 int cmd_gen(int argc, char **argv)
 {
     enum { O_ARCH = 1, O_OUT, O_NAME, O_KEEP, O_SIZE, O_RELAX, O_SAFE, O_NPROCS, O_EPROCS, O_MAXINS,
-           O_MODE, O_MIX, O_MINR, O_MAXR, O_FILTER, O_LIST, O_VARATOM };
+           O_MODE, O_MIX, O_MINR, O_MAXR, O_FILTER, O_LIST, O_VARATOM, O_VOCAB };
     static const cli_opt opts[] = {
         CLI_ID("--arch", O_ARCH, true), CLI_ID("-arch", O_ARCH, true), CLI_ID("-o", O_OUT, true),
         CLI_ID("--name", O_NAME, true), CLI_ID("--keep-order", O_KEEP, false), CLI_ID("--size", O_SIZE, true),
@@ -212,11 +234,12 @@ int cmd_gen(int argc, char **argv)
         CLI_ID("--max-ins", O_MAXINS, true), CLI_ID("-ins", O_MAXINS, true), CLI_ID("--mode", O_MODE, true),
         CLI_ID("-mode", O_MODE, true), CLI_ID("--mix", O_MIX, false), CLI_ID("--min-relax", O_MINR, true),
         CLI_ID("--max-relax", O_MAXR, true), CLI_ID("--filter", O_FILTER, true), CLI_ID("--list", O_LIST, false),
-        CLI_ID("--varatom", O_VARATOM, true), CLI_ID("-varatom", O_VARATOM, true), {0}};
+        CLI_ID("--varatom", O_VARATOM, true), CLI_ID("-varatom", O_VARATOM, true),
+        CLI_ID("--vocabulary", O_VOCAB, false), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc gen", argc, argv, usage);
     const char *v, *arch_name = NULL, *out = NULL, *name = NULL, *filter = NULL;
-    bool keep = false, list = false;
+    bool keep = false, list = false, vocab = false;
     gen_enum_opts eo = {.size = 0, .nprocs = 4, .max_ins = 4, .min_relax = 1, .max_relax = 100};
     char **relax = NULL, **safe = NULL, **varatom = NULL;
     int nrelax = 0, crelax = 0, nsafe = 0, csafe = 0, nvar = 0, cvar = 0;
@@ -240,6 +263,7 @@ int cmd_gen(int argc, char **argv)
         case O_MAXR: if (!parse_count(v, 0, &eo.max_relax)) bad = "--max-relax"; break;
         case O_FILTER: filter = v; break;
         case O_LIST: list = true; break;
+        case O_VOCAB: vocab = true; break;
         case O_VARATOM: split_list(v, &varatom, &nvar, &cvar); break;
         case O_MODE:
             if (!strcmp(v, "default")) eo.mode = GEN_MODE_DEFAULT;
@@ -272,7 +296,18 @@ int cmd_gen(int argc, char **argv)
         fprintf(stderr, "litmusc gen: error: --size must be at least 1\n");
         status = EXIT_USAGE;
     }
-    if (status == EXIT_OK && list) {
+    if (status == EXIT_OK && vocab && arch != GEN_C) {
+        fprintf(stderr, "litmusc gen: error: --vocabulary is for --arch C\n");
+        status = EXIT_USAGE;
+    }
+    if (status == EXIT_OK && vocab) {
+        char *l = gen_c_vocabulary();
+        for (char *p = l; *p; p++)
+            if (*p == ' ')
+                *p = '\n';
+        printf("%s\n", l);
+        free(l);
+    } else if (status == EXIT_OK && list) {
         char *l = gen_edge_list(arch);
         printf("%s\n", l);
         free(l);

@@ -14,6 +14,7 @@
 #include "cli/run_opts.h"
 #include "harness/harness.h"
 #include "isa/isa.h"
+#include "util/proc.h"
 
 static void usage(FILE *f)
 {
@@ -241,8 +242,14 @@ int cmd_run(int argc, char **argv)
     run_printer_begin(&cx.out, o.json, o.xml);
     harness_machine(&cx.machine);
     harness_signals_install();
-    for (int i = optind; i < argc && !cx.n.stop && !harness_interrupted(); i++)
+    /* outside a runner's (or compiler's) wait, litmusc is computing a
+     * behaviour set, which has no partial result: a signal then ends it at
+     * once, the tests printed so far kept */
+    proc_signals_quit_idle("litmusc run: interrupted\n");
+    for (int i = optind; i < argc && !cx.n.stop && !harness_interrupted(); i++) {
         run_file(&cx, argv[i]);
+        fflush(stdout);
+    }
     run_printer_end(&cx.out, o.xml);
     if (harness_interrupted() && !cx.n.stop)
         cx.out.env_errors++;

@@ -15,6 +15,7 @@ static const cli_verb subcommands[] = {
     {"run", cmd_run, "build and run native or Java stress harnesses, compare with the model"},
     {"check-scheme", cmd_check_scheme, "check a compilation scheme to x86 against the source model"},
     {"cc-check", cmd_cc_check, "compile C tests with gcc/clang, lift the machine code, check it against the model"},
+    {"hunt", cmd_hunt, "hunt compiler bugs: generated tests, many compilers, reduced, bisected, confirmed"},
     {"models", cmd_models, "list the built-in memory models, or print one's cat file"},
     {"campaign", cmd_campaign, "many runs into one SQLite database: resume, shard, merge, report, diff"},
 };

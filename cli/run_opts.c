@@ -113,6 +113,10 @@ static int runner_option(run_opts *o, int c, const char *v, bool *max_iterations
         if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 19)
             return cli_usage_error(cmd_name,
                                    "%s needs a number, not '%s'", c == OPT_SEED ? "--seed" : "--cpus", v);
+        /* the runner takes 1 to 99999 CPUs: say so here (exit 2), not as a
+         * runner that failed (exit 3) */
+        if (c == OPT_CPUS && (strtoull(v, NULL, 10) < 1 || strtoull(v, NULL, 10) > 99999))
+            return cli_usage_error(cmd_name, "--cpus needs a count from 1 to 99999, not '%s'", v);
         add_run_arg(o, c == OPT_SEED ? "--seed" : "--cpus", v);
         note_native_only(o, c == OPT_SEED ? "--seed" : "--cpus");
         break;

@@ -6,7 +6,7 @@ _litmusc()
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD - 1]}
     cmd=${COMP_WORDS[1]}
-    local commands="gen parse ir model races models emit run check-scheme cc-check campaign"
+    local commands="gen parse ir model races models emit run check-scheme cc-check hunt campaign"
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
@@ -29,7 +29,7 @@ _litmusc()
     esac
     local opts=""
     case $cmd in
-    gen) opts="--arch -o --name --keep-order --size --relax --safe --nprocs --eprocs --max-ins --mode --mix --min-relax --max-relax --varatom --filter --list --help" ;;
+    gen) opts="--arch -o --name --keep-order --size --relax --safe --nprocs --eprocs --max-ins --mode --mix --min-relax --max-relax --varatom --filter --list --vocabulary --help" ;;
     parse) opts="--hash --check --help" ;;
     ir) opts="--read --cond --observables --help" ;;
     model) opts="--model --json --notes --no-prune --graph --format --show --help" ;;
@@ -37,7 +37,8 @@ _litmusc()
     models) opts="--print --help" ;;
     emit) opts="--target -o --model --scheme --package --plain --help" ;;
     run) opts="--target -s -r --sync --affinity --layout --chunk --period --delay --seed --cpus --time --timeout --until-covered --race-fuzz --max-iterations --model --scheme --plain --cc --cflags --cache-dir --filter --json --xml --help" ;;
-    cc-check) opts="--cc --cflags --model --out --accesses --unroll --help" ;;
+    cc-check) opts="--cc --cflags --model --out --accesses --unroll --timeout --help" ;;
+    hunt) opts="--cc --cflags --budget --max-tests --seed --mix --batch --shard --db --edges --confirm-time --max-bugs --unroll -o --help" ;;
     check-scheme) opts="--scheme --source-model --target-model --reparse -q --help" ;;
     campaign)
         if [ "$COMP_CWORD" -eq 2 ]; then

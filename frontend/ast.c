@@ -288,9 +288,21 @@ static const char *const x64_regs[][4] = {
     {"r15", "r15d", "r15w", "r15b"},
 };
 
+/* herd's two registers beside the integer ones (lib/X86_64Base.ml): the
+ * instruction pointer and the code segment, 64-bit names only.  Here they
+ * are registers like the others, which a test may set and observe; nothing
+ * writes them behind its back (herd's `ret` under -variant telechat jumps
+ * through %rip, litmusc's ends the thread either way). */
+static const char *const x64_special[] = {"rip", "cs"};
+
 const char *x86_64_reg(const char *name, int *size)
 {
     static const int sizes[4] = {8, 4, 2, 1};
+    for (size_t i = 0; i < sizeof x64_special / sizeof *x64_special; i++)
+        if (!strcasecmp(name, x64_special[i])) {
+            *size = 8;
+            return x64_special[i];
+        }
     for (size_t i = 0; i < sizeof x64_regs / sizeof *x64_regs; i++)
         for (int j = 0; j < 4; j++)
             if (!strcasecmp(name, x64_regs[i][j])) {

@@ -90,7 +90,10 @@ static const mnem *lookup_mnem(const tok *t, int *size)
         return NULL;
     up[n - 1] = 0;
     m = find_mnem(up);
-    if (!m || m->nops == 0 || FE_X86_IS_JUMP(m->op) ||
+    /* nopl/nopw take an operand, which they do not access (what LLVM pads
+     * with; herd's I_NOP effaddr) */
+    bool padding = m && m->op == FE_X86_NOP && (sz == 2 || sz == 4);
+    if (!m || (m->nops == 0 && !padding) || FE_X86_IS_JUMP(m->op) ||
         m->op == FE_X86_CLFLUSH)
         return NULL;
     *size = sz;
@@ -202,6 +205,11 @@ static bool check_instr(fe_x86_parser *p, fe_x86_instr *in, const mnem *m)
         if (!fe_x86_is_mem(d))
             return lx_error_at(lx, line, col, "type mismatch: CLFLUSH needs a memory operand");
         break;
+    case FE_X86_NOP:
+        if (in->size && !d_rm)
+            return lx_error_at(lx, d->pos.line, d->pos.col, "type mismatch: %s needs a register or memory operand",
+                               in->size == 2 ? "NOPW" : "NOPL");
+        break;
     default:
         break;
     }
@@ -211,7 +219,8 @@ static bool check_instr(fe_x86_parser *p, fe_x86_instr *in, const mnem *m)
         if (!fe_x86_is_mem(d))
             return lx_error_at(lx, line, col, "LOCK %s needs a memory destination", nm);
     }
-    if (p->att && in->size) {
+    /* a padding NOP's operand is not read: herd checks no width there */
+    if (p->att && in->size && in->op != FE_X86_NOP) {
         const fe_x86_opnd *ops[2] = {d, s};
         for (int i = 0; i < 2; i++)
             if (ops[i]->kind == FE_XO_REG && ops[i]->reg_size != in->size &&
@@ -313,7 +322,8 @@ static bool parse_cell(fe_x86_parser *p, fe_thread *th, int row)
     if (!lx_next(lx))
         goto fail;
     bool label = FE_X86_IS_JUMP(in.op);
-    if (m->nops >= 1) {
+    int nops = in.op == FE_X86_NOP && in.size ? 1 : m->nops;
+    if (nops >= 1) {
         fe_x86_opnd a, b;
         memset(&b, 0, sizeof b);
         if (!fe_x86_parse_operand(p, &a, label)) {
@@ -321,7 +331,7 @@ static bool parse_cell(fe_x86_parser *p, fe_thread *th, int row)
             goto fail;
         }
         bool shift = m->op == FE_X86_SHL || m->op == FE_X86_SHR || m->op == FE_X86_SAR;
-        if (m->nops == 2 && shift && !lx_is(lx, ",")) {
+        if (nops == 2 && shift && !lx_is(lx, ",")) {
             /* `shll %eax`: by 1, read as `shll $1,%eax` */
             b = (fe_x86_opnd){.kind = FE_XO_IMM, .imm = 1, .pos = a.pos};
             if (p->att) {
@@ -329,7 +339,7 @@ static bool parse_cell(fe_x86_parser *p, fe_thread *th, int row)
                 a = b;
                 b = t;
             }
-        } else if (m->nops == 2) {
+        } else if (nops == 2) {
             if (!lx_expect(lx, ",")) {
                 free(a.name);
                 goto fail;
@@ -341,7 +351,7 @@ static bool parse_cell(fe_x86_parser *p, fe_thread *th, int row)
             }
         }
         /* Intel: dst, src.  AT&T: src, dst, except herd's cmpxchg (memory first). */
-        if (p->att && m->nops == 2 && in.op != FE_X86_CMPXCHG) {
+        if (p->att && nops == 2 && in.op != FE_X86_CMPXCHG) {
             in.dst = b;
             in.src = a;
         } else {

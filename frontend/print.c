@@ -69,7 +69,10 @@ static void print_init(strbuf *b, const fe_test *t)
 }
 
 /* ---- x86 ------------------------------------------------------------------- */
-static void print_x86_opnd(strbuf *b, const fe_test *t, const fe_x86_opnd *o)
+/* HERD_HASH: as herd's dump_instruction writes it, a blank after the base
+ * of a scaled operand, and a scale of 0 left out as a displacement of 0 is:
+ * `(%rax, %rbx,8)`, `(%rax, %rbx,)`. */
+static void print_x86_opnd(strbuf *b, const fe_test *t, const fe_x86_opnd *o, bool herd_hash)
 {
     bool att = t->arch == FE_ARCH_X86_64;
     switch (o->kind) {
@@ -88,8 +91,9 @@ static void print_x86_opnd(strbuf *b, const fe_test *t, const fe_x86_opnd *o)
         if (att && o->imm)
             sb_printf(b, "%" PRId64, o->imm);
         if (att && o->index)
-            sb_printf(b, "(%s%s,%%%s,%d)", o->name ? "%" : "", o->name ? x86_64_reg_sized(o->name, o->reg_size) : "",
-                      x86_64_reg_sized(o->index, o->index_size), o->scale);
+            sb_printf(b, "(%s%s,%s%%%s,%.*d)", o->name ? "%" : "",
+                      o->name ? x86_64_reg_sized(o->name, o->reg_size) : "", herd_hash ? " " : "",
+                      x86_64_reg_sized(o->index, o->index_size), herd_hash ? 0 : 1, o->scale);
         else if (att)
             sb_printf(b, "(%%%s)", x86_64_reg_sized(o->name, o->reg_size));
         else
@@ -131,14 +135,14 @@ void fe_print_x86_instr(strbuf *b, const fe_test *t, const fe_x86_instr *in, boo
         return;
     sb_addc(b, ' ');
     if (att && in->src.kind != FE_XO_NONE && in->op != FE_X86_CMPXCHG) {
-        print_x86_opnd(b, t, &in->src);
+        print_x86_opnd(b, t, &in->src, herd_hash);
         sb_addc(b, ',');
-        print_x86_opnd(b, t, &in->dst);
+        print_x86_opnd(b, t, &in->dst, herd_hash);
     } else {
-        print_x86_opnd(b, t, &in->dst);
+        print_x86_opnd(b, t, &in->dst, herd_hash);
         if (in->src.kind != FE_XO_NONE) {
             sb_addc(b, ',');
-            print_x86_opnd(b, t, &in->src);
+            print_x86_opnd(b, t, &in->src, herd_hash);
         }
     }
 }

@@ -79,6 +79,13 @@ static bool set_reg(fe_x86_parser *p, fe_x86_opnd *o, const tok *rt)
     return true;
 }
 
+/* herd takes any number as a scale; here 0, which LLVM's padding `nopw
+ * 0(%rax,%rax,0)` as herd's tests write it has, and the hardware's four. */
+static bool scale_ok(uint64_t k)
+{
+    return k == 0 || k == 1 || k == 2 || k == 4 || k == 8;
+}
+
 /* Inside [ ] or ( ): a location, a register, or an absolute address. */
 static bool parse_mem_inner(fe_x86_parser *p, fe_x86_opnd *o, const char *close)
 {
@@ -129,9 +136,8 @@ static bool parse_mem_inner(fe_x86_parser *p, fe_x86_opnd *o, const char *close)
             o->index_size = ix.reg_size;
             if (!lx_next(lx) || !lx_expect(lx, ","))
                 return false;
-            if (lx->cur.kind != TK_NUM || lx->cur.big ||
-                (lx->cur.num != 1 && lx->cur.num != 2 && lx->cur.num != 4 && lx->cur.num != 8))
-                return lx_error(lx, "expected a scale of 1, 2, 4 or 8");
+            if (lx->cur.kind != TK_NUM || lx->cur.big || !scale_ok(lx->cur.num))
+                return lx_error(lx, "expected a scale of 0, 1, 2, 4 or 8");
             o->scale = (int)lx->cur.num;
             if (!lx_next(lx))
                 return false;
@@ -146,6 +152,29 @@ static bool parse_mem_inner(fe_x86_parser *p, fe_x86_opnd *o, const char *close)
     if (!lx_next(lx))
         return false;
     return lx_expect(lx, close);
+}
+
+/* `%cs:0(%rax,%rdx,1)`, a segment override before a memory operand (the
+ * current token is the register after the '%', a ':' follows).  herd's
+ * grammar takes it and drops it (lib/X86_64Parser.mly); in 64-bit mode the
+ * code segment's base is 0, so the operand is the memory operand alone and
+ * the tree keeps no trace of the prefix.  Other segments (%fs, %gs: thread
+ * storage) are refused by name. */
+static bool segment(fe_x86_parser *p, fe_x86_opnd *o)
+{
+    lexer *lx = &p->lx;
+    fe_pos at = o->pos;
+    if (lx->cur.len != 2 || strncasecmp(lx->cur.s, "cs", 2) != 0)
+        return lx_error_at(lx, at.line, at.col, "segment override %%%.*s: is not supported (only %%cs:)",
+                           (int)(lx->cur.len > 20 ? 20 : lx->cur.len), lx->cur.s);
+    if (!lx_next(lx) || !lx_expect(lx, ":"))
+        return false;
+    if (!fe_x86_parse_operand(p, o, false))
+        return false;
+    o->pos = at;
+    if (!fe_x86_is_mem(o))
+        return lx_error_at(lx, at.line, at.col, "a segment override needs a memory operand after it");
+    return true;
 }
 
 bool fe_x86_parse_operand(fe_x86_parser *p, fe_x86_opnd *o, bool want_label)
@@ -179,6 +208,11 @@ bool fe_x86_parse_operand(fe_x86_parser *p, fe_x86_opnd *o, bool want_label)
                                "symbolic registers '%%name' are not supported");
         if (lx->cur.kind != TK_IDENT)
             return lx_error(lx, "expected a register name after '%%'");
+        const char *q = lx->cur.end;
+        while (q < lx->end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (p->att && q < lx->end && *q == ':')
+            return segment(p, o);
         o->kind = FE_XO_REG;
         if (!set_reg(p, o, &lx->cur))
             return false;
@@ -190,7 +224,8 @@ bool fe_x86_parse_operand(fe_x86_parser *p, fe_x86_opnd *o, bool want_label)
         if (!p->att)
             return parse_imm(p, o);
         /* 8(%rax), -4(%rax,%rdx,4): a displacement before a register base;
-         * a number not followed by '(' is an immediate without its '$' */
+         * a number not followed by '(' is an immediate without its '$',
+         * which herd reads as one (its `k` operand: `shl 2,%eax`) */
         const char *q = lx->cur.end;
         if (lx_is(lx, "-")) {
             while (q < lx->end && (*q == ' ' || *q == '\t'))
@@ -201,7 +236,7 @@ bool fe_x86_parse_operand(fe_x86_parser *p, fe_x86_opnd *o, bool want_label)
         while (q < lx->end && (*q == ' ' || *q == '\t'))
             q++;
         if (q >= lx->end || *q != '(')
-            return lx_error(lx, "immediates are written with '$' in X86_64 code");
+            return parse_imm(p, o);
         fe_x86_opnd d;
         if (!parse_imm(p, &d))
             return false;

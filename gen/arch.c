@@ -41,7 +41,7 @@ static const gen_arch archs[] = {
         .nfences = 6, .fences = c_fences, .strong = 3,
         .dp_r = BIT(GEN_DP_ADDR) | BIT(GEN_DP_CTRL),
         .dp_w = BIT(GEN_DP_ADDR) | BIT(GEN_DP_DATA) | BIT(GEN_DP_CTRL),
-        .rmw = false, .optcond = false, .final_single_atomic = false,
+        .rmw = false, .c_rmw = true, .optcond = false, .final_single_atomic = false,
     },
     {
         .id = GEN_JAVA, .name = "Java",

@@ -86,10 +86,19 @@ static void base_name(const gen_arch *a, const gen_edge *e, bool compat, strbuf 
     case GK_WS: sb_printf(out, "%s%s", compat ? "Ws" : "Co", ie); break;
     case GK_PO: sb_printf(out, "Po%s%s%s", sd, dir_char(e->src), dir_char(e->tgt)); break;
     case GK_FENCED:
-        sb_printf(out, "%s%s%s%s", a->fences[e->fence], sd, dir_char(e->src), dir_char(e->tgt));
+        if (e->afence)
+            gen_rmw_base(e, compat, out);
+        else
+            sb_add(out, a->fences[e->fence]);
+        sb_printf(out, "%s%s%s", sd, dir_char(e->src), dir_char(e->tgt));
         break;
     case GK_DP: sb_printf(out, "Dp%s%s%s", dp_names[e->dp], sd, dir_char(e->tgt)); break;
-    case GK_RMW: sb_add(out, compat ? "Rmw" : "Exch"); break;
+    case GK_RMW:
+        if (a->c_rmw)
+            gen_rmw_base(e, compat, out);
+        else
+            sb_add(out, compat ? "Rmw" : "Exch");
+        break;
     }
 }
 
@@ -101,12 +110,14 @@ static const char *atom_or(const gen_arch *a, int atom, const char *none)
 void gen_edge_name(const gen_arch *a, const gen_edge *e, strbuf *out)
 {
     base_name(a, e, false, out);
-    if (e->a1 >= 0 || e->a2 >= 0)
+    if (e->kind == GK_RMW && a->c_rmw)
+        gen_rmw_annotations(a, e, out);
+    else if (e->a1 >= 0 || e->a2 >= 0)
         sb_printf(out, "%s%s", atom_or(a, e->a1, a->plain), atom_or(a, e->a2, a->plain));
 }
 
 /* Does REST spell the annotations (A1, A2) in one of diy7's four ways? */
-static bool annotations_match(const gen_arch *a, int a1, int a2, const char *rest)
+bool gen_annotations_match(const gen_arch *a, int a1, int a2, const char *rest)
 {
     char buf[64];
     if (a1 < 0 && a2 < 0)
@@ -157,7 +168,7 @@ static bool try_edge(const gen_arch *a, gen_edge e, const char *const *bases, in
             for (int a2 = -1; a2 < a->natoms; a2++) {
                 if (!gen_atom_applies(a, a1, gen_dir_src(&e)) || !gen_atom_applies(a, a2, gen_dir_tgt(&e)))
                     continue;
-                if (annotations_match(a, a1, a2, rest)) {
+                if (gen_annotations_match(a, a1, a2, rest)) {
                     e.a1 = a1;
                     e.a2 = a2;
                     *out = e;
@@ -174,6 +185,8 @@ static bool parse_on(const gen_arch *a, const char *s, gen_edge *out)
     static const int dirs[] = {GD_W, GD_R, GD_IRR};
     strbuf b1 = {0}, b2 = {0};
     bool found = false;
+    if (gen_rmw_parse(a, s, out))
+        return true;
 #define TRY(e, annotated)                                                           \
     do {                                                                            \
         b1.len = b2.len = 0;                                                        \
@@ -296,6 +309,11 @@ int gen_edge_poly_cmp(const gen_edge *x, const gen_edge *y)
             c = cmp_int(dir_rank(x->tgt), dir_rank(y->tgt));
         break;
     case GK_FENCED:
+        /* access fences after the arch's fences */
+        if (x->afence || y->afence) {
+            if ((c = gen_rmw_cmp(x, y)))
+                break;
+        }
         if (!(c = cmp_int(x->fence, y->fence)) && !(c = cmp_int(x->diff, y->diff)) &&
             !(c = cmp_int(dir_rank(x->src), dir_rank(y->src))))
             c = cmp_int(dir_rank(x->tgt), dir_rank(y->tgt));
@@ -305,6 +323,7 @@ int gen_edge_poly_cmp(const gen_edge *x, const gen_edge *y)
             c = cmp_int(dir_rank(x->tgt), dir_rank(y->tgt));
         break;
     case GK_RMW:
+        c = gen_rmw_cmp(x, y);
         break;
     }
     if (c)
@@ -349,6 +368,26 @@ char *gen_edge_list(gen_arch_id id)
     if (a->rmw) {
         gen_edge e = {.kind = GK_RMW};
         ADD(e);
+    }
+    if (a->c_rmw) {
+        /* the Rmw edges, and each access fence in each order without its
+         * modifiers (Id, Ig, Sh, a failure order) */
+        for (int op = 0; op < GEN_OP_LD; op++)
+            for (int ig = 0; ig < 2; ig++) {
+                gen_edge e = {.kind = GK_RMW, .op = op, .unused = ig};
+                if (!ig || (op != GEN_OP_CAS && op != GEN_OP_CASW))
+                    ADD(e);
+            }
+        for (int op = 0; op < GEN_NOPS; op++)
+            for (int mo = 0; mo < a->natoms; mo++)
+                for (int diff = 0; diff < 2; diff++) {
+                    if ((op == GEN_OP_LD && !gen_atom_applies(a, mo, GD_R)) ||
+                        (op == GEN_OP_ST && !gen_atom_applies(a, mo, GD_W)))
+                        continue;
+                    gen_edge g = {.kind = GK_FENCED, .afence = true, .op = op, .mo = mo, .diff = diff,
+                                  .src = GD_IRR, .tgt = GD_IRR};
+                    ADD(g);
+                }
     }
     for (int diff = 0; diff < 2; diff++)
         for (int i = 0; i < 3; i++)

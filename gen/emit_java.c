@@ -52,7 +52,7 @@ static void java_fence(strbuf *out, const gen_arch *a, int fence)
     sb_printf(out, "%s();\n", fence_calls[fence]);
 }
 
-static const gen_lang java_lang = {java_load, java_store, java_fence};
+static const gen_lang java_lang = {java_load, java_store, java_fence, NULL};
 
 bool gen_emit_java(const gen_cycle *c, const gen_header *h, strbuf *out, diag *d)
 {
@@ -66,7 +66,8 @@ bool gen_emit_java(const gen_cycle *c, const gen_header *h, strbuf *out, diag *d
     strbuf body = {0};
     for (int p = 0; p < c->nprocs; p++) {
         sb_printf(&body, "\nThread%d {\n", p);
-        if (!gen_lang_thread(c, &java_lang, p, &body, fin, &nfin, d)) {
+        gen_extras x = {0};
+        if (!gen_lang_thread(c, &java_lang, p, &body, fin, &nfin, &x, d)) {
             sb_free(&body);
             return false;
         }

@@ -134,8 +134,9 @@ static void vary(const gen_arch *a, relax r, int k, const int *atoms, int natoms
         expand(a, r, 0, out);
         return;
     }
-    /* an exchange keeps its events plain: no arch here annotates one */
-    bool rmw = (k > 0 && r.e[k - 1].kind == GK_RMW) || (k < r.n && r.e[k].kind == GK_RMW);
+    /* X86's exchange keeps its events plain; C's takes its order from
+     * them (pairs that make no C order are refused when the test is made) */
+    bool rmw = !a->c_rmw && ((k > 0 && r.e[k - 1].kind == GK_RMW) || (k < r.n && r.e[k].kind == GK_RMW));
     bool open_slot = !rmw && (k == 0 ? r.e[0].a1 < 0
                               : k == r.n ? r.e[r.n - 1].a2 < 0
                               : r.e[k - 1].a2 < 0 && r.e[k].a1 < 0);

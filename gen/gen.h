@@ -79,4 +79,17 @@ bool gen_enumerate(const gen_enum_opts *o, gen_sink sink, void *ctx, diag *d);
  * sorted (malloc'd); for --list. */
 char *gen_edge_list(gen_arch_id arch);
 
+/* Every fully annotated C edge name gen_one and gen_enumerate take,
+ * space-separated (malloc'd), for a sampler drawing cycles: each edge
+ * with both directions given (no '*'), with each annotation its events
+ * can take (the bare name for two plain events), in groups: the
+ * communications (Rfe ... Coi), Pod/Pos, the fences (Fence{Acq,...}d..),
+ * the dependencies, the Rmw edges (Exch, RmwAdd, ..., RmwCasW, with
+ * and without Ig, each order and failure order) and the access fences
+ * (Fence{Xchg,Add,...,Ld,St}[Id][Ig]ORDER[FAIL][Sh]{d,s}XY), the last group
+ * by far the largest: a sampler that wants each kind about as often as
+ * the others should group names by their prefix first.  Not every
+ * sequence of them is a cycle; gen_one says which are not. */
+char *gen_c_vocabulary(void);
+
 #endif

@@ -17,6 +17,11 @@ typedef enum gen_kind { GK_RF, GK_FR, GK_WS, GK_PO, GK_FENCED, GK_DP, GK_RMW } g
 
 enum { GEN_DP_ADDR, GEN_DP_DATA, GEN_DP_CTRL };
 
+/* C's atomic operations for the Rmw edge and a fence made of an access
+ * (gen/rmw.c); LD and ST only make such fences. */
+enum { GEN_OP_XCHG, GEN_OP_ADD, GEN_OP_SUB, GEN_OP_AND, GEN_OP_OR, GEN_OP_XOR, GEN_OP_CAS, GEN_OP_CASW,
+       GEN_OP_LD, GEN_OP_ST, GEN_NOPS };
+
 typedef struct gen_edge {
     gen_kind kind;
     bool ext;       /* Rf/Fr/Ws: between threads */
@@ -25,6 +30,16 @@ typedef struct gen_edge {
     int fence;      /* GK_FENCED: index in the arch's fences */
     int dp;         /* GK_DP: GEN_DP_* */
     int a1, a2;     /* annotations of source and target (-1: none, plain) */
+    /* C's read-modify-writes: the Rmw edge (GK_RMW, its order read from
+     * a1 and a2) and a fence made of an atomic access on a location of
+     * its own (GK_FENCED with afence).  All zero elsewhere. */
+    bool afence;    /* GK_FENCED: an atomic access, not a fence */
+    int op;         /* GEN_OP_* */
+    int mo;         /* afence: the access's order (an atom) */
+    int fail;       /* CAS: failure order + 1; 0 for C's default from the success order */
+    bool unused;    /* the result is not kept */
+    bool idem;      /* afence: the operand leaves the value as it is */
+    bool shared;    /* afence: on the location every thread's shared fences use */
 } gen_edge;
 
 /* What an architecture can say. */
@@ -40,7 +55,8 @@ typedef struct gen_arch {
     const char *const *fences;      /* fence edge prefixes: "MFence", "FenceSc" */
     int strong;                     /* the fence "Fenced**" stands for */
     unsigned dp_r, dp_w;            /* bit GEN_DP_*: dependencies to a read / a write */
-    bool rmw;                       /* has the Rmw (exchange) edge */
+    bool rmw;                       /* has the Rmw (exchange) edge, plain (X86) */
+    bool c_rmw;                     /* C's annotated Rmw edges and access fences (gen/rmw.c) */
     bool optcond;                   /* condition only shows reads next to a com or same-location edge */
     bool final_single_atomic;       /* final value of a location written once, if an access to it is annotated */
 } gen_arch;
@@ -56,6 +72,9 @@ bool gen_is_ext(const gen_edge *e);     /* Rfe, Fre, Coe */
 bool gen_is_com(const gen_edge *e);     /* Rf, Fr, Ws, internal or not */
 bool gen_same_loc(const gen_edge *e);
 bool gen_atom_applies(const gen_arch *a, int atom, int dir);
+/* Does REST spell the annotations A1 A2 (-1: none) in one of diy7's ways
+ * ("NaRel", "PRel", "AA" for ScSc on C)? */
+bool gen_annotations_match(const gen_arch *a, int a1, int a2, const char *rest);
 /* Parse one edge name.  Returns 1 on success, 0 when the name means
  * nothing on any arch, -1 when it is an edge of another arch only. */
 int gen_edge_parse(const gen_arch *a, const char *s, gen_edge *out);
@@ -64,6 +83,27 @@ void gen_edge_name(const gen_arch *a, const gen_edge *e, strbuf *out);
 /* diy7's order on edges (OCaml's structural comparison). */
 int gen_edge_poly_cmp(const gen_edge *x, const gen_edge *y);
 bool gen_edge_equal(const gen_edge *x, const gen_edge *y);
+
+/* --- C's read-modify-writes and access fences (gen/rmw.c) --- */
+/* Parse S as a C Rmw edge ("RmwAddAcqRel") or access fence
+ * ("FenceRmwAddScdWR"); false when it is neither. */
+bool gen_rmw_parse(const gen_arch *a, const char *s, gen_edge *out);
+/* The base names: "Exch", "RmwAddIg"; "FenceRmwAddIdSc" for a fence
+ * (before its d/s and directions).  COMPAT: diy7's "Rmw" for "Exch". */
+void gen_rmw_base(const gen_edge *e, bool compat, strbuf *out);
+/* The annotations after an Rmw edge's base: a1, a2 and a CAS's failure
+ * order when it is not C's default. */
+void gen_rmw_annotations(const gen_arch *a, const gen_edge *e, strbuf *out);
+/* Compare the RMW fields of two edges of the same kind. */
+int gen_rmw_cmp(const gen_edge *x, const gen_edge *y);
+/* The C memory order (an atom) of an Rmw whose read is annotated R and
+ * write W: RlxRlx relaxed, AcqRlx acquire, ConRlx consume, RlxRel
+ * release, AcqRel acq_rel, ScSc seq_cst; -1 for any other pair. */
+int gen_rmw_order(int r, int w);
+/* A CAS's failure order (an atom) for success order MO and FAIL (the
+ * edge's field). */
+int gen_rmw_fail_order(int mo, int fail);
+extern const char *const gen_op_names[GEN_NOPS];
 
 /* --- events and the cycle --- */
 typedef struct gen_event {

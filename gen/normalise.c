@@ -208,12 +208,29 @@ static void one_name(const gen_arch *a, const gen_edge *e, bool no_dir, strbuf *
     static const char *const dps[] = {"Addr", "Data", "Ctrl"};
     switch (e->kind) {
     case GK_PO: sb_add(out, e->diff ? "po" : "pos"); break;
-    case GK_FENCED: lower_into(out, a->fences[e->fence]); if (!e->diff) sb_addc(out, 's'); break;
+    case GK_FENCED:
+        if (e->afence) {
+            strbuf b = {0};
+            gen_rmw_base(e, false, &b);
+            lower_into(out, b.s);
+            sb_free(&b);
+        } else
+            lower_into(out, a->fences[e->fence]);
+        if (!e->diff)
+            sb_addc(out, 's');
+        break;
     case GK_DP: lower_into(out, dps[e->dp]); if (!e->diff) sb_addc(out, 's'); break;
     case GK_RF: sb_add(out, "rfi"); break;
     case GK_WS: sb_add(out, "coi"); break;
     case GK_FR: sb_add(out, "fri"); break;
-    case GK_RMW: sb_add(out, "rmw"); break;
+    case GK_RMW:
+        /* "rmw" as diy7 names its exchange, then C's operation */
+        sb_add(out, "rmw");
+        if (e->op != GEN_OP_XCHG)
+            lower_into(out, gen_op_names[e->op]);
+        if (e->unused)
+            sb_add(out, "ig");
+        break;
     }
     if (!no_dir)
         sb_add(out, gen_dir_tgt(e) == GD_W ? "W" : "R");

@@ -6,9 +6,11 @@
  *
  * What the cache holds is executed, so it is trusted only as far as it is
  * private: the folder must belong to the user and be closed to others
- * (mode 0700), each entry must belong to the user and be writable by no
- * one else, and each carries the digest of its bytes (KEY.exe.md5), so a
- * truncated or damaged entry is rebuilt instead of run. */
+ * (mode 0700), checked on its open descriptor and then reached only through
+ * it (harness/cache.c), each entry must belong to the user and be writable
+ * by no one else (checked on the open file), and each carries the digest
+ * of its bytes (KEY.exe.md5), so a truncated or damaged entry is rebuilt
+ * instead of run. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,27 +25,6 @@
 #include "harness/harness.h"
 #include "util/file.h"
 #include "util/md5.h"
-
-char *harness_cache_dir(const char *override)
-{
-    if (override && *override)
-        return xstrdup(override);
-    const char *env = getenv("LITMUSC_CACHE");
-    if (env && *env)
-        return xstrdup(env);
-    env = getenv("XDG_CACHE_HOME");
-    if (env && *env == '/')
-        return xasprintf("%s/litmusc", env);
-    env = getenv("HOME");
-    if (env && *env)
-        return xasprintf("%s/.cache/litmusc", env);
-    /* no home (cron, services): the per-user runtime folder, else one in
-     * /tmp that harness_cache_check accepts only if it is the user's own */
-    env = getenv("XDG_RUNTIME_DIR");
-    if (env && *env == '/')
-        return xasprintf("%s/litmusc-cache", env);
-    return xasprintf("/tmp/litmusc-cache-%ld", (long)geteuid());
-}
 
 /* Two independent 64-bit FNV-1a streams make a 128-bit key; each part is
  * length-prefixed so that moving bytes between parts changes the key. */
@@ -92,27 +73,58 @@ static bool mkdir_p(const char *path, diag *d)
     return diag_fail(d, "cannot create %s: %s (set --cache-dir or LITMUSC_CACHE)", path, strerror(errno));
 }
 
-bool harness_cache_check(const char *dir, diag *d)
+/* Reads all of FD into OUT (binary-safe); false with errno set. */
+static bool read_fd(int fd, strbuf *out)
 {
-    if (!mkdir_p(dir, d))
-        return false;
-    struct stat st;
-    if (stat(dir, &st) != 0)
-        return diag_fail(d, "cannot use the build cache %s: %s", dir, strerror(errno));
-    if (st.st_uid != geteuid())
-        return diag_fail(d, "refusing the build cache %s: it belongs to uid %ld, not to you (uid %ld), "
-                         "and what it holds would be run; set --cache-dir or LITMUSC_CACHE",
-                         dir, (long)st.st_uid, (long)geteuid());
-    /* the user's own folder, opened to others: close it (only the owner
-     * can); what others may have put there fails the entry checks */
-    if ((st.st_mode & 077) && chmod(dir, 0700) != 0)
-        return diag_fail(d, "refusing the build cache %s: mode %04o lets others in and chmod failed: %s",
-                         dir, (unsigned)(st.st_mode & 07777), strerror(errno));
-    return true;
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return false;
+        if (n == 0)
+            return true;
+        sb_addn(out, buf, (size_t)n);
+    }
 }
 
-/* An entry is used only if it is a regular file of the user's, writable
- * by no one else, whose bytes match the digest stored beside it. */
+/* NAME in the cache folder DFD, opened without following a link, if it
+ * is a regular file of the user's that no one else may write; its bytes
+ * into OUT.  The checks are made on the open file, not on a name. */
+static bool entry_read(int dfd, const char *name, strbuf *out)
+{
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022) &&
+              read_fd(fd, out);
+    close(fd);
+    return ok;
+}
+
+/* An entry is used only if it and its digest (NAME.md5) pass entry_read
+ * and its bytes match the digest. */
+static bool entry_ok(int dfd, const char *name)
+{
+    char *sum = xasprintf("%s.md5", name);
+    strbuf want = {0}, data = {0};
+    bool ok = false;
+    if (entry_read(dfd, sum, &want) && want.len == 32 && entry_read(dfd, name, &data)) {
+        unsigned char dg[16];
+        char have[33];
+        md5(data.s ? data.s : "", data.len, dg);
+        md5_hex(dg, have);
+        ok = !memcmp(have, want.s, 32);
+    }
+    sb_free(&want);
+    sb_free(&data);
+    free(sum);
+    return ok;
+}
+
+/* The digest of the file at PATH, for a new entry. */
 static bool entry_digest(const char *path, char hex[33])
 {
     strbuf data = {0};
@@ -124,24 +136,6 @@ static bool entry_digest(const char *path, char hex[33])
     md5_hex(dg, hex);
     sb_free(&data);
     return true;
-}
-
-static bool entry_ok(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
-        return false;
-    char *sum = xasprintf("%s.md5", path);
-    strbuf want = {0};
-    bool opened, ok = false;
-    if (lstat(sum, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022) &&
-        file_read_all(sum, &want, &opened) && want.len == 32) {
-        char have[33];
-        ok = entry_digest(path, have) && !memcmp(have, want.s, 32);
-    }
-    sb_free(&want);
-    free(sum);
-    return ok;
 }
 
 /* Moves the built file TMP to the entry FINAL, its digest first, so an
@@ -417,13 +411,14 @@ static void object_key(const harness_build *b, const harness_file *files, int nf
     free(sel);
 }
 
-static bool build_object(const harness_build *b, const char *dir, const char *tmp,
+static bool build_object(const harness_build *b, const char *dir, int dfd, const char *tmp,
                          const harness_file *files, int nfiles, int i, char **obj, diag *d)
 {
-    char key[33];
+    char key[33], name[40];
     object_key(b, files, nfiles, i, key);
-    *obj = xasprintf("%s/%s.o", dir, key);
-    if (entry_ok(*obj))
+    snprintf(name, sizeof name, "%s.o", key);
+    *obj = xasprintf("%s/%s", dir, name);
+    if (entry_ok(dfd, name))
         return true;
     char *out = xasprintf("%s/obj%d.o", tmp, i);
     char *inc = xasprintf("-I%s", tmp);
@@ -439,7 +434,7 @@ static bool build_object(const harness_build *b, const char *dir, const char *tm
 }
 
 /* Compile every source (objects from the cache where possible), then link. */
-static bool build_runner(const harness_build *b, const char *dir, const char *tmp,
+static bool build_runner(const harness_build *b, const char *dir, int dfd, const char *tmp,
                          const harness_file *files, int nfiles, const char *out, diag *d)
 {
     size_t n = 0, cap = 0;
@@ -451,7 +446,7 @@ static bool build_runner(const harness_build *b, const char *dir, const char *tm
         if (!files[i].compile)
             continue;
         char *obj = NULL;
-        ok = build_object(b, dir, tmp, files, nfiles, i, &obj, d);
+        ok = build_object(b, dir, dfd, tmp, files, nfiles, i, &obj, d);
         VEC_PUSH(extra, n, cap, obj);
     }
     VEC_PUSH(extra, n, cap, xstrdup("-lpthread"));
@@ -470,10 +465,19 @@ bool harness_compile(const harness_build *b, const harness_file *files, int nfil
     *cached = false;
     char key[33];
     harness_build_key(b, files, nfiles, key);
-    char *dir = harness_cache_dir(b->cache_dir);
-    char *final = xasprintf("%s/%s.exe", dir, key);
-    bool ok = harness_cache_check(dir, d);
-    if (ok && entry_ok(final)) {
+    /* DIR names the checked folder through its descriptor, so no name
+     * above it can be swapped between the checks and the exec */
+    char *named = harness_cache_dir(b->cache_dir);
+    int dfd = -1;
+    char *dir = harness_cache_open(named, &dfd, d);
+    free(named);
+    if (!dir)
+        return false;
+    char name[40];
+    snprintf(name, sizeof name, "%s.exe", key);
+    char *final = xasprintf("%s/%s", dir, name);
+    bool ok = true;
+    if (entry_ok(dfd, name)) {
         *exe = final;
         *cached = true;
         free(dir);
@@ -496,7 +500,7 @@ bool harness_compile(const harness_build *b, const harness_file *files, int nfil
     char *out = xasprintf("%s/runner", tmp);
     if (ok) {
         harness_step_begin("compiling %s with %s", b->label ? b->label : "a runner", b->cc);
-        ok = build_runner(b, dir, tmp, files, nfiles, out, d);
+        ok = build_runner(b, dir, dfd, tmp, files, nfiles, out, d);
         harness_step_end();
     }
     if (ok)

@@ -39,7 +39,11 @@ char *harness_dot_render(const char *text, const char *format, double timeout_s,
     char *argv[] = {(char *)"dot", opt, path, NULL};
     harness_child c;
     diag why = {0};
-    if (!harness_child_run(argv, timeout_s, 2.0, &c, &why)) {
+    proc_opts o = {0};
+    o.timeout_s = timeout_s;
+    o.grace_s = 2.0;
+    o.cleanup_dir = dir;    /* gone with dot if litmusc is killed */
+    if (!proc_run(argv, &o, &c, &why)) {
         no_dot(d, &why);
     } else {
         bool ran = c.exit_status == 0 && !c.timed_out && !c.interrupted;

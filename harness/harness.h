@@ -27,6 +27,7 @@
 #include "model/races.h"
 #include "util/diag.h"
 #include "util/json.h"
+#include "util/proc.h"
 #include "util/mem.h"
 
 /* ---- the raw histogram ------------------------------------------------- */
@@ -307,19 +308,11 @@ const char *harness_run_status(const harness_hist *h, const harness_runinfo *ri)
 const char *harness_run_verdict(const harness_hist *h, const harness_verdict *v, const harness_runinfo *ri);
 
 /* ---- child processes ---------------------------------------------------------- */
-typedef struct harness_child {
-    int exit_status;        /* when it exited normally, else -1 */
-    int term_signal;        /* signal that ended it, else 0 */
-    bool timed_out;         /* killed at the time limit */
-    bool interrupted;       /* we passed on a SIGINT/SIGTERM to it */
-    char *out;              /* all of its stdout (NUL-terminated) */
-    size_t outlen;
-    char *err;              /* the last part of its stderr (NUL-terminated) */
-    size_t errlen;
-    double seconds;         /* wall time */
-} harness_child;
+/* A child's end: util/proc.h's proc_result (exit_status, term_signal,
+ * timed_out, interrupted, out, err, seconds). */
+typedef proc_result harness_child;
 
-/* Run ARGV (argv[0] looked up in PATH) in its own process group with
+/* util/proc.h's proc_run with a time limit and a grace: ARGV (argv[0] looked up in PATH) in its own process group with
  * stdin from /dev/null, stdout and stderr captured.  At TIMEOUT_S seconds
  * (<= 0: no limit) or when harness_interrupted() becomes true, the group
  * gets SIGTERM (so a runner can print its partial histogram), and SIGKILL
@@ -412,18 +405,30 @@ typedef struct harness_build {
 
 /* The cache folder: OVERRIDE, else $LITMUSC_CACHE, else
  * $XDG_CACHE_HOME/litmusc, else $HOME/.cache/litmusc, else
- * $XDG_RUNTIME_DIR/litmusc-cache, else /tmp/litmusc-cache-EUID.  malloc'd. */
+ * $XDG_RUNTIME_DIR/litmusc-cache, else the password database's home
+ * /.cache/litmusc; NULL when there is none (never a shared name in /tmp).
+ * malloc'd. */
 char *harness_cache_dir(const char *override);
-/* Creates DIR (mode 0700) if missing and accepts it only if it belongs to
- * the user (a folder of the user's that others may enter is closed with
- * chmod 0700); false with the reason in D (exit 3) otherwise. */
+/* Creates DIR (mode 0700) if missing, opens it without following a link
+ * and accepts it only if the open folder belongs to the user (one of the
+ * user's that others may enter is closed with fchmod 0700).  The folder
+ * stays open for the life of the process; the result is a path through
+ * its descriptor (/proc/PID/fd/N, malloc'd) that names the checked folder
+ * whatever is done to the names above it, and *DIRFD (if not NULL) the
+ * descriptor.  NULL with the reason in D (exit 3) otherwise, also for a
+ * NULL DIR (no cache folder). */
+char *harness_cache_open(const char *dir, int *dirfd, diag *d);
+/* harness_cache_open's checks alone. */
 bool harness_cache_check(const char *dir, diag *d);
 /* Content hash (hex, 32 digits) of the files, compiler, its version and
  * flags: the cache key. */
 void harness_build_key(const harness_build *b, const harness_file *files, int nfiles,
                        char key[33]);
 /* Build FILES into an executable, or reuse the cached one with the same
- * key.  *EXE is a malloc'd path; *CACHED says whether it was reused.
+ * key.  *EXE is a malloc'd path through the cache folder's descriptor
+ * (harness_cache_open), whose entry was checked on its open file: its
+ * owner, its mode and the digest of its bytes; *CACHED says whether it was
+ * reused.
  * A missing compiler or a failed compilation fail with status 3 and the
  * compiler's first error lines in the message. */
 bool harness_compile(const harness_build *b, const harness_file *files, int nfiles,

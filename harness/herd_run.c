@@ -15,7 +15,11 @@ char *harness_herd_run(const char *herd, const char *text, double timeout_s, dia
     char *out = NULL;
     char *argv[] = {(char *)herd, path, NULL};
     harness_child c;
-    if (harness_child_run(argv, timeout_s, 2.0, &c, d)) {
+    proc_opts o = {0};
+    o.timeout_s = timeout_s;
+    o.grace_s = 2.0;
+    o.cleanup_dir = dir;    /* gone with herd7 if litmusc is killed */
+    if (proc_run(argv, &o, &c, d)) {
         if (c.exit_status == 0 && !c.timed_out && !c.interrupted) {
             out = c.out;
             c.out = NULL;

@@ -340,11 +340,12 @@ static bool run_all(jtest *ts, int n, const char *libdir, const harness_java_opt
 bool harness_run_java(const ir_test *const *tests, int n, const harness_java_opts *o, harness_java_result cb,
                       void *ctx, diag *d)
 {
-    char *cache = harness_cache_dir(o->cache_dir);
-    if (!harness_cache_check(cache, d)) {   /* its classes are run: only a private folder */
-        free(cache);
+    /* its classes are run: only a private folder, through its descriptor */
+    char *named = harness_cache_dir(o->cache_dir);
+    char *cache = harness_cache_open(named, NULL, d);
+    free(named);
+    if (!cache)
         return false;
-    }
     char *root = xasprintf("%s/java", cache);
     harness_build hb = {"javac", o->javac_version, javac_flags, root, 900, NULL};
     int nlib;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "harness/harness.h"
 #include "util/file.h"
+#include "util/utf8.h"
 
 typedef struct report_case {
     char *test, *classname, *message, *detail;
@@ -40,15 +41,25 @@ void harness_report_add(harness_report *r, const char *test, const char *classna
     VEC_PUSH(r->cases, r->n, r->cap, c);
 }
 
-/* libxml2 rejects characters XML 1.0 cannot hold; a runner's stderr may
- * contain them, so they become '?'. */
+/* libxml2 passes through what XML 1.0 cannot hold, and a runner's stderr,
+ * a compiler's message or a file name may contain it: control characters
+ * become '?', and bytes that are no UTF-8 (0xFF), surrogates and the
+ * non-characters U+FFFE and U+FFFF become U+FFFD, so the report stays
+ * well-formed. */
 static xmlChar *xml_text(const char *s)
 {
-    char *t = xstrdup(s);
-    for (unsigned char *p = (unsigned char *)t; *p; p++)
+    strbuf b = {0};
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = utf8_seq_len(p);
         if (*p < 0x20 && *p != '\n' && *p != '\t' && *p != '\r')
-            *p = '?';
-    return (xmlChar *)t;
+            sb_addc(&b, '?');
+        else if (n == 0 || (n == 3 && p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf)))
+            sb_add(&b, "\xef\xbf\xbd");
+        else
+            sb_addn(&b, (const char *)p, n);
+        p += n ? n : 1;
+    }
+    return (xmlChar *)sb_take(&b);
 }
 
 static void set_prop(xmlNodePtr n, const char *k, const char *v)

@@ -151,13 +151,23 @@ typedef struct ir_instr {
      * came from (used to name racing pairs and in generated comments). */
     int line, col;
     char *src;              /* may be NULL */
+    /* Where the IR text read by ir_read has it (its first token), so that
+     * the verifier's complaint points there; 0 for code lowered from a
+     * litmus file. */
+    int text_line, text_col;
 } ir_instr;
+
+/* Where a complaint about IN points: its place in the IR text it was read
+ * from, else its source position (0 when it has neither). */
+static inline int ir_instr_line(const ir_instr *in) { return in->text_line ? in->text_line : in->line; }
+static inline int ir_instr_col(const ir_instr *in) { return in->text_line ? in->text_col : in->col; }
 
 typedef struct ir_block {
     ir_instr *instrs;       /* phis first; last instruction is BR, JMP or RET */
     int ninstrs, cap;
     int *preds;             /* predecessor block indices (filled by ir_finish) */
     int npreds;
+    int text_line, text_col;    /* its label in an IR text (ir_read), else 0 */
 } ir_block;
 
 /* A source register's binding: its initial value (from the init section),
@@ -177,6 +187,7 @@ typedef struct ir_thread {
     int ninit_regs;
     ir_reg *final_regs;     /* every source register the thread has, sorted by name */
     int nfinal_regs;
+    int text_line, text_col;    /* its `thread` line in an IR text (ir_read), else 0 */
 } ir_thread;
 
 /* ---- locations ------------------------------------------------------------ */
@@ -192,6 +203,7 @@ typedef struct ir_loc {
     bool end_flag;          /* not a source location: the flag thread end_of writes last, which
                                a Java join waits for (ir/lower_loop.c) */
     int end_of;             /* with end_flag: that thread's id */
+    int text_line, text_col;    /* its `loc` line in an IR text (ir_read), else 0 */
 } ir_loc;
 
 /* ---- condition --------------------------------------------------------------- */
@@ -241,6 +253,9 @@ typedef struct ir_test {
     ir_obs *locations;      /* the `locations [...]` list */
     int nlocations;
     char *hash;             /* herd's hash: the Hash= info line, else computed by the frontend */
+    /* In an IR text (ir_read): where its `cond`, `filter` and `locations`
+     * start, for the verifier's complaints; else 0. */
+    int cond_line, cond_col, filter_line, filter_col, locations_line, locations_col;
 } ir_test;
 
 /* ---- building --------------------------------------------------------------------

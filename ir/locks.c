@@ -70,11 +70,11 @@ static const char *mutex_name(const lwalk *w, const ir_instr *in)
 
 static bool fail_at(lwalk *w, const ir_instr *in, const char *what, const char *why, const ir_instr *other)
 {
-    if (other && other->line > 0)
-        return diag_error(w->d, w->t->file, in->line, in->col, "%s(%s) in %s: %s (line %d)", what,
-                          mutex_name(w, in), w->th->name, why, other->line);
-    return diag_error(w->d, w->t->file, in->line, in->col, "%s(%s) in %s: %s", what, mutex_name(w, in),
-                      w->th->name, why);
+    if (other && ir_instr_line(other) > 0)
+        return diag_error(w->d, w->t->file, ir_instr_line(in), ir_instr_col(in), "%s(%s) in %s: %s (line %d)", what,
+                          mutex_name(w, in), w->th->name, why, ir_instr_line(other));
+    return diag_error(w->d, w->t->file, ir_instr_line(in), ir_instr_col(in), "%s(%s) in %s: %s", what,
+                      mutex_name(w, in), w->th->name, why);
 }
 
 static void state_copy(lstate *dst, const lstate *src)
@@ -153,7 +153,7 @@ static bool branch(lwalk *w, const ir_instr *in, lstate *s)
 static bool walk_block(lwalk *w, int b, lstate *s)
 {
     if (++w->steps > LOCK_WALK_STEPS)
-        return diag_error(w->d, w->t->file, 0, 0, "%s has too many paths to check its locks (more than %d blocks "
+        return diag_error(w->d, w->t->file, w->th->text_line, w->th->text_col, "%s has too many paths to check its locks (more than %d blocks "
                           "over all paths)", w->th->name, LOCK_WALK_STEPS);
     const ir_block *bl = &w->th->blocks[b];
     for (int i = 0; i < bl->ninstrs; i++) {
@@ -289,7 +289,7 @@ static bool apart_from_data(const ir_test *t, uint64_t mutexes, diag *d)
         const ir_thread *th = &t->threads[i];
         for (int r = 0; r < th->ninit_regs; r++)
             if (is_mutex_addr(mutexes, th->init_regs[r].value))
-                return diag_error(d, t->file, 0, 0, "register %d:%s holds mutex %s: a mutex is named only by "
+                return diag_error(d, t->file, th->text_line, th->text_col, "register %d:%s holds mutex %s: a mutex is named only by "
                                   "lock and unlock", th->id, th->init_regs[r].name,
                                   t->locs[IR_ADDR_LOC(th->init_regs[r].value.imm)].name);
         for (int b = 0; b < th->nblocks; b++)
@@ -299,7 +299,7 @@ static bool apart_from_data(const ir_test *t, uint64_t mutexes, diag *d)
                 if ((access && is_mutex_addr(mutexes, in->addr)) ||
                     (in->op != IR_LOCK && in->op != IR_UNLOCK &&
                      (is_mutex_addr(mutexes, in->a) || is_mutex_addr(mutexes, in->b))))
-                    return diag_error(d, t->file, in->line, in->col, "%s uses mutex %s as data: a mutex is named "
+                    return diag_error(d, t->file, ir_instr_line(in), ir_instr_col(in), "%s uses mutex %s as data: a mutex is named "
                                       "only by lock and unlock", th->name,
                                       t->locs[IR_ADDR_LOC(is_mutex_addr(mutexes, in->addr) ? in->addr.imm
                                                           : is_mutex_addr(mutexes, in->a) ? in->a.imm
@@ -309,10 +309,10 @@ static bool apart_from_data(const ir_test *t, uint64_t mutexes, diag *d)
     for (int l = 0; l < t->nlocs && l < 64; l++) {
         const ir_loc *lc = &t->locs[l];
         if (IR_IS_ADDR(lc->init) && IR_ADDR_LOC(lc->init) < 64 && (mutexes >> IR_ADDR_LOC(lc->init) & 1))
-            return diag_error(d, t->file, 0, 0, "location %s holds mutex %s: a mutex is named only by lock and "
+            return diag_error(d, t->file, lc->text_line, lc->text_col, "location %s holds mutex %s: a mutex is named only by lock and "
                               "unlock", lc->name, t->locs[IR_ADDR_LOC(lc->init)].name);
         if ((mutexes >> l & 1) && lc->init != 0)
-            return diag_error(d, t->file, 0, 0, "mutex %s starts locked (%lld): a mutex starts free", lc->name,
+            return diag_error(d, t->file, lc->text_line, lc->text_col, "mutex %s starts locked (%lld): a mutex starts free", lc->name,
                               (long long)lc->init);
     }
     int seen = observed_mutex(t->cond, mutexes);
@@ -323,7 +323,8 @@ static bool apart_from_data(const ir_test *t, uint64_t mutexes, diag *d)
             seen = t->locations[i].loc;
     if (seen >= 0) {
         const ir_instr *in = first_use(t, seen);
-        return diag_error(d, t->file, in ? in->line : 0, in ? in->col : 0, "the condition observes mutex %s, "
+        return diag_error(d, t->file, in ? ir_instr_line(in) : t->cond_line, in ? ir_instr_col(in) : t->cond_col,
+                          "the condition observes mutex %s, "
                           "which is not data (it is taken here)", t->locs[seen].name);
     }
     return true;
@@ -372,7 +373,7 @@ bool ir_check_locks(const ir_test *t, diag *d)
     for (int l = 0; ok && l < 64; l++)
         if (!(done >> l & 1) && cycle_from(after, l, &on, &done, &from, &to)) {
             const ir_instr *in = where[from * 64 + to];
-            ok = diag_error(d, t->file, in->line, in->col, "%s takes mutex %s while it holds %s, and %s is also "
+            ok = diag_error(d, t->file, ir_instr_line(in), ir_instr_col(in), "%s takes mutex %s while it holds %s, and %s is also "
                             "taken while %s is held: the threads could deadlock (take mutexes in one order)",
                             where_th[from * 64 + to]->name, t->locs[to].name, t->locs[from].name,
                             t->locs[from].name, t->locs[to].name);

@@ -43,7 +43,7 @@ static bool value_of(lw *w, const fe_value *v, ir_val *out)
 
 /* Type of a location from a C type as written: pointers, 128-bit integers,
  * everything else an integer. */
-static void set_ctype(ir_loc *l, const char *ctype)
+void lw_set_ctype(ir_loc *l, const char *ctype)
 {
     free(l->ctype);
     l->ctype = xstrdup(ctype);
@@ -58,6 +58,11 @@ static bool lower_init_mem(lw *w)
         const fe_init *in = &w->ft->init[i];
         if (in->loc.kind != FE_LOC_MEM)
             continue;
+        if (in->array_size > 0 && in->loc.index < 0 && w->ft->arch == FE_ARCH_X86_64) {
+            if (!lw_x86_array_init(w, in))
+                return false;
+            continue;
+        }
         if (in->array_size > 0 || in->loc.index >= 0)
             return lw_error(w, in->loc.pos, "array location %s is not supported", in->loc.name);
         int loc = lw_loc(w, in->loc.name);
@@ -68,7 +73,7 @@ static bool lower_init_mem(lw *w)
         l->init = v;
         l->init_given = true;
         if (in->type)
-            set_ctype(l, in->type);
+            lw_set_ctype(l, in->type);
         if (l->type == IR_T_PTR && v != 0 && !IR_IS_ADDR(v))
             return lw_error(w, in->value.pos, "pointer %s starts with the integer %lld", in->loc.name,
                             (long long)v);
@@ -82,6 +87,11 @@ static bool lower_obs(lw *w, const fe_loc *l, ir_obs *o)
     if (l->index >= 0)
         return lw_error(w, l->pos, "array cell %s[%d] is not supported", l->name, l->index);
     if (l->kind == FE_LOC_MEM) {
+        const fe_init *a;
+        int k;
+        /* herd shows an array as t={1,-1}, which a cell's value is not */
+        if (lw_x86_array_cell(w, ir_find_loc(w->t, l->name), &a, &k))
+            return lw_error(w, l->pos, "array %s in the condition is not supported", l->name);
         o->kind = IR_OBS_MEM;
         o->thread = -1;
         o->loc = lw_loc(w, l->name);

@@ -101,6 +101,29 @@ bool lw_x86_thread(lw *w);
 typedef struct lw_isa_hooks {
     bool (*thread)(lw *w);      /* the current thread's program */
 } lw_isa_hooks;
+/* The order of an X86 thread's code (ir/lower_x86_order.c): cut at its
+ * labels into N regions, region i starting at instruction START[i] (START[0]
+ * is 0), lowered in ORDER, where each region comes after those that jump or
+ * fall into it, and in the written order when every jump goes forward.
+ * false (error set, at the jump that closes it) when the jumps make a loop. */
+typedef struct lw_x86_plan {
+    int *start, *order;
+    int n;
+} lw_x86_plan;
+bool lw_x86_plan_make(lw *w, const fe_thread *ft, lw_x86_plan *p);
+void lw_x86_plan_free(lw_x86_plan *p);
+/* X86_64 arrays of the init (ir/lower_x86_array.c): one location per
+ * cell, named by lw_array_cell_name (ARRAY, then ARRAY[1] ...; malloc'd).
+ * lw_x86_array_cell: whether LOC is a cell, of which array and at which
+ * index.  lw_x86_array_at: the address of the cell OFFSET bytes on from
+ * cell INDEX of ARRAY, or an error at POS (an offset not known before the
+ * run, between two cells or outside the array). */
+char *lw_array_cell_name(const char *array, int index);
+bool lw_x86_array_init(lw *w, const fe_init *in);
+bool lw_x86_array_cell(const lw *w, int loc, const fe_init **array, int *index);
+bool lw_x86_array_at(lw *w, const fe_init *array, int index, ir_operand offset, fe_pos pos, ir_operand *out);
+/* A location's C type as written, and the IR type it gives (ir/lower.c). */
+void lw_set_ctype(ir_loc *l, const char *ctype);
 bool lw_c_thread(lw *w);
 bool lw_java_thread(lw *w);
 /* Collect the registers a body uses (C and Java). */

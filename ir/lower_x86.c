@@ -5,39 +5,17 @@
  * read-modify-write instruction is a plain load, the operation and a plain
  * store.  CMPXCHG compares with EAX (rax) implicitly.  Flags are not
  * registers: CMP and the arithmetic instructions record the comparison they
- * stand for, and JE/JNE/SETNB/CMOVC turn it into a value.  Labels are
- * forward only; a jump back to a label already passed is a loop, which the
- * IR does not have. */
+ * stand for, and JE/JNE/SETNB/CMOVC turn it into a value.  The code is
+ * lowered region by region (between labels) in the order
+ * ir/lower_x86_order.c gives, where every jump goes to a label not yet
+ * reached; jumps that make a loop are refused there. */
 #include <stdlib.h>
 #include <string.h>
 #include "frontend/frontend.h"
 #include "ir/lower_int.h"
+#include "ir/lower_x86_int.h"
 #include "isa/isa.h"
 #include "util/mem.h"
-
-/* What the flags say after the last flag-setting instruction. */
-typedef struct flags {
-    enum { FL_NONE, FL_CMP, FL_RESULT } kind;
-    ir_operand a, b;        /* CMP a, b; RESULT: the result is `a op b`, computed only if a jump needs it */
-    ir_binop op;
-} flags;
-
-typedef struct label {
-    const char *name;
-    bool defined;
-    lw_edges pending;
-    flags fl;               /* the flags every edge so far brings, when fl_any and not fl_mixed */
-    bool fl_any, fl_mixed;
-} label;
-
-typedef struct x86 {
-    lw *w;
-    flags fl;
-    label *labels;
-    size_t nlabels, caplabels;
-    lw_edges end;           /* RET and jumps past the last row */
-    const char *acc;        /* the accumulator: EAX, or rax in X86_64 */
-} x86;
 
 static label *find_label(x86 *x, const char *name, bool add)
 {
@@ -85,6 +63,19 @@ static bool mem_addr(x86 *x, const fe_x86_opnd *o, ir_operand *out)
         return true;
     case FE_XO_MEM_REG: {
         ir_operand v = o->name ? w->cur[lw_find_reg(w, o->name)] : ir_imm(0);
+        const fe_init *array;
+        int cell;
+        ir_val base = o->sym ? IR_ADDR(lw_loc(w, o->sym)) : v.kind == IR_OPND_IMM ? v.imm : 0;
+        if (IR_IS_ADDR(base) && lw_x86_array_cell(w, IR_ADDR_LOC(base), &array, &cell)) {
+            /* into an array: the cell is chosen here, so the offset must be known */
+            ir_operand off = o->sym && o->name ? v : ir_imm(0);
+            off = lw_bin(w, IR_ADD, off, ir_imm(o->imm));
+            if (o->index) {
+                ir_operand ix = w->cur[lw_find_reg(w, o->index)];
+                off = lw_bin(w, IR_ADD, off, lw_bin(w, IR_MUL, ix, ir_imm(o->scale)));
+            }
+            return lw_x86_array_at(w, array, cell, off, o->pos, out);
+        }
         if (o->sym)     /* x(%rax): x's address plus the register */
             v = o->name ? lw_bin(w, IR_ADD, ir_imm(IR_ADDR(lw_loc(w, o->sym))), v) : ir_imm(IR_ADDR(lw_loc(w, o->sym)));
         else if (v.kind == IR_OPND_IMM && !IR_IS_ADDR(v.imm))
@@ -143,85 +134,6 @@ static int acc_reg(x86 *x)
     return lw_find_reg(x->w, x->acc);
 }
 
-/* (a <unsigned b) as a value, for the carry flag of CMP a, b. */
-static ir_operand below(lw *w, ir_operand a, ir_operand b)
-{
-    ir_operand bias = ir_imm(INT64_MIN);
-    return lw_bin(w, IR_LT, lw_bin(w, IR_XOR, a, bias), lw_bin(w, IR_XOR, b, bias));
-}
-
-/* ZF as the condition of a jump: SET (JE) or clear (JNE). */
-static bool zero_flag(x86 *x, const fe_x86_instr *in, bool set, ir_operand *out)
-{
-    lw *w = x->w;
-    ir_binop cmp = set ? IR_EQ : IR_NE;
-    switch (x->fl.kind) {
-    case FL_CMP: *out = lw_bin(w, cmp, x->fl.a, x->fl.b); return true;
-    case FL_RESULT: *out = lw_bin(w, cmp, lw_bin(w, x->fl.op, x->fl.a, x->fl.b), ir_imm(0)); return true;
-    default: return lw_error(w, in->pos, "%s reads the flags, but no earlier instruction sets them",
-                             fe_x86_op_name(in->op));
-    }
-}
-
-static bool carry_flag(x86 *x, const fe_x86_instr *in, ir_operand *out)
-{
-    if (x->fl.kind != FL_CMP)
-        return lw_error(x->w, in->pos, "%s reads the carry flag, which only CMP sets here", fe_x86_op_name(in->op));
-    *out = below(x->w, x->fl.a, x->fl.b);
-    return true;
-}
-
-/* The condition of JL ... JA after CMP A,B (Intel order: A - B): signed
- * or unsigned A < B, A >= B, A <= B, A > B on the 64-bit values. */
-static bool ordered_op(x86 *x, const fe_x86_instr *in, fe_x86_op op, ir_operand *out);
-
-static bool ordered(x86 *x, const fe_x86_instr *in, ir_operand *out)
-{
-    return ordered_op(x, in, in->op, out);
-}
-
-/* The condition of a setcc or cmovcc as 0 or 1: its jump's. */
-static bool condition(x86 *x, const fe_x86_instr *in, ir_operand *out)
-{
-    static const struct {
-        fe_x86_op op, jump;
-    } as_jump[] = {{FE_X86_SETE, FE_X86_JE},     {FE_X86_SETNE, FE_X86_JNE},   {FE_X86_CMOVE, FE_X86_JE},
-                   {FE_X86_CMOVNE, FE_X86_JNE},  {FE_X86_SETL, FE_X86_JL},     {FE_X86_SETGE, FE_X86_JGE},
-                   {FE_X86_SETLE, FE_X86_JLE},   {FE_X86_SETG, FE_X86_JG},     {FE_X86_SETB, FE_X86_JB},
-                   {FE_X86_SETBE, FE_X86_JBE},   {FE_X86_SETA, FE_X86_JA},     {FE_X86_CMOVL, FE_X86_JL},
-                   {FE_X86_CMOVGE, FE_X86_JGE},  {FE_X86_CMOVLE, FE_X86_JLE},  {FE_X86_CMOVG, FE_X86_JG},
-                   {FE_X86_CMOVAE, FE_X86_JAE},  {FE_X86_CMOVBE, FE_X86_JBE},  {FE_X86_CMOVA, FE_X86_JA},
-                   {FE_X86_SETNB, FE_X86_JAE},   {FE_X86_CMOVC, FE_X86_JB}};
-    for (size_t i = 0; i < sizeof as_jump / sizeof *as_jump; i++)
-        if (as_jump[i].op == in->op) {
-            if (as_jump[i].jump == FE_X86_JE || as_jump[i].jump == FE_X86_JNE)
-                return zero_flag(x, in, as_jump[i].jump == FE_X86_JE, out);
-            return ordered_op(x, in, as_jump[i].jump, out);
-        }
-    return lw_error(x->w, in->pos, "%s: no condition", fe_x86_op_name(in->op));
-}
-
-static bool ordered_op(x86 *x, const fe_x86_instr *in, fe_x86_op op, ir_operand *out)
-{
-    lw *w = x->w;
-    /* SUB sets the flags CMP does; the signed conditions read them the
-     * same (DEC too, which leaves only CF alone) */
-    bool sub = x->fl.kind == FL_RESULT && x->fl.op == IR_SUB && op >= FE_X86_JL && op <= FE_X86_JG;
-    if (x->fl.kind != FL_CMP && !sub)
-        return lw_error(w, in->pos, "%s reads the sign or carry flag, which only CMP and SUB set here",
-                        fe_x86_op_name(in->op));
-    ir_operand a = x->fl.a, b = x->fl.b;
-    switch (op) {
-    case FE_X86_JL: *out = lw_bin(w, IR_LT, a, b); return true;
-    case FE_X86_JGE: *out = lw_bin(w, IR_GE, a, b); return true;
-    case FE_X86_JLE: *out = lw_bin(w, IR_LE, a, b); return true;
-    case FE_X86_JG: *out = lw_bin(w, IR_GT, a, b); return true;
-    case FE_X86_JB: *out = below(w, a, b); return true;
-    case FE_X86_JAE: *out = lw_bin(w, IR_EQ, below(w, a, b), ir_imm(0)); return true;
-    case FE_X86_JBE: *out = lw_bin(w, IR_EQ, below(w, b, a), ir_imm(0)); return true;
-    default: *out = below(w, b, a); return true;   /* JA */
-    }
-}
 
 /* [ADDR] = [ADDR] OP V, returning the old value: one locked RMW (ROP) with
  * LOCK, else a plain read and a plain write that other threads may come
@@ -395,9 +307,9 @@ static bool jump(x86 *x, const fe_x86_instr *in)
     }
     ir_operand c;
     if (in->op == FE_X86_JE || in->op == FE_X86_JNE) {
-        if (!zero_flag(x, in, in->op == FE_X86_JE, &c))
+        if (!x86_zero_flag(x, in, in->op == FE_X86_JE, &c))
             return false;
-    } else if (!ordered(x, in, &c))
+    } else if (!x86_ordered(x, in, &c))
         return false;
     if (c.kind == IR_OPND_IMM) {    /* known flags: always or never taken */
         if (c.imm != 0)
@@ -472,7 +384,7 @@ static bool instr(x86 *x, const fe_x86_instr *in)
     case FE_X86_SETE: case FE_X86_SETNE: case FE_X86_SETL: case FE_X86_SETGE: case FE_X86_SETLE:
     case FE_X86_SETG: case FE_X86_SETB: case FE_X86_SETBE: case FE_X86_SETA: {
         ir_operand zf;
-        if (!condition(x, in, &zf))
+        if (!x86_condition(x, in, &zf))
             return false;
         if (is_mem(&in->dst)) {
             if (!mem_addr(x, &in->dst, &addr))
@@ -496,7 +408,7 @@ static bool instr(x86 *x, const fe_x86_instr *in)
         return jump(x, in);
     case FE_X86_SETNB: {
         ir_operand cf;
-        if (!carry_flag(x, in, &cf))
+        if (!x86_carry_flag(x, in, &cf))
             return false;
         v = lw_bin(w, IR_EQ, cf, ir_imm(0));
         if (is_mem(&in->dst)) {
@@ -513,7 +425,7 @@ static bool instr(x86 *x, const fe_x86_instr *in)
         ir_operand cf, src;
         if (in->dst.kind != FE_XO_REG)
             return lw_error(w, in->pos, "%s needs a register destination", fe_x86_op_name(in->op));
-        bool got = in->op == FE_X86_CMOVC ? carry_flag(x, in, &cf) : condition(x, in, &cf);
+        bool got = in->op == FE_X86_CMOVC ? x86_carry_flag(x, in, &cf) : x86_condition(x, in, &cf);
         if (!got || !value_of(x, &in->src, &src))
             return false;
         int d = lw_find_reg(w, in->dst.name);
@@ -540,6 +452,50 @@ static void scan_opnd(lw *w, const fe_x86_opnd *o)
         lw_add_reg(w, o->index, false);
 }
 
+/* One instruction, after the join of the edges into its label. */
+static bool row(x86 *x, const fe_x86_instr *in)
+{
+    lw *w = x->w;
+    lw_set_src(w, in->pos, lw_src_x86(w->ft, in));
+    if (in->label) {
+        label *l = find_label(x, in->label, true);
+        if (l->defined)
+            return lw_error(w, in->pos, "label %s is defined twice", in->label);
+        l->defined = true;
+        if (w->block >= 0)
+            merge_flags(l, &x->fl);
+        lw_add_fall(w, &l->pending);
+        lw_join(w, &l->pending);
+        /* flags that differ by edge are not merged across a join */
+        x->fl = l->fl_any && !l->fl_mixed ? l->fl : (flags){.kind = FL_NONE};
+    }
+    if (w->block < 0)
+        return true;    /* unreachable: after a JMP, before any label */
+    return instr(x, in);
+}
+
+/* The end of a region: control that reaches it goes on at the label of the
+ * next region in the text, NEXT (an edge pending there until that region
+ * is lowered), or past the last row when NEXT is NULL. */
+static bool fall_out(x86 *x, const fe_x86_instr *next)
+{
+    lw *w = x->w;
+    if (w->block < 0)
+        return true;
+    if (!next) {
+        lw_add_fall(w, &x->end);
+    } else {
+        label *l = find_label(x, next->label, true);
+        if (l->defined)     /* the plan puts every region after those that fall into it */
+            return lw_error(w, next->pos, "internal error: label %s lowered before the row above it",
+                            next->label);
+        merge_flags(l, &x->fl);
+        lw_add_fall(w, &l->pending);
+    }
+    w->block = -1;
+    return true;
+}
+
 bool lw_x86_thread(lw *w)
 {
     x86 x = {.w = w, .acc = isa_of(w->ft->arch)->acc};
@@ -550,28 +506,16 @@ bool lw_x86_thread(lw *w)
         if (ft->code[i].op == FE_X86_CMPXCHG)
             lw_add_reg(w, x.acc, false);
     }
-    bool ok = true;
-    for (int i = 0; ok && i < ft->ncode; i++) {
-        const fe_x86_instr *in = &ft->code[i];
-        lw_set_src(w, in->pos, lw_src_x86(w->ft, in));
-        if (in->label) {
-            label *l = find_label(&x, in->label, true);
-            if (l->defined) {
-                ok = lw_error(w, in->pos, "label %s is defined twice", in->label);
-                break;
-            }
-            l->defined = true;
-            if (w->block >= 0)
-                merge_flags(l, &x.fl);
-            lw_add_fall(w, &l->pending);
-            lw_join(w, &l->pending);
-            /* flags that differ by edge are not merged across a join */
-            x.fl = l->fl_any && !l->fl_mixed ? l->fl : (flags){.kind = FL_NONE};
-        }
-        if (w->block < 0)
-            continue;   /* unreachable: after a JMP, before any label */
-        ok = instr(&x, in);
+    lw_x86_plan plan;
+    bool ok = lw_x86_plan_make(w, ft, &plan);
+    for (int k = 0; ok && k < plan.n; k++) {
+        int r = plan.order[k], end = r + 1 < plan.n ? plan.start[r + 1] : ft->ncode;
+        for (int i = plan.start[r]; ok && i < end; i++)
+            ok = row(&x, &ft->code[i]);
+        if (ok)
+            ok = fall_out(&x, r + 1 < plan.n ? &ft->code[plan.start[r + 1]] : NULL);
     }
+    lw_x86_plan_free(&plan);
     for (size_t i = 0; ok && i < x.nlabels; i++)
         if (!x.labels[i].defined && x.labels[i].pending.n) {
             /* A jump to a label that no row defines. */

@@ -52,6 +52,8 @@ static bool parse_loc(reader *r, fixup **fix, size_t *nfix, size_t *capfix)
     if (!rd_next(r))
         return false;
     ir_loc *l = &r->t->locs[idx];
+    l->text_line = line;
+    l->text_col = col;
     if (rd_is_word(r, "ctype")) {
         if (!rd_next(r) || !(l->ctype = rd_take_string(r, "a quoted C type")))
             return false;
@@ -262,6 +264,8 @@ static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, s
         free(labels);
         return false;
     }
+    in.text_line = line;
+    in.text_col = col;
     ir_instr *slot = ir_emit(th, block, in.op);
     *slot = in;
     if (in.op == IR_PHI) {
@@ -359,6 +363,8 @@ static bool parse_thread(reader *r)
     }
     ir_thread *th = ir_add_thread(r->t, id, name);
     free(name);
+    th->text_line = line;
+    th->text_col = col;
     while (rd_is_word(r, "init"))
         if (!rd_next(r) || !parse_reg_binding(r, th, false))
             return false;
@@ -373,6 +379,8 @@ static bool parse_thread(reader *r)
         if (!ok)
             break;
         int b = ir_add_block(th);
+        th->blocks[b].text_line = lline;
+        th->blocks[b].text_col = lcol;
         while (ok && starts_instr(r))
             ok = parse_instr(r, th, b, &notes, &nnotes, &capnotes);
     }
@@ -447,6 +455,8 @@ static bool parse_test(reader *r)
         ok = rd_next(r) && parse_thread(r);
     if (!ok)
         return false;
+    r->t->cond_line = r->tok.line;
+    r->t->cond_col = r->tok.col;
     if (!rd_expect_word(r, "cond"))
         return false;
     if (rd_is_word(r, "exists")) {
@@ -470,10 +480,14 @@ static bool parse_test(reader *r)
     ir_cond_free(r->t->cond);
     r->t->cond = c;
     if (rd_is_word(r, "filter")) {
+        r->t->filter_line = r->tok.line;
+        r->t->filter_col = r->tok.col;
         if (!rd_next(r) || !(r->t->filter = rd_parse_or(r)))
             return false;
     }
     if (rd_is_word(r, "locations")) {
+        r->t->locations_line = r->tok.line;
+        r->t->locations_col = r->tok.col;
         if (!rd_next(r))
             return false;
         while (r->tok.kind == T_NUM || rd_is_punct(r, "[")) {

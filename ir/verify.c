@@ -25,10 +25,14 @@ typedef struct vctx {
     int *idom;          /* immediate dominator per block (-1 entry/unreached) */
     int *rpo_index;     /* position in reverse postorder, -1 unreachable */
     int *def_block, *def_index;
+    int line, col;      /* where a complaint without an instruction points (a block's label,
+                           the condition, a location in an IR text), else 0 */
 } vctx;
 
 /* Record the first error: "invalid IR: thread N: ..." at the position of
- * the offending instruction when it has one.  Always returns false. */
+ * the offending instruction when it has one (its place in an IR text
+ * first), else at the block, condition or location being checked (C->LINE),
+ * else at the thread's line in an IR text.  Always returns false. */
 static bool fail_fmt(vctx *c, const ir_instr *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool fail_fmt(vctx *c, const ir_instr *in, const char *fmt, ...)
 {
@@ -37,10 +41,14 @@ static bool fail_fmt(vctx *c, const ir_instr *in, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    int line = in ? ir_instr_line(in) : 0, col = in ? ir_instr_col(in) : 0;
+    if (!line && c->line)
+        line = c->line, col = c->col;
+    if (!line && c->th)
+        line = c->th->text_line, col = c->th->text_col;
     if (c->th)
-        return diag_error(c->d, c->t->file, in ? in->line : 0, in ? in->col : 0, "invalid IR: thread %d: %s",
-                          c->th->id, msg);
-    return diag_error(c->d, c->t->file, 0, 0, "invalid IR: %s", msg);
+        return diag_error(c->d, c->t->file, line, col, "invalid IR: thread %d: %s", c->th->id, msg);
+    return diag_error(c->d, c->t->file, line, col, "invalid IR: %s", msg);
 }
 #define FAIL(c, in, ...) fail_fmt((c), (in), __VA_ARGS__)
 
@@ -333,6 +341,7 @@ static bool check_thread(vctx *c)
     /* Terminators last, phis first, one RET. */
     for (int b = 0; b < th->nblocks; b++) {
         const ir_block *bl = &th->blocks[b];
+        c->line = bl->text_line, c->col = bl->text_col;
         if (bl->ninstrs == 0)
             return FAIL(c, NULL, "block %d is empty (it needs a terminator)", b);
         bool past_phis = false;
@@ -352,6 +361,7 @@ static bool check_thread(vctx *c)
                 return false;
         }
     }
+    c->line = c->col = 0;
     if (nret != 1)
         return FAIL(c, NULL, "the thread has %d ret instructions, not exactly one", nret);
 
@@ -386,10 +396,12 @@ static bool check_thread(vctx *c)
             for (int s = 0; s < ns; s++)
                 count += succ[s] == b;
         }
+        c->line = th->blocks[b].text_line, c->col = th->blocks[b].text_col;
         if (count != th->blocks[b].npreds)
             return FAIL(c, NULL, "block %d's predecessor list is stale (call ir_finish)", b);
     }
 
+    c->line = c->col = 0;
     /* Definitions. */
     for (int v = 0; v < th->nvals; v++)
         c->def_block[v] = -1;
@@ -528,6 +540,7 @@ bool ir_verify_structure(const ir_test *t, diag *d)
         return FAIL(&c, NULL, "unknown architecture %d", (int)t->arch);
     for (int i = 0; i < t->nlocs; i++) {
         const ir_loc *l = &t->locs[i];
+        c.line = l->text_line, c.col = l->text_col;
         if (!l->name || !l->name[0])
             return FAIL(&c, NULL, "location #%d has no name", i);
         for (int j = 0; j < i; j++)
@@ -543,6 +556,7 @@ bool ir_verify_structure(const ir_test *t, diag *d)
             return FAIL(&c, NULL, "location %s flags the end of thread %d, which the test does not have", l->name,
                         l->end_of);
     }
+    c.line = c.col = 0;
     bool ok = true;
     for (int i = 0; ok && i < t->nthreads; i++) {
         const ir_thread *th = &t->threads[i];
@@ -563,14 +577,17 @@ bool ir_verify_structure(const ir_test *t, diag *d)
     }
     if (!ok)
         return false;
+    c.line = t->cond_line, c.col = t->cond_col;
     if (!t->cond)
         return FAIL(&c, NULL, "the test has no condition%s", "");
     if ((unsigned)t->quant > IR_Q_FORALL)
         return FAIL(&c, NULL, "unknown quantifier %d", (int)t->quant);
     if (!check_cond(&c, t->cond, "the condition"))
         return false;
+    c.line = t->filter_line, c.col = t->filter_col;
     if (t->filter && !check_cond(&c, t->filter, "the filter"))
         return false;
+    c.line = t->locations_line, c.col = t->locations_col;
     for (int i = 0; i < t->nlocations; i++)
         if (!check_obs(&c, &t->locations[i], "`locations`"))
             return false;

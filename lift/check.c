@@ -4,6 +4,7 @@
  * read that back, run it under x86tso and compare its states with the
  * source's.  How far it got (compiled, lifted) is kept beside the verdict,
  * so that a report can count each stage. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,26 +75,43 @@ static bool run_lifted(const ir_test *t, const model *tso, const char *cc, const
 bool lift_check(const fe_test *ft, const ir_test *t, const struct bset *sb, const struct model *tso, const char *cc,
                 const char *cflags, int unroll, lift_result *r, diag *d)
 {
-    memset(r, 0, sizeof *r);
-    r->verdict = LIFT_REFUSED;
-    char dir[] = "/tmp/litmusc-cc-XXXXXX";
-    if (!mkdtemp(dir))
-        return diag_fail(d, "cc-check: cannot make a temporary folder");
+    return lift_check_within(ft, t, sb, tso, cc, cflags, unroll, LIFT_CC_TIMEOUT_S, r, d);
+}
+
+/* Compile T's translation unit with CC CFLAGS in a private folder under
+ * $TMPDIR and read each thread's function from the object into FUNCS;
+ * the folder is gone when this returns. */
+static bool compile_and_read(const fe_test *ft, const ir_test *t, const char *cc, const char *cflags,
+                             double timeout_s, lift_func *funcs, lift_result *r, diag *d)
+{
+    char *dir = file_temp_dir("litmusc-cc");
+    if (!dir)
+        return diag_fail(d, "cc-check: cannot make a temporary folder: %s (set TMPDIR)", strerror(errno));
     char *src = xasprintf("%s/t.c", dir), *obj = xasprintf("%s/t.o", dir);
     char *tu = lift_tu_text(ft, t, d);
-    lift_func *funcs = xcalloc((size_t)t->nthreads, sizeof *funcs);
     bool ok = tu && file_write_atomic(src, tu, strlen(tu));
     if (tu && !ok)
-        diag_fail(d, "cc-check: cannot write %s", src);
-    ok = ok && lift_compile(cc, cflags, src, obj, d);
+        diag_fail(d, "cc-check: cannot write %s: %s", src, strerror(errno));
+    ok = ok && lift_compile_within(cc, cflags, src, obj, timeout_s, dir, d);
     r->compiled = ok;
     for (int n = 0; ok && n < t->nthreads; n++) {
         char fn[16];
         snprintf(fn, sizeof fn, "P%d", n);
         ok = lift_elf_func(obj, fn, &funcs[n], d);
     }
+    free(tu);
+    file_remove_tree(dir);
+    free(src), free(obj), free(dir);
+    return ok;
+}
+
+/* Lift FUNCS (thread n's function in FUNCS[n]), read the lifted test
+ * back, run it and compare its states with the source's into R. */
+static bool lift_funcs(const ir_test *t, const struct bset *sb, const struct model *tso, const lift_func *funcs,
+                       const char *cc, const char *cflags, int unroll, lift_result *r, diag *d)
+{
     char *origin = xasprintf("%s %s -c -fno-pic", cc, cflags);
-    ok = ok && (r->text = lift_test_text(t, funcs, unroll, origin, &r->herd_note, d)) != NULL;
+    bool ok = (r->text = lift_test_text(t, funcs, unroll, origin, &r->herd_note, d)) != NULL;
     free(origin);
     ok = ok && run_lifted(t, tso, cc, cflags, unroll, r, d);
     if (ok) {
@@ -101,11 +119,53 @@ bool lift_check(const fe_test *ft, const ir_test *t, const struct bset *sb, cons
         r->nbad = lift_compare(t, sb, r->ct, r->cb, &r->bad, &same);
         r->verdict = r->nbad ? LIFT_BUG : same ? LIFT_SAME : LIFT_STRONGER;
     }
+    return ok;
+}
+
+bool lift_check_within(const fe_test *ft, const ir_test *t, const struct bset *sb, const struct model *tso,
+                       const char *cc, const char *cflags, int unroll, double timeout_s, lift_result *r, diag *d)
+{
+    memset(r, 0, sizeof *r);
+    r->verdict = LIFT_REFUSED;
+    lift_func *funcs = xcalloc((size_t)t->nthreads, sizeof *funcs);
+    bool ok = compile_and_read(ft, t, cc, cflags, timeout_s, funcs, r, d);
+    ok = ok && lift_funcs(t, sb, tso, funcs, cc, cflags, unroll, r, d);
     for (int n = 0; n < t->nthreads; n++)
         lift_func_free(&funcs[n]);
     free(funcs);
-    free(tu);
-    unlink(obj), unlink(src), rmdir(dir);
-    free(src), free(obj);
+    return ok;
+}
+
+/* Each reloc of F that names one of PREFIX's symbols, renamed to the name
+ * without it (t3_x -> x, t3_P0_r0 -> P0_r0), as the lifter knows them. */
+static void unprefix(lift_func *f, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (int i = 0; n && i < f->nrelocs; i++)
+        if (!strncmp(f->relocs[i].sym, prefix, n))
+            memmove(f->relocs[i].sym, f->relocs[i].sym + n, strlen(f->relocs[i].sym + n) + 1);
+    if (n && !strncmp(f->name, prefix, n))
+        memmove(f->name, f->name + n, strlen(f->name + n) + 1);
+}
+
+bool lift_check_objects(const ir_test *t, const struct bset *sb, const struct model *tso, const char *const *objs,
+                        const char *prefix, const char *cc, const char *cflags, int unroll, lift_result *r, diag *d)
+{
+    memset(r, 0, sizeof *r);
+    r->verdict = LIFT_REFUSED;
+    r->compiled = true;
+    lift_func *funcs = xcalloc((size_t)t->nthreads, sizeof *funcs);
+    bool ok = true;
+    for (int n = 0; ok && n < t->nthreads; n++) {
+        char fn[160];
+        snprintf(fn, sizeof fn, "%sP%d", prefix ? prefix : "", n);
+        ok = lift_elf_func(objs[n], fn, &funcs[n], d);
+        if (ok)
+            unprefix(&funcs[n], prefix ? prefix : "");
+    }
+    ok = ok && lift_funcs(t, sb, tso, funcs, cc, cflags, unroll, r, d);
+    for (int n = 0; n < t->nthreads; n++)
+        lift_func_free(&funcs[n]);
+    free(funcs);
     return ok;
 }

@@ -1,6 +1,7 @@
 /* Compare the compiled test's final states with the source's: each
  * compiled observable is a global, named P<n>_<reg> for the source's
  * register n:reg and as the location for [x]. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lift/lift.h"
@@ -33,8 +34,13 @@ int lift_compare(const ir_test *s, const bset *sb, const ir_test *c, const bset 
     *bad = xcalloc((size_t)(cb->nstates ? cb->nstates : 1), sizeof **bad);
     bool seen_all = true;
     for (int i = 0; i < cb->nstates; i++) {
-        for (int k = 0; k < sb->nobs; k++)
+        for (int k = 0; k < sb->nobs; k++) {
             vals[k] = map[k] >= 0 ? cb->states[i].vals[map[k]] : 0;
+            /* an int32_t global holds the C int's 32 bits: 0xffffffff is -1 */
+            const ir_loc *l = map[k] >= 0 ? &c->locs[cb->obs[map[k]].loc] : NULL;
+            if (l && l->ctype && !strcmp(l->ctype, "int32_t"))
+                vals[k] = (ir_val)(int32_t)(uint32_t)vals[k];
+        }
         if (bset_find(sb, vals) < 0)
             (*bad)[nbad++] = i;
     }

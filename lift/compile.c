@@ -1,15 +1,23 @@
-/* Run the user's compiler.  -fno-pic makes every global access a direct
- * x(%rip) operand with an R_X86_64_PC32 relocation (no GOT indirection to
- * follow); the user's flags come after so they can add, not undo, that. */
+/* Run the user's compiler, through util/proc.h's runner: a time limit, its
+ * own process group, stderr kept for the message, and, when litmusc dies
+ * mid-compile, no compiler left running and no temporary folder left.
+ * -fno-pic makes every global access a direct x(%rip) operand with an
+ * R_X86_64_PC32 relocation (no GOT indirection to follow); the user's
+ * flags come after so they can add, not undo, that. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "lift/lift.h"
 #include "util/mem.h"
+#include "util/proc.h"
 
 bool lift_compile(const char *cc, const char *cflags, const char *src, const char *obj, diag *d)
+{
+    return lift_compile_within(cc, cflags, src, obj, LIFT_CC_TIMEOUT_S, NULL, d);
+}
+
+bool lift_compile_within(const char *cc, const char *cflags, const char *src, const char *obj, double timeout_s,
+                         const char *temp_dir, diag *d)
 {
     char *flags = xstrdup(cflags ? cflags : "");
     char *argv[64];
@@ -23,21 +31,30 @@ bool lift_compile(const char *cc, const char *cflags, const char *src, const cha
     argv[n++] = "-o";
     argv[n++] = (char *)obj;
     argv[n] = NULL;
-    pid_t pid = fork();
-    if (pid == 0) {
-        execvp(cc, argv);
-        _exit(127);
+    proc_opts o = {0};
+    o.timeout_s = timeout_s;
+    o.cleanup_dir = temp_dir;
+    o.tmpdir = temp_dir;    /* the compiler's own temporaries (cc*.s) go with the folder */
+    proc_result r;
+    diag pd = {0};
+    bool ok = proc_run(argv, &o, &r, &pd);
+    const char *what = cflags && *cflags ? cflags : "";
+    if (!ok) {
+        /* not found, not executable: this machine's lack, not the test's */
+        diag_fail(d, "cc-check: %s", pd.msg);
+    } else if (r.timed_out) {
+        ok = diag_fail(d, "cc-check: '%s%s%s' did not finish compiling the test in %g s (timed out)", cc,
+                       *what ? " " : "", what, timeout_s);
+    } else if (r.interrupted) {
+        ok = diag_fail(d, "cc-check: '%s%s%s' was interrupted", cc, *what ? " " : "", what);
+    } else if (!proc_ok(&r)) {
+        char tail[240], how[96];
+        proc_err_tail(&r, tail, sizeof tail);
+        proc_describe(&r, how, sizeof how);
+        ok = diag_error(d, src, 0, 0, "cc-check: '%s%s%s' failed to compile the test%s%s%s (%s)", cc,
+                        *what ? " " : "", what, *tail ? ", its stderr ending '" : "", tail, *tail ? "'" : "", how);
     }
-    int st = 0;
-    pid_t w = -1;
-    /* a signal the caller handles (a campaign's SIGINT) interrupts the wait,
-     * not the compiler: wait on, so its files are not removed under it */
-    while (pid > 0 && (w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
-        ;
-    bool ok = pid > 0 && w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
-    if (!ok)
-        diag_error(d, src, 0, 0, "cc-check: '%s %s' failed to compile the test%s", cc, cflags ? cflags : "",
-                   WIFEXITED(st) && WEXITSTATUS(st) == 127 ? " (compiler not found)" : "");
+    proc_result_free(&r);
     free(flags);
     return ok;
 }

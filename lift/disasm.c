@@ -6,10 +6,11 @@
 #include "lift/disasm.h"
 #include "util/mem.h"
 
-lift_insn *lift_disasm(const unsigned char *code, size_t size, int *n)
+lift_insn *lift_disasm(const unsigned char *code, size_t size, int *n, size_t *decoded)
 {
     csh h;
     *n = 0;
+    *decoded = 0;
     if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
         return NULL;
     cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
@@ -34,6 +35,8 @@ lift_insn *lift_disasm(const unsigned char *code, size_t size, int *n)
             o->target = (uint64_t)dt->x86.operands[0].imm;
     }
     *n = (int)cnt;
+    if (cnt)
+        *decoded = (size_t)(ci[cnt - 1].address + ci[cnt - 1].size);
     if (cnt)
         cs_free(ci, cnt);
     cs_close(&h);

@@ -15,6 +15,9 @@ typedef struct lift_insn {
     uint64_t target;        /* LK_JUMP: offset jumped to */
 } lift_insn;
 
-/* The instructions of CODE; *N set; NULL when Capstone cannot open. */
-lift_insn *lift_disasm(const unsigned char *code, size_t size, int *n);
+/* The instructions of CODE; *N set, and *DECODED to the bytes they cover:
+ * Capstone stops at the first byte that begins no x86-64 instruction, so
+ * *DECODED < SIZE names that byte's offset.  NULL when Capstone cannot
+ * open. */
+lift_insn *lift_disasm(const unsigned char *code, size_t size, int *n, size_t *decoded);
 #endif

@@ -256,9 +256,17 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
                           char **why, strbuf *inits, diag *d)
 {
     int n = 0;
-    lift_insn *v = lift_disasm(f->code, f->size, &n);
+    size_t decoded = 0;
+    lift_insn *v = lift_disasm(f->code, f->size, &n, &decoded);
     if (!v) {
         diag_fail(d, "cc-check: Capstone cannot open x86-64");
+        return NULL;
+    }
+    /* what follows an undecodable byte is not the function's code to drop */
+    if (decoded < f->size) {
+        diag_error(d, t->file, 0, 0, "cc-check: P%d: invalid instruction at offset 0x%zx of %s (byte 0x%02x)", th,
+                   decoded, f->name, f->code[decoded]);
+        free(v);
         return NULL;
     }
     slots sl = {0};
@@ -509,8 +517,19 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const
     for (int i = 0; i < h; i++)
         for (int n = 0; n < t->nthreads; n++)
             sb_printf(&b, " %s%s", i < nrows[n] ? rows[n][i] : "", n + 1 < t->nthreads ? " |" : " ;\n");
- if (unrolled)
-        sb_add(&b, "locations [" LIFT_UNROLL_LOC ";]\n");
+    /* the source's `locations` too, so that every observable the source's
+     * states have is one of the compiled test's (1:r0 -> P1_r0, [x] -> x) */
+    if (unrolled || t->nlocations) {
+        sb_add(&b, "locations [");
+        for (int i = 0; i < t->nlocations; i++) {
+            const ir_obs *o = &t->locations[i];
+            if (o->kind == IR_OBS_REG)
+                sb_printf(&b, "P%d_%s;", o->thread, o->reg);
+            else if (o->kind == IR_OBS_MEM)
+                sb_printf(&b, "%s;", t->locs[o->loc].name);
+        }
+        sb_add(&b, unrolled ? LIFT_UNROLL_LOC ";]\n" : "]\n");
+    }
     sb_add(&b, t->quant == IR_Q_EXISTS ? "exists " : t->quant == IR_Q_FORALL ? "forall " : "~exists ");
     sb_add(&b, "(");
     print_cond(&b, t, t->cond);

@@ -13,12 +13,30 @@
  * (its IR: locations and registers); NULL and D set when a name cannot
  * be a C identifier. */
 char *lift_tu_text(const fe_test *ft, const ir_test *t, diag *d);
+/* One test's part of a batch's unit: as lift_tu_text without the headers,
+ * each global and function under PREFIX ("t3_": t3_x, t3_P0, t3_P0_r0);
+ * WEAK defines the globals __attribute__((weak)), so that the objects of
+ * two compilers for the same tests link into one program (a mix).
+ * lift_tu_head: the headers a unit starts with (malloc'd). */
+char *lift_tu_part(const fe_test *ft, const ir_test *t, const char *prefix, bool weak, diag *d);
+char *lift_tu_head(void);
 /* tu_hoist.c: BODY with each register declared in an inner block declared
  * at its top instead (`int r1 = 0;`), the inner declaration an assignment. */
 char *lift_tu_hoist(const char *body, const ir_thread *th);
 
 /* compile.c: CC with CFLAGS (split at blanks) builds SRC into OBJ with
- * `-c -fno-pic`; false and D set (exit 2, the compiler's message) if not. */
+ * `-c -fno-pic`, through util/proc.h's runner with a time limit of
+ * TIMEOUT_S seconds (<= 0: none).  TEMP_DIR (NULL: none) is the run's
+ * private temporary folder: the compiler's TMPDIR, removed if litmusc dies
+ * mid-compile.  False and D set: exit 2 when the compiler fails (the end
+ * of its stderr and its exit status in the message), exit 3 when it cannot
+ * be run ("cannot run 'gcc-13': No such file or directory"), runs past the
+ * limit ("... (timed out)") or is interrupted. */
+bool lift_compile_within(const char *cc, const char *cflags, const char *src, const char *obj, double timeout_s,
+                         const char *temp_dir, diag *d);
+/* The time limit cc-check gives a compiler unless told (--timeout). */
+#define LIFT_CC_TIMEOUT_S 60.0
+/* lift_compile_within with LIFT_CC_TIMEOUT_S and no temporary folder. */
 bool lift_compile(const char *cc, const char *cflags, const char *src, const char *obj, diag *d);
 
 /* elf.c: one function's bytes and the relocations inside them. */
@@ -81,7 +99,10 @@ int lift_compare(const ir_test *s, const struct bset *sb, const ir_test *c, cons
  * source T's states SB (under its model).  R gets the verdict and how far
  * it went; false and D set when it stops short (R->verdict is
  * LIFT_REFUSED, R->compiled and R->lifted say where): the compiler failed
- * (exit 2), code that cannot lift (exit 2, named), a limit (exit 3). */
+ * (exit 2), code that cannot lift or an object that cannot be read (exit
+ * 2, named), a limit or a compiler that cannot run (exit 3).  The
+ * translation unit and the object live in a private folder under $TMPDIR
+ * (else /tmp), removed before the lifting starts. */
 typedef enum lift_verdict { LIFT_SAME, LIFT_STRONGER, LIFT_BUG, LIFT_REFUSED } lift_verdict;
 typedef struct lift_result {
     lift_verdict verdict;
@@ -97,6 +118,16 @@ typedef struct lift_result {
 struct model;
 bool lift_check(const fe_test *ft, const ir_test *t, const struct bset *sb, const struct model *tso, const char *cc,
                 const char *cflags, int unroll, lift_result *r, diag *d);
+/* The same with the compiler's time limit TIMEOUT_S (lift_check: LIFT_CC_TIMEOUT_S); a compiler past it is
+ * exit 3, "timed out". */
+bool lift_check_within(const fe_test *ft, const ir_test *t, const struct bset *sb, const struct model *tso,
+                       const char *cc, const char *cflags, int unroll, double timeout_s, lift_result *r, diag *d);
+/* The same from objects already built: thread n's function PREFIX "P<n>"
+ * read from OBJS[n] (one object for all, or one a thread for a mix), the
+ * relocations' symbols named without PREFIX; CC and CFLAGS name the
+ * configuration in messages and in the lifted test's header. */
+bool lift_check_objects(const ir_test *t, const struct bset *sb, const struct model *tso, const char *const *objs,
+                        const char *prefix, const char *cc, const char *cflags, int unroll, lift_result *r, diag *d);
 void lift_result_free(lift_result *r);
 /* "same", "stronger", "bug", "refused". */
 const char *lift_verdict_name(lift_verdict v);

@@ -82,7 +82,9 @@ static bool write_close(int fd, const char *data, size_t len, int *why)
 
 /* Something that is no regular file (/dev/null, a FIFO, a terminal) is
  * written to in place: a rename would put a regular file in its stead.
- * FLAGS adds O_CREAT for a dangling link's target. */
+ * FLAGS adds O_CREAT for a dangling link's target, or O_NOFOLLOW where
+ * PATH was no link when looked at (so one put there since is not
+ * followed). */
 static bool write_through(const char *path, const char *data, size_t len, int flags)
 {
     int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | flags, 0666);
@@ -95,20 +97,42 @@ static bool write_through(const char *path, const char *data, size_t len, int fl
     return ok;
 }
 
+/* A new temporary file beside PATH, PATH.tmp.PID.N, made with O_EXCL so
+ * that it is never a file that was already there (a link, or another
+ * process's temporary file, which is left alone); the new file gets the
+ * mode of a new file (0666 less the umask).  Its descriptor, the name in
+ * *TMP. */
+static int open_temp(const char *path, char **tmp)
+{
+    static unsigned counter;
+    for (int tries = 0; tries < 100; tries++) {
+        *tmp = xasprintf("%s.tmp.%ld.%u", path, (long)getpid(), counter++);
+        int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+        if (fd >= 0)
+            return fd;
+        int why = errno;
+        free(*tmp);
+        *tmp = NULL;
+        errno = why;
+        if (why != EEXIST)
+            return -1;
+    }
+    *tmp = NULL;
+    errno = EEXIST;
+    return -1;
+}
+
 static bool write_replace(const char *path, const char *data, size_t len)
 {
-    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-    /* a new file, never one planted under the name (a link); one left by
-     * a killed run of a reused pid goes first */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        int why = errno;
-        free(tmp);
-        errno = why;
+    char *tmp;
+    int fd = open_temp(path, &tmp);
+    if (fd < 0)
         return false;
-    }
+    /* a file that is replaced keeps its permissions: a private file stays
+     * private (never set-user-ID bits, which belonged to its owner) */
+    struct stat old;
+    if (lstat(path, &old) == 0 && S_ISREG(old.st_mode))
+        (void)fchmod(fd, old.st_mode & 0777);
     int why;
     bool ok = write_close(fd, data, len, &why);
     if (ok && rename(tmp, path) != 0) {
@@ -123,10 +147,37 @@ static bool write_replace(const char *path, const char *data, size_t len)
     return ok;
 }
 
+/* Whether the link PATH (lstat'ed as LINK) may be followed: not when it
+ * sits in a sticky folder that others may write (/tmp) and belongs to
+ * someone else than the caller, who could point it at any file of the
+ * caller's (the rule of the kernel's protected_symlinks, which careful
+ * tools also follow where that is off). */
+static bool may_follow(const char *path, const struct stat *link)
+{
+    if (link->st_uid == geteuid())
+        return true;
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    struct stat st;
+    bool shared = stat(dir, &st) == 0 && (st.st_mode & S_ISVTX) && (st.st_mode & S_IWOTH);
+    free(dir);
+    return !shared;
+}
+
 bool file_write_atomic(const char *path, const char *data, size_t len)
 {
     struct stat st;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (!may_follow(path, &st)) {
+            errno = EACCES;
+            return false;
+        }
         /* a link stays a link: replace what it points at, or create its
          * target through it when that does not exist yet */
         char *target = realpath(path, NULL);
@@ -143,7 +194,7 @@ bool file_write_atomic(const char *path, const char *data, size_t len)
             errno = EISDIR;
             return false;
         }
-        return write_through(path, data, len, 0);
+        return write_through(path, data, len, O_NOFOLLOW);
     }
     return write_replace(path, data, len);
 }

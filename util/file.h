@@ -15,11 +15,14 @@ bool file_read_all(const char *path, strbuf *out, bool *opened);
  * 256 MB" for EFBIG. */
 const char *file_error(int err);
 
-/* Writes LEN bytes to PATH through a temporary file beside it, renamed
- * into place, so a failure never leaves a partial file.  What is no
- * regular file (/dev/null, a FIFO) is written to in place, and a symlink
- * is written through (its target replaced, the link kept).  False with
- * errno saying why (ENOSPC for /dev/full). */
+/* Writes LEN bytes to PATH through a new temporary file beside it
+ * (PATH.tmp.PID.N, never one that was there), renamed into place, so a
+ * failure never leaves a partial file; a file replaced keeps its mode.
+ * What is no regular file (/dev/null, a FIFO) is written to in place, and
+ * a symlink is written through (its target replaced, the link kept),
+ * except one of someone else's in a sticky folder others may write (/tmp):
+ * EACCES, as the kernel's protected_symlinks.  False with errno saying why
+ * (ENOSPC for /dev/full). */
 bool file_write_atomic(const char *path, const char *data, size_t len);
 
 /* Creates DIR and the folders above it that are missing (mkdir -p).

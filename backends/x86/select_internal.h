@@ -1,6 +1,6 @@
 #ifndef LITMUSC_BACKENDS_X86_SELECT_INTERNAL_H
 #define LITMUSC_BACKENDS_X86_SELECT_INTERNAL_H
-/* State shared by instruction selection (select.c) and register
+/* State shared by instruction selection (select.c, select_instr.c) and register
  * allocation (regalloc.c) for one thread.  Before allocation, register
  * operands hold virtual register numbers: SSA value v is vreg v, further
  * vregs are temporaries, and VREG_EAX is the physical EAX that CMPXCHG
@@ -33,6 +33,17 @@ typedef struct sel {
     int nobs;
     int *final_vreg;            /* vreg holding each observed register at exit */
 } sel;
+
+/* select_instr.c: a new vreg; a label; the vreg that holds address
+ * constant V from the start (herd init `0:ESI=x`), one per constant; the
+ * operand for value O (an immediate where ALLOW_IMM and the value is a
+ * constant, else a register); the code for instruction IN of the block
+ * laid out at POS.  False + S->d for what x86 cannot express. */
+int sel_new_vreg(sel *s);
+void sel_put_label(sel *s, int label);
+int sel_addr_vreg(sel *s, ir_val v);
+bool sel_value_opnd(sel *s, ir_operand o, bool allow_imm, x86_opnd *out);
+bool sel_instr(sel *s, int pos, const ir_instr *in);
 
 /* Map S's vregs onto x86 registers and store the thread's code, initial
  * registers and register-map entries in OUT and P.  False + diag when the

@@ -244,7 +244,9 @@ static bool rf_done(enumr *e)
             return search_limit(e);
         return fw_loc(e, 0);
     }
-    loc_orders ords[e->nlocs];
+    /* a test without locations (or threads) still needs an array of one:
+     * a VLA of size 0 is undefined */
+    loc_orders ords[e->nlocs > 0 ? e->nlocs : 1];
     bool ok = true;
     for (int l = 0; l < e->nlocs; l++) {
         memset(&ords[l], 0, sizeof ords[l]);
@@ -338,7 +340,7 @@ static bool rf_choose(enumr *e, int j)
         return rf_done(e);
     int r = e->reads[j];
     exec_set cands = e->candw[r];
-    uint64_t saved[e->nth];
+    uint64_t saved[e->nth > 0 ? e->nth : 1];
     memcpy(saved, e->known, (size_t)e->nth * sizeof *saved);
     for (int w; (w = es_pop(&cands)) >= 0;) {
         if (!rf_plausible(e, r, w))

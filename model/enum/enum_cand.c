@@ -92,7 +92,7 @@ static bool make_state(enumr *e)
         } else {
             ir_val v = 0;
             int w = e->fw[e->out.obs[i].loc];
-            uint64_t saved[e->nth];
+            uint64_t saved[e->nth > 0 ? e->nth : 1];   /* never a VLA of size 0 */
             for (int th = 0; th < e->nth; th++) {
                 saved[th] = e->known[th];
                 e->known[th] = ~(uint64_t)0;

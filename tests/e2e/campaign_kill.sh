@@ -54,9 +54,12 @@ for m in $moments; do
     grep -q "4 runs: 4 finished, 0 failed, 0 not run" "$d/rep" || fail "round $round: report: $(head -1 "$d/rep")"
     left=$(find "$d/cache" -maxdepth 1 -name 'build-*' 2>/dev/null | wc -l)
     [ "$left" -eq 0 ] || fail "round $round: $left build folders left in the cache"
-    if pgrep -f "$d/cache" >/dev/null 2>&1; then
-        fail "round $round: a runner of the killed campaign is still alive: $(pgrep -af "$d/cache" | head -2)"
-        pkill -KILL -f "$d/cache"
+    # a runner is started through the cache folder's descriptor, so its
+    # executable link (not its command line) names the cache
+    alive=$(find /proc/[0-9]*/exe -maxdepth 0 -lname "$d/cache/*" 2>/dev/null | sed 's|^/proc/\([0-9]*\)/exe$|\1|')
+    if [ -n "$alive" ]; then
+        fail "round $round: a runner of the killed campaign is still alive: pids $alive"
+        for p in $alive; do kill -KILL "$p" 2>/dev/null; done
     fi
 done
 [ "$fails" -eq 0 ] || exit 1

@@ -72,7 +72,7 @@ expect_error 2 "no input file"
 printf 'test "T"\narch C\nthread 0 P0\n  b0:\n    %%0 = frob 1\n    ret\nend\ncond exists true\n' > syntax.ir
 expect_error 2 "syntax.ir:5:10: error: unknown instruction 'frob'" --read syntax.ir
 printf 'test "T"\narch C\nthread 0 P0\n  b0:\n    %%0 = add %%1, 1\n    ret\nend\ncond exists true\n' > undef.ir
-expect_error 2 "undef.ir: error: invalid IR: thread 0: %1 is used but never defined" --read undef.ir
+expect_error 2 "undef.ir:5:5: error: invalid IR: thread 0: %1 is used but never defined" --read undef.ir
 printf 'test "T"\narch C\nloc x int init 0\nthread 0 P0\n  b0:\n    jmp b1\n  b1:\n    %%0 = load.rlx &x\n    br %%0, b1, b2\n  b2:\n    ret\nend\ncond exists true\n' > loop.ir
 expect_error 2 "jumps back to block 1" --read loop.ir
 

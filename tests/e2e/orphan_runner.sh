@@ -7,13 +7,18 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 L=${LITMUSC:?LITMUSC must name the program under test}
 command -v setsid >/dev/null 2>&1 || { echo "SKIP: no setsid"; exit 77; }
-command -v pgrep >/dev/null 2>&1 || { echo "SKIP: no pgrep"; exit 77; }
 sb="$here/../../examples/x86/SB.litmus"
 tmp=$(mktemp -d)
 cache="$tmp/orphan-cache-$$"
 export LITMUSC_CACHE="$cache"
+# runner_pids: the processes whose executable is in this test's cache (a
+# runner is started through the cache folder's descriptor, /proc/PID/fd/N,
+# so its command line does not name the cache; its exe link does)
+runner_pids() {
+    find /proc/[0-9]*/exe -maxdepth 0 -lname "$cache/*" 2>/dev/null | sed 's|^/proc/\([0-9]*\)/exe$|\1|'
+}
 # kill_runners: end, by pid, whatever still runs from this test's cache
-kill_runners() { for p in $(pgrep -f "$cache/"); do kill -KILL "$p" 2>/dev/null; done; }
+kill_runners() { for p in $(runner_pids); do kill -KILL "$p" 2>/dev/null; done; }
 cleanup() {
     kill_runners
     rm -rf "$tmp"
@@ -26,7 +31,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 "$L" run -s 100 -r 1 "$sb" >/dev/null 2>"$tmp/err" || { fail "warm-up run: exit $?: $(head -2 "$tmp/err")"; exit 1; }
 
 # runner_alive: a process runs an executable from this test's cache
-runner_alive() { pgrep -f "$cache/" >/dev/null 2>&1; }
+runner_alive() { [ -n "$(runner_pids)" ]; }
 
 # try NAME CMD...: start CMD (a 30 s run) in a session of its own, wait
 # for its runner, kill -9 litmusc alone, and expect no runner 2 s later
@@ -43,7 +48,7 @@ try() {
     i=0
     while runner_alive && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
     if runner_alive; then
-        fail "$name: the runner outlived litmusc: $(pgrep -af "$cache/" | head -2)"
+        fail "$name: the runner outlived litmusc: $(runner_pids | head -2)"
         kill_runners
     fi
 }

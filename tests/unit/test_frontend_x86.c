@@ -212,6 +212,48 @@ static void test_x86_64_compiler_forms(void **st)
     expect_error("X86_64 C\n{ }\n P0 ;\n leaq $1,%rax ;\nexists (x=0)\n", 4, 2, "LEA takes a location");
 }
 
+/* What herd7 7.57 reads of its own X86_64 instruction tests: %rip and %cs
+ * in the init, nopl/nopw with an operand (scale 0 included), the %cs:
+ * override, an immediate without '$'; and herd's hash of a scaled operand,
+ * `(%rax, %ebx,8)` with its blank (herd's A009.litmus.expected). */
+static void test_x86_64_herd_forms(void **st)
+{
+    (void)st;
+    fe_test *t = parse("X86_64 H\n{ 0:rip=0; 0:cs=1; }\n P0 ;\n nopl 0(%rax,%eax,0) ;\n"
+                       " NOPW %cs:0(%rax,%eax,0) ;\n shl 2,%eax ;\n movl -3,(x) ;\n"
+                       "forall (0:rip=0 /\\ 0:cs=1)\n");
+    assert_non_null(t);
+    assert_string_equal(t->init[0].loc.name, "rip");
+    assert_string_equal(t->init[1].loc.name, "cs");
+    assert_int_equal(cell(t, 0, 0)->op, FE_X86_NOP);
+    assert_int_equal(cell(t, 0, 0)->size, 4);
+    assert_int_equal(cell(t, 0, 0)->dst.kind, FE_XO_MEM_REG);
+    assert_int_equal(cell(t, 0, 0)->dst.scale, 0);
+    assert_int_equal(cell(t, 0, 1)->size, 2);
+    assert_string_equal(cell(t, 0, 1)->dst.name, "rax");
+    assert_string_equal(cell(t, 0, 1)->dst.index, "rax");
+    assert_int_equal(cell(t, 0, 1)->dst.index_size, 4);
+    assert_int_equal(cell(t, 0, 2)->src.kind, FE_XO_IMM);
+    assert_int_equal(cell(t, 0, 2)->src.imm, 2);
+    assert_int_equal(cell(t, 0, 3)->src.imm, -3);
+    char *text = fe_print(t);
+    assert_non_null(strstr(text, "nopw (%rax,%eax,0)"));
+    assert_non_null(strstr(text, "shl $2,%eax"));
+    free(text);
+    fe_test_free(t);
+    t = parse("X86_64 A009\n{\nint64_t t[2]={1,-1};\n0:rax=t;\n0:rbx=1;\nint64_t 0:rcx;\n}\n\n"
+              "P0                        ;\nmovq 0(%rax,%ebx,8),%rcx  ;\nforall 0:rcx = -1\n");
+    assert_non_null(t);
+    assert_string_equal(t->hash, "a97bc3fd7318c7656902927df4f2aa4a");
+    fe_test_free(t);
+    expect_error("X86_64 H\n{ }\n P0 ;\n nopl $1 ;\nexists (0:rax=0)\n", 4, 7, "NOPL needs a register or memory");
+    expect_error("X86_64 H\n{ }\n P0 ;\n nopq (%rax) ;\nexists (0:rax=0)\n", 4, 2, "unknown instruction");
+    expect_error("X86_64 H\n{ }\n P0 ;\n movl %gs:0(%rax,%rax,1),%eax ;\nexists (0:rax=0)\n", 4, 7,
+                 "segment override %gs: is not supported");
+    expect_error("X86_64 H\n{ }\n P0 ;\n movl %cs:%eax,%ebx ;\nexists (0:rax=0)\n", 4, 7,
+                 "a segment override needs a memory operand");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -221,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_labels_and_jumps),
         cmocka_unit_test(test_x86_64_att),
         cmocka_unit_test(test_x86_64_compiler_forms),
+        cmocka_unit_test(test_x86_64_herd_forms),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -220,10 +221,18 @@ static void cache_dir_resolution(void **state)
     assert_string_equal(s, "/run/user/7/litmusc-cache");
     free(s);
     unsetenv("XDG_RUNTIME_DIR");
+    /* no HOME: the home the password database gives, never a name in
+     * /tmp that another user could make first or swap */
     s = harness_cache_dir(NULL);
-    char *want = xasprintf("/tmp/litmusc-cache-%ld", (long)geteuid());
-    assert_string_equal(s, want);
-    free(want);
+    struct passwd *pw = getpwuid(geteuid());
+    if (pw && pw->pw_dir && *pw->pw_dir == '/' && strcmp(pw->pw_dir, "/") != 0) {
+        char *want = xasprintf("%s/.cache/litmusc", pw->pw_dir);
+        assert_non_null(s);
+        assert_string_equal(s, want);
+        free(want);
+    } else {
+        assert_null(s);
+    }
     free(s);
     if (old_r) setenv("XDG_RUNTIME_DIR", old_r, 1);
     free(old_r);
@@ -332,6 +341,36 @@ static void foreign_cache_is_refused(void **state)
     free(dir);
 }
 
+/* A link in place of the cache folder is refused, and the folder it
+ * points at keeps its mode: the check is made on the folder opened without
+ * following a link, and only that folder is ever closed (fchmod). */
+static void linked_cache_is_refused(void **state)
+{
+    (void)state;
+    char *target = xasprintf("%s/shared", cache), *link = xasprintf("%s/link", cache);
+    assert_int_equal(mkdir(target, 0777), 0);
+    assert_int_equal(chmod(target, 01777), 0);
+    assert_int_equal(symlink(target, link), 0);
+    diag d = {0};
+    assert_false(harness_cache_check(link, &d));
+    assert_int_equal(d.status, 3);
+    assert_non_null(strstr(d.msg, "symbolic link"));
+    struct stat st;
+    assert_int_equal(stat(target, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 01777);
+    /* and what is run goes through the checked folder's descriptor */
+    harness_build b = {"cc", NULL, FLAGS, target, 60, NULL};
+    char *exe = NULL;
+    bool cached = false;
+    diag d2 = {0};
+    assert_true(harness_compile(&b, files, 3, &exe, &cached, &d2));
+    assert_non_null(strstr(exe, "/proc/"));
+    runs_42(exe);
+    free(exe);
+    free(target);
+    free(link);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -344,6 +383,7 @@ int main(void)
         cmocka_unit_test(damaged_entry_is_rebuilt),
         cmocka_unit_test(stale_build_folders_are_removed),
         cmocka_unit_test(foreign_cache_is_refused),
+        cmocka_unit_test(linked_cache_is_refused),
     };
     return cmocka_run_group_tests_name("harness_build", tests, setup, teardown);
 }

@@ -173,7 +173,11 @@ static void interrupt_is_forwarded(void **state)
     harness_signals_install();
     assert_false(harness_interrupted());
     harness_child c;
-    run_sh("trap 'echo got-int; exit 0' INT; kill -INT $PPID; while :; do sleep 0.05; done", 10, 2, &c);
+    /* this process by its pid: the shell's parent is the supervisor */
+    char script[160];
+    snprintf(script, sizeof script, "trap 'echo got-int; exit 0' INT; kill -INT %ld; while :; do sleep 0.05; done",
+             (long)getpid());
+    run_sh(script, 10, 2, &c);
     assert_true(harness_interrupted());
     assert_int_equal(harness_interrupt_signal(), SIGINT);
     assert_true(c.interrupted);

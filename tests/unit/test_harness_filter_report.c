@@ -105,6 +105,37 @@ static void report_round_trips(void **state)
     free(path);
 }
 
+/* Bytes that are no UTF-8 (a file name, a compiler's stderr) and the
+ * characters XML 1.0 cannot hold become U+FFFD: the report stays
+ * well-formed. */
+static void invalid_bytes_stay_well_formed(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/litmusc-report-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *path = xasprintf("%s/r.xml", dir);
+    harness_report *r = harness_report_new("litmusc \xff run");
+    harness_report_add(r, "SB\xff", "x86\xc3", HARNESS_FAIL, "msg \xfe\xef\xbf\xbf", "err \xff\xed\xa0\x80 ok \xc3\xa9", 1);
+    diag d = {0};
+    assert_true(harness_report_write(r, path, &d));
+    harness_report_free(r);
+    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    xmlNodePtr suite = child_named(xmlDocGetRootElement(doc), "testsuite");
+    assert_non_null(suite);
+    xmlNodePtr tc = child_named(suite, "testcase");
+    assert_prop(tc, "name", "SB\xef\xbf\xbd");
+    assert_prop(tc, "classname", "x86\xef\xbf\xbd");
+    assert_prop(child_named(tc, "failure"), "message", "msg \xef\xbf\xbd\xef\xbf\xbd");
+    xmlChar *text = xmlNodeGetContent(child_named(tc, "system-out"));
+    assert_string_equal((const char *)text, "err \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd ok \xc3\xa9");
+    xmlFree(text);
+    xmlFreeDoc(doc);
+    unlink(path);
+    rmdir(dir);
+    free(path);
+}
+
 static void failed_write_leaves_nothing(void **state)
 {
     (void)state;
@@ -123,6 +154,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(filter_matches_like_grep),
         cmocka_unit_test(bad_pattern_is_a_usage_error),
+        cmocka_unit_test(invalid_bytes_stay_well_formed),
         cmocka_unit_test(report_round_trips),
         cmocka_unit_test(failed_write_leaves_nothing),
     };

@@ -265,7 +265,9 @@ static void test_registers_and_locations(void **state)
     ir_test_free(t);
 }
 
-/* The error points at the offending instruction's source position. */
+/* The error points at the offending instruction: in an IR text read back,
+ * its place in that text (the file the message names); in code lowered
+ * from a litmus file, its source position. */
 static void test_position(void **state)
 {
     (void)state;
@@ -273,9 +275,17 @@ static void test_position(void **state)
                          "cond exists true\n");
     diag d = {0};
     assert_false(ir_verify(t, &d));
+    const ir_instr *in = &t->threads[0].blocks[0].instrs[0];
+    assert_true(in->text_line > 0);
+    assert_int_equal(d.line, in->text_line);
+    assert_int_equal(d.col, 5);
+    assert_string_equal(d.file, "t.ir");
+    /* without a place in a text: the source position */
+    t->threads[0].blocks[0].instrs[0].text_line = 0;
+    memset(&d, 0, sizeof d);
+    assert_false(ir_verify(t, &d));
     assert_int_equal(d.line, 12);
     assert_int_equal(d.col, 7);
-    assert_string_equal(d.file, "t.ir");
     ir_test_free(t);
 }
 

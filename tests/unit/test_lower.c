@@ -265,6 +265,65 @@ static void test_x86_errors(void **state)
                 "register EBX holds 3");
 }
 
+/* Acyclic code laid out with a jump back (herd's A006): the region at L1
+ * is lowered before L0, which both it and the fall-through from the JE
+ * reach, so EBX is a phi there.  Jumps between two regions both ways are
+ * a loop, named at the jump that closes it. */
+static void test_x86_back_jumps(void **state)
+{
+    (void)state;
+    ir_test *t = unit_litmus("X86 BJ\n{ x=0; y=0; }\n P0 ;\n MOV EAX,[y] ;\n CMP EAX,1 ;\n JE L1 ;\n L0: ;\n"
+                             " MOV [x],EAX ;\n JMP L2 ;\n L1: ;\n MOV EBX,$5 ;\n JMP L0 ;\n L2: ;\n"
+                             "exists (0:EBX=5)\n");
+    assert_ir(t, "test \"BJ\"\narch X86\nhash \"99ba8f202223ce5b1a0d25e4b6399cb8\"\n"
+                 "loc x int init 0 given\nloc y int init 0 given\nthread 0 P0\n  b0:\n"
+                 "    %0 = load.x86 &y                     @4:2 \"MOV EAX,[y]\"\n"
+                 "    %1 = eq %0, 1                        @6:2 \"JE L1\"\n"
+                 "    br %1, b2, b1                        @6:2 \"JE L1\"\n"
+                 "  b1:\n    jmp b3\n  b2:\n"
+                 "    jmp b3                               @12:2 \"JMP L0\"\n"
+                 "  b3:\n    %2 = phi [0, b1], [5, b2]\n"
+                 "    store.x86 &x, %0                     @8:2 \"MOV [x],EAX\"\n"
+                 "    jmp b4                               @9:2 \"JMP L2\"\n"
+                 "  b4:\n    ret\n  final EAX = %0\n  final EBX = %2\nend\ncond exists 0:EBX=5\n");
+    diag d = {0};
+    assert_true(ir_verify(t, &d));
+    ir_test_free(t);
+    lower_fails("X86 T\n{ x=0; }\n P0 ;\n JMP L1 ;\n L0: ;\n MOV EAX,[x] ;\n JMP L1 ;\n L1: ;\n JMP L0 ;\n"
+                "exists (0:EAX=0)\n", 9, 6, "jump back to label L0: loops are not supported");
+}
+
+/* X86_64 arrays: one location per cell, the cell chosen from t's address
+ * plus a known offset (herd's A009); what cannot be chosen so is refused. */
+static void test_x86_64_arrays(void **state)
+{
+    (void)state;
+    ir_test *t = unit_litmus("X86_64 A\n{ int32_t t[3]={5,6,7}; 0:rax=t; 0:rbx=2; }\n P0 ;\n"
+                             " movl 4(%rax),%ecx ;\n movl $9,(%rax,%rbx,4) ;\n movl (t),%edx ;\n"
+                             "exists (0:rcx=6)\n");
+    assert_int_equal(t->nlocs, 3);
+    assert_string_equal(t->locs[0].name, "t");
+    assert_string_equal(t->locs[1].name, "t[1]");
+    assert_string_equal(t->locs[2].name, "t[2]");
+    assert_int_equal(t->locs[1].init, 6);
+    assert_int_equal(t->locs[2].init, 7);
+    assert_string_equal(t->locs[2].ctype, "int32_t");
+    assert_int_equal(instr(t, 0, 0, 0)->op, IR_LOAD);
+    assert_int_equal(instr(t, 0, 0, 0)->addr.imm, IR_ADDR(1));
+    assert_int_equal(instr(t, 0, 0, 1)->op, IR_STORE);
+    assert_int_equal(instr(t, 0, 0, 1)->addr.imm, IR_ADDR(2));
+    assert_int_equal(instr(t, 0, 0, 2)->addr.imm, IR_ADDR(0));
+    ir_test_free(t);
+    lower_fails("X86_64 A\n{ int64_t t[2]; 0:rax=t; }\n P0 ;\n movq (x),%rbx ;\n movq (%rax,%rbx,8),%rcx ;\n"
+                "exists (0:rcx=0)\n", 5, 7, "offset into array t that depends on a value read from memory");
+    lower_fails("X86_64 A\n{ int64_t t[2]; 0:rax=t; }\n P0 ;\n movq -8(%rax),%rcx ;\nexists (0:rcx=0)\n", 4, 7,
+                "offset -8 is outside array t[2]");
+    lower_fails("X86_64 A\n{ int16_t t[2]; 0:rax=t; }\n P0 ;\n movw 3(%rax),%cx ;\nexists (0:rcx=0)\n", 4, 7,
+                "offset 3 into array t falls between its 2-byte cells");
+    lower_fails("X86_64 A\n{ int t[2]; }\n P0 ;\n movl $1,(t) ;\nexists (t=1)\n", 5, 9,
+                "array t in the condition is not supported");
+}
+
 static const char cas_src[] =
     "C cas\n"
     "{ [x]=0; [e]=1; }\n"
@@ -655,6 +714,8 @@ int main(void)
         cmocka_unit_test(test_x86_flags_and_jumps),
         cmocka_unit_test(test_constant_branches),
         cmocka_unit_test(test_x86_errors),
+        cmocka_unit_test(test_x86_back_jumps),
+        cmocka_unit_test(test_x86_64_arrays),
         cmocka_unit_test(test_c_cas),
         cmocka_unit_test(test_c_modes_and_registers),
         cmocka_unit_test(test_c_errors),

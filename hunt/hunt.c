@@ -1,0 +1,262 @@
+/* The hunt's loop: check the compilers, open (or resume) the hunt's
+ * database, walk this shard's part of the test stream in batches until
+ * the budget or the test count is spent, then turn the raw bugs into bug
+ * folders and write the report. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "frontend/frontend.h"
+#include "harness/harness.h"
+#include "hunt/hunt_internal.h"
+#include "ir/lower.h"
+#include "model/bset.h"
+#include "util/file.h"
+#include "util/md5.h"
+#include "util/mem.h"
+
+/* The first line of `CC --version`; false + D (status 3) when CC cannot run. */
+static bool version_of(hcfg *f, diag *d)
+{
+    char *argv[] = {(char *)f->cc, "--version", NULL};
+    harness_child ch = {0};
+    diag cd = {0};
+    if (!harness_child_run(argv, 30, 1, &ch, &cd)) {
+        harness_child_free(&ch);    /* what it had read before it gave up */
+        return diag_fail(d, "hunt: compiler '%s' cannot be run (not found?)", f->cc);
+    }
+    bool ok = ch.exit_status == 0;
+    if (ok) {
+        size_t n = strcspn(ch.out, "\n");
+        f->version = xasprintf("%.*s", (int)n, ch.out);
+    } else
+        diag_fail(d, "hunt: '%s --version' failed: is it a compiler?", f->cc);
+    harness_child_free(&ch);
+    return ok;
+}
+
+/* The hunt's parameters as the database keeps them: a resume must agree. */
+static char *params_text(const hctx *h, const hunt_vocab *v)
+{
+    strbuf b = {0};
+    sb_printf(&b, "seed=%llu mix=%d vocab=", (unsigned long long)h->o->seed, h->o->mix);
+    for (int i = 0; i < hunt_vocab_size(v); i++)
+        sb_printf(&b, "%s%s", i ? "," : "", hunt_vocab_name(v, i));
+    for (int c = 0; c < h->ncfg; c++)
+        sb_printf(&b, " config%d=%s|%s", c, h->cfgs[c].cc, h->cfgs[c].cflags);
+    /* the vocabulary can be long: keep its digest only */
+    const char *vs = strstr(b.s, "vocab=") + 6, *ve = strchr(vs, ' ');
+    size_t vl = ve ? (size_t)(ve - vs) : strlen(vs);
+    unsigned char dg[16];
+    char hex[33];
+    md5(vs, vl, dg);
+    md5_hex(dg, hex);
+    char *s = xasprintf("%.*s%s%s", (int)(vs - b.s), b.s, hex, ve ? ve : "");
+    sb_free(&b);
+    return s;
+}
+
+/* The model the compiled code runs under: x86tso with a locked
+ * instruction's read and write kept together in per-location coherence.
+ * x86tso.cat (as herd's) checks atomicity only as rmw & (fre; coe), so it
+ * lets a locked RMW read a write and put its own write co-before it
+ * (XCHG reading 1 from [y]=1 leaves y=1): a state no x86 shows, which
+ * every CAS loop gcc and clang emit would turn into a false bug. */
+static model *compiled_model(hctx *h, diag *d)
+{
+    static const char cat[] = "\"x86 TSO, each locked RMW whole (litmusc hunt)\"\n"
+                              "include \"x86tso.cat\"\n"
+                              "acyclic po-loc | rf | co | fr | rmw as uniproc-rmw\n";
+    char *path = xasprintf("%s/x86tso-rmw.cat", h->tmp);
+    model *m = NULL;
+    if (!file_write_atomic(path, cat, strlen(cat)))
+        diag_fail(d, "hunt: cannot write %s: %s", path, strerror(errno));
+    else if ((m = model_set_get(h->models, path, d)))
+        model_set_pruning(m, true);
+    free(path);
+    return m;
+}
+
+static bool out_of_budget(hctx *h)
+{
+    return h->o->budget_s > 0 && hunt_now() - h->t0 >= h->o->budget_s;
+}
+
+static bool report_progress(hctx *h, const char *phase, const char *current)
+{
+    hunt_progress *p = &h->st->p;
+    p->phase = phase;
+    p->current = current;
+    p->elapsed_s = hunt_now() - h->t0;
+    p->rate = p->elapsed_s > 0 ? (double)h->configs_here / p->elapsed_s : 0;
+    return !h->o->progress || h->o->progress(h->o->ctx, p);
+}
+
+void report_step(hctx *h, const char *phase, const char *test)
+{
+    report_progress(h, phase, test);
+}
+
+static void item_free(hitem *it)
+{
+    gen_test_free(&it->g);
+    if (it->sb)
+        bset_free(it->sb);
+    if (it->t)
+        ir_test_free(it->t);
+    if (it->ft)
+        fe_test_free(it->ft);
+    memset(it, 0, sizeof *it);
+}
+
+/* Test K of the stream, parsed, lowered and run under the source model;
+ * false when it does not become one (counted, not fatal). */
+static bool item_make(hctx *h, const hunt_vocab *v, long k, hitem *it)
+{
+    memset(it, 0, sizeof *it);
+    it->k = k;
+    hunt_prefix(k, it->prefix, sizeof it->prefix);
+    diag d = {0};
+    if (!hunt_stream_test(v, h->o->seed, k, &it->g, &d))
+        return false;
+    it->ft = fe_parse(it->g.text, strlen(it->g.text), it->g.name, &d);
+    it->t = it->ft ? ir_lower(it->ft, &d) : NULL;
+    it->sb = it->t ? model_run(h->src, it->t, &d) : NULL;
+    if (!it->sb) {
+        item_free(it);
+        return false;
+    }
+    return true;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The search: this shard's stream entries not yet done, batch by batch. */
+static bool search(hctx *h, const hunt_vocab *v, diag *d)
+{
+    const hunt_opts *o = h->o;
+    long *done = NULL;
+    int ndone = 0;
+    if (!campaign_hunt_done_tests(h->db, h->nall, &done, &ndone, d))
+        return false;
+    int bsz = o->batch > 0 ? o->batch : 64;
+    hitem *items = xcalloc((size_t)bsz, sizeof *items);
+    int n = 0, cur = o->budget_s > 0 && bsz > 8 ? 8 : bsz;
+    bool ok = true, stopped = false;
+    for (long k = o->shard - 1; ok && !stopped; k += o->nshards) {
+        if (o->max_tests > 0 && k >= o->max_tests)
+            break;
+        if ((stopped = out_of_budget(h) || !report_progress(h, "search", NULL)))
+            break;
+        if (ndone && bsearch(&k, done, (size_t)ndone, sizeof *done, cmp_long))
+            continue;
+        if (!item_make(h, v, k, &items[n])) {
+            h->st->gen_failed++;
+            continue;
+        }
+        if (++n < cur)
+            continue;
+        double t0 = hunt_now();
+        ok = hunt_batch(h, items, n, out_of_budget, d);
+        double dt = hunt_now() - t0;
+        for (int i = 0; i < n; i++)
+            item_free(&items[i]);
+        n = 0;
+        /* under a budget, batches grow from 8 while one takes under a
+         * tenth of the time left, and shrink when one takes more than a
+         * third, so that the budget's end drops little compiled work */
+        if (o->budget_s > 0) {
+            double left = o->budget_s - (hunt_now() - h->t0);
+            if (dt * 10 < left && cur < bsz)
+                cur = cur * 2 < bsz ? cur * 2 : bsz;
+            else if (dt * 3 > left && cur > 1)
+                cur /= 2;
+        }
+    }
+    /* what is left when the stream ended (not the budget: a batch begun
+     * after it would only be dropped) */
+    if (ok && n && !out_of_budget(h))
+        ok = hunt_batch(h, items, n, out_of_budget, d);
+    for (int i = 0; i < n; i++)
+        item_free(&items[i]);
+    free(items);
+    free(done);
+    h->st->interrupted = stopped && !out_of_budget(h);
+    return ok;
+}
+
+bool hunt_run(const hunt_opts *o, hunt_stats *st, diag *d)
+{
+    memset(st, 0, sizeof *st);
+    hctx h = {.o = o, .st = st, .t0 = hunt_now()};
+    if (o->shard < 1 || o->nshards < 1 || o->shard > o->nshards)
+        return diag_error(d, "hunt", 0, 0, "shard %d of %d does not exist", o->shard, o->nshards);
+    h.ncfg = o->ncc * o->ncflags;
+    h.cfgs = xcalloc((size_t)h.ncfg, sizeof *h.cfgs);
+    for (int i = 0; i < o->ncc; i++)
+        for (int j = 0; j < o->ncflags; j++)
+            h.cfgs[i * o->ncflags + j] = (hcfg){.cc = o->ccs[i], .cflags = o->cflags[j]};
+    h.nall = h.ncfg + (o->mix && h.ncfg > 1);
+    bool ok = true;
+    for (int c = 0; ok && c < h.ncfg; c++) {
+        for (int e = 0; e < c && !h.cfgs[c].version; e++)
+            if (!strcmp(h.cfgs[e].cc, h.cfgs[c].cc))
+                h.cfgs[c].version = xstrdup(h.cfgs[e].version);
+        ok = h.cfgs[c].version || version_of(&h.cfgs[c], d);
+    }
+    char *bugs = xasprintf("%s/bugs", o->dir);
+    if (ok && !file_mkdirs(bugs, 0777))
+        ok = diag_fail(d, "hunt: cannot make %s: %s", bugs, strerror(errno));
+    free(bugs);
+    char *dbpath = o->db ? xstrdup(o->db) : xasprintf("%s/hunt.db", o->dir);
+    hunt_vocab *v = hunt_vocab_new(o->vocab, &st->vocab_skipped);
+    st->vocab = hunt_vocab_size(v);
+    h.vocab = v;
+    h.drawn = xcalloc((size_t)st->vocab + 1, sizeof *h.drawn);
+    if (ok && !st->vocab)
+        ok = diag_error(d, "hunt", 0, 0, "the vocabulary has no edge the generator can place");
+    h.db = ok ? campaign_open(dbpath, true, d) : NULL;
+    ok = h.db != NULL;
+    char *params = ok ? params_text(&h, v) : NULL;
+    ok = ok && campaign_hunt_init(h.db, params, d);
+    free(params);
+    h.models = model_set_new();
+    if (ok && !(h.tmp = file_temp_dir("litmusc-hunt")))
+        ok = diag_fail(d, "hunt: cannot make a temporary folder: %s", strerror(errno));
+    ok = ok && (h.src = model_set_get(h.models, "rc11", d)) && (h.tso = compiled_model(&h, d));
+    campaign_hunt_totals before = {0};
+    ok = ok && campaign_hunt_count(h.db, &before, d);
+    if (ok) {
+        st->p.tests = before.tests, st->p.configs = before.configs, st->p.compiled = before.compiled;
+        st->p.lifted = before.lifted, st->p.raw_bugs = before.raw_bugs;
+        st->refused = before.refused;
+    }
+    ok = ok && search(&h, v, d);
+    report_progress(&h, "search", NULL);
+    double searched = st->p.elapsed_s, rate = st->p.rate;
+    ok = ok && hunt_process_bugs(&h, d);
+    st->p.elapsed_s = searched, st->p.rate = rate;
+    ok = ok && hunt_write_report(&h, d);
+    if (ok && h.o->progress) {
+        st->p.phase = "done", st->p.current = NULL;
+        h.o->progress(h.o->ctx, &st->p);
+    }
+    if (h.tmp)
+        file_remove_tree(h.tmp);
+    free(h.tmp);
+    if (h.models)
+        model_set_free(h.models);
+    if (h.db)
+        campaign_close(h.db);
+    hunt_vocab_free(v);
+    free(h.drawn);
+    free(dbpath);
+    for (int c = 0; c < h.ncfg; c++)
+        free(h.cfgs[c].version);
+    free(h.cfgs);
+    return ok;
+}

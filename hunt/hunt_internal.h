@@ -1,0 +1,107 @@
+#ifndef LITMUSC_HUNT_HUNT_INTERNAL_H
+#define LITMUSC_HUNT_HUNT_INTERNAL_H
+/* Shared by the hunt's own files (hunt.c, batch.c, bugs.c, folder.c,
+ * report.c): the hunt in progress, one configuration,
+ * one test of a batch. */
+#include "campaign/campaign.h"
+#include "frontend/ast.h"
+#include "hunt/bug.h"
+#include "hunt/hunt.h"
+#include "ir/ir.h"
+#include "model/model.h"
+
+/* A compiler and flag set. */
+typedef struct hcfg {
+    const char *cc, *cflags;
+    char *version;          /* the first line of `CC --version` */
+} hcfg;
+
+typedef struct hctx {
+    const hunt_opts *o;
+    hcfg *cfgs;
+    int ncfg;               /* pure configurations: compilers x flag sets */
+    int nall;               /* and the mixed one (index ncfg) under --mix */
+    model_set *models;
+    model *src, *tso;
+    char *tmp;              /* a private scratch folder */
+    campaign *db;
+    hunt_stats *st;
+    double t0;              /* when this process started searching */
+    long configs_here;      /* configurations checked by this process */
+    const hunt_vocab *vocab;
+    bool *drawn;            /* per vocabulary edge: in a test checked by this process */
+} hctx;
+
+/* One test of a batch. */
+typedef struct hitem {
+    long k;
+    gen_test g;
+    fe_test *ft;
+    ir_test *t;
+    struct bset *sb;
+    char prefix[32];        /* "t<k>_" */
+} hitem;
+
+/* batch.c: compile the N tests of IT with every configuration (one unit
+ * and one compiler call each, one by one where the unit fails), lift and
+ * compare each, and record what finished in one transaction; stops
+ * between tests once STOP says so.  False + D for an environment failure. */
+bool hunt_batch(hctx *h, hitem *it, int n, bool (*stop)(hctx *h), diag *d);
+/* The configuration thread TH of test K takes in the mixed configuration. */
+int hunt_mix_config(const hctx *h, long k, int th);
+/* "t<k>_" into BUF. */
+void hunt_prefix(long k, char *buf, size_t size);
+/* A name for configuration C: "gcc -O2", "mix(gcc -O2 | clang -O0)" style for the mix. */
+char *hunt_config_name(const hctx *h, int c, long k, int nthreads);
+
+/* One bug while it is written (bugs.c fills it, folder.c writes it). */
+struct campaign_hunt_raw;
+typedef struct hunt_bug {
+    const char *id;
+    const campaign_hunt_raw *raw;   /* the first configuration that showed it */
+    long k;
+    int config;
+    uint64_t seed;
+    char *config_name;
+    const hcfg *cfg;                /* NULL for the mix */
+    fe_test *ft;                    /* the test as found */
+    ir_test *t;
+    struct bset *sb;
+    char *minimal, *reduce_err;     /* the reduced test, or why none */
+    hunt_reduce_stats rstats;
+    hunt_bisect_result bisect;
+    char *bisect_err, *culprit;
+    hunt_confirm_result confirm;
+    bool confirmed;
+    char *confirm_err;
+    fe_test *mft;                   /* the minimal (or found) test compiled alone */
+    ir_test *mt;
+    char *mforbidden, *mlifted, *mcb_text;
+    char *repro, *repro_err;
+} hunt_bug;
+/* folder.c: DIR/bugs/ID/ (test, minimal test, lifted test, repro.c,
+ * report.md) and the bug's row in the database; a bug already there
+ * counts one instance more. */
+bool hunt_bug_write(hctx *h, const hunt_bug *b, diag *d);
+void hunt_bug_free(hunt_bug *b);
+/* Raw bug R counted as an instance of bug ID. */
+bool hunt_bug_cover(hctx *h, const char *id, const struct campaign_hunt_raw *r, diag *d);
+/* The progress callback for a step of bug TEST. */
+void report_step(hctx *h, const char *phase, const char *test);
+
+/* bugs.c: reduce, bisect, confirm and write every raw bug not yet
+ * covered by a bug; false + D for an environment failure. */
+bool hunt_process_bugs(hctx *h, diag *d);
+
+/* report.c: DIR/report.json from the database. */
+bool hunt_write_report(hctx *h, diag *d);
+
+/* State I of R as lift_state_text writes it, without the lifter's
+ * cc_unroll (malloc'd). */
+struct lift_result;
+char *hunt_state_text(const struct lift_result *r, int i);
+
+/* now, in seconds (monotonic). */
+double hunt_now(void);
+
+#endif
