@@ -40,9 +40,10 @@ LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm $(LDLIBS)
 
 # Stages, in dependency order.  Each folder becomes one static archive, so a
 # test links only the objects it really uses.
-STAGES = util gen frontend ir model backends lift harness campaign hunt
+STAGES = util gen isa frontend ir model backends lift harness campaign hunt
 SRC_util     = $(wildcard util/*.c)
 SRC_gen      = $(wildcard gen/*.c)
+SRC_isa      = $(wildcard isa/*.c)
 SRC_frontend = $(wildcard frontend/*.c)
 SRC_ir       = $(wildcard ir/*.c)
 SRC_model    = $(wildcard model/*.c model/*/*.c)
@@ -57,7 +58,7 @@ obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 LIBS = $(foreach s,$(STAGES),$(BUILD)/lib$(s).a)
 # Archives in reverse dependency order for the linker.
 LINK_LIBS = $(BUILD)/libhunt.a $(BUILD)/libcampaign.a $(BUILD)/libharness.a $(BUILD)/liblift.a $(BUILD)/libbackends.a $(BUILD)/libmodel.a \
-            $(BUILD)/libir.a $(BUILD)/libfrontend.a $(BUILD)/libgen.a $(BUILD)/libutil.a $(BUILD)/libembed.a
+            $(BUILD)/libir.a $(BUILD)/libfrontend.a $(BUILD)/libisa.a $(BUILD)/libgen.a $(BUILD)/libutil.a $(BUILD)/libembed.a
 
 # Files compiled into the program as data (models, runtime sources, schemes).
 EMBED_FILES = $(sort $(wildcard model/cat/*.cat runtime/*.c runtime/*.h \

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include "campaign/internal.h"
 #include "frontend/frontend.h"
+#include "isa/isa.h"
 #include "ir/lower.h"
 #include "model/model.h"
 #include "util/file.h"
@@ -113,7 +114,7 @@ static bool plan_test(campaign *c, const ir_test *t, const char *path, const cha
         const campaign_config *cf = &one;
         /* "auto": what run picks, x86 for X86 tests and c11 otherwise */
         if (!strcmp(one.target, "auto"))
-            one.target = t->arch == IR_ARCH_X86 || t->arch == IR_ARCH_X86_64 ? "x86" : "c11";
+            one.target = isa_native_target(t->arch, "c11");
         if (!strcmp(one.target, "java"))
             one.compiler = "javac";
         if (!target_runs(cf->target, t->arch)) {

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/run_opts.h"
 #include "harness/harness.h"
+#include "isa/isa.h"
 #include "util/proc.h"
 
 static void usage(FILE *f)
@@ -87,7 +88,7 @@ static const char *target_of(const run_opts *o, const ir_test *t)
 {
     if (o->target)
         return o->target;
-    return t->arch == IR_ARCH_X86 || t->arch == IR_ARCH_X86_64 ? "x86" : "c11";
+    return isa_native_target(t->arch, "c11");
 }
 
 static void run_native(run_ctx *cx, const ir_test *t, const char *target, const model *m, const races *rc)

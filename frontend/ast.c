@@ -123,15 +123,17 @@ void fe_test_free(fe_test *t)
     free(t);
 }
 
+/* An instruction set's name is its row's; the languages' are herd's. */
 const char *fe_arch_name(fe_arch a)
 {
+    const isa *i = isa_of((int)a);
+    if (i)
+        return i->name;
     switch (a) {
-    case FE_ARCH_X86: return "X86";
-    case FE_ARCH_X86_64: return "X86_64";
     case FE_ARCH_C: return "C";
     case FE_ARCH_JAVA: return "Java";
+    default: return "?";
     }
-    return "?";
 }
 
 static const char *const x86_op_names[FE_X86_OP_COUNT] = {

@@ -12,10 +12,15 @@
  * Compatibility: fields and enum values are only ever added at the end. */
 #include <stdbool.h>
 #include <stdint.h>
+#include "isa/isa.h"
 
 typedef struct fe_pos { int line, col; } fe_pos;
 
-typedef enum fe_arch { FE_ARCH_X86, FE_ARCH_X86_64, FE_ARCH_C, FE_ARCH_JAVA } fe_arch;
+/* The instruction sets first, one per ISA_LIST entry in its order (FE_ARCH_X86,
+ * FE_ARCH_X86_64), so that isa_of finds a test's row; then the languages. */
+#define FE_ARCH_ISA(id, stem) FE_ARCH_##id,
+typedef enum fe_arch { ISA_LIST(FE_ARCH_ISA) FE_ARCH_C, FE_ARCH_JAVA } fe_arch;
+#undef FE_ARCH_ISA
 
 /* ---- header -------------------------------------------------------------- */
 typedef struct fe_info {        /* KEY=VALUE line before the init, verbatim */

@@ -127,14 +127,8 @@ static bool check_loc(checker *c, const fe_loc *l, const char *where)
         if (l->thread < 0 || l->thread >= t->nthreads)
             return diag_error(c->d, c->file, l->pos.line, l->pos.col, "unknown thread %d in %s (the test has %d)",
                               l->thread, where, t->nthreads);
-        bool ok;
-        if (t->arch == FE_ARCH_X86)
-            ok = x86_reg(l->name) != NULL;
-        else if (t->arch == FE_ARCH_X86_64) {
-            int size;
-            ok = x86_64_reg(l->name, &size) != NULL || l->symbolic;
-        } else
-            ok = ns_has(&c->regs[l->thread], l->name);
+        const fe_isa_hooks *h = fe_isa_hooks_of(t->arch);
+        bool ok = h ? h->reg_known(t, l) : ns_has(&c->regs[l->thread], l->name);
         if (!ok)
             return diag_error(c->d, c->file, l->pos.line, l->pos.col, "unknown register %d:%s in %s",
                               l->thread, l->name, where);
@@ -232,12 +226,13 @@ fe_test *fe_parse(const char *text, size_t len, const char *file, diag *d)
     if (ok)
         ok = fe_parse_init(t, &sp.init, file, d);
     if (ok) {
-        switch (t->arch) {
-        case FE_ARCH_X86:
-        case FE_ARCH_X86_64: ok = fe_parse_x86(t, &sp.prog, file, d); break;
-        case FE_ARCH_C: ok = fe_parse_c(t, &sp.prog, file, d); break;
-        case FE_ARCH_JAVA: ok = fe_parse_java(t, &sp.prog, file, d); break;
-        }
+        const fe_isa_hooks *h = fe_isa_hooks_of(t->arch);
+        if (h)
+            ok = h->parse(t, &sp.prog, file, d);
+        else if (t->arch == FE_ARCH_C)
+            ok = fe_parse_c(t, &sp.prog, file, d);
+        else
+            ok = fe_parse_java(t, &sp.prog, file, d);
     }
     if (ok)
         ok = fe_parse_cond(t, &sp.cond, file, d);

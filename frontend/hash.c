@@ -172,7 +172,7 @@ static int str_cmp(const void *a, const void *b)
 
 /* x86: canonical instructions, labels renamed L00, L01, ... in the sorted
  * order of their names (herd walks a string set). */
-static void digest_code_x86(const fe_test *t, unsigned char out[16])
+void fe_digest_x86(const fe_test *t, unsigned char out[16])
 {
     char **labels = NULL;
     size_t nl = 0, cl = 0;
@@ -519,12 +519,13 @@ void fe_compute_hash(const fe_test *t, char out[33])
         p += 16;
     digest_init(t, p);
     p += 16;
-    switch (t->arch) {
-    case FE_ARCH_X86:
-    case FE_ARCH_X86_64: digest_code_x86(t, p); break;
-    case FE_ARCH_C: digest_code_c(t, p); break;
-    case FE_ARCH_JAVA: digest_code_java(t, p); break;
-    }
+    const fe_isa_hooks *h = fe_isa_hooks_of(t->arch);
+    if (h)
+        h->digest(t, p);
+    else if (t->arch == FE_ARCH_C)
+        digest_code_c(t, p);
+    else
+        digest_code_java(t, p);
     p += 16;
     digest_observed(t, p);
     p += 16;

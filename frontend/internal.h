@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "frontend/ast.h"
 #include "util/diag.h"
+#include "util/mem.h"
 
 /* ---- lexer ---------------------------------------------------------------- */
 typedef enum tok_kind {
@@ -104,6 +105,32 @@ bool fe_parse_cond(fe_test *t, const section *s, const char *file, diag *d);
 bool fe_parse_x86(fe_test *t, const section *s, const char *file, diag *d);
 bool fe_parse_c(fe_test *t, const section *s, const char *file, diag *d);
 bool fe_parse_java(fe_test *t, const section *s, const char *file, diag *d);
+
+/* ---- instruction sets ------------------------------------------------------
+ * What the frontend does differently for each instruction set (isa/isa.h),
+ * one row per ISA_LIST entry, built in isa_hooks.c from the functions named
+ * after the entry's stem.  The hooks take the row, so a family of dialects
+ * (X86 and X86_64) shares one set and reads its differences from the row. */
+typedef struct fe_isa_hooks {
+    /* The program table of the section S into T's threads. */
+    bool (*parse)(fe_test *t, const section *s, const char *file, diag *d);
+    /* Whether the init or the condition may name register L. */
+    bool (*reg_known)(const fe_test *t, const fe_loc *l);
+    /* The canonical spelling of register NAME (NULL if it is none), and
+     * whether it is narrower than the registers an init or condition names. */
+    const char *(*reg_canon)(const fe_test *t, const char *name, bool *narrow);
+    /* The program table in herd's syntax (fe_print). */
+    void (*print)(strbuf *b, const fe_test *t);
+    /* The program's part of herd's test hash (fe_compute_hash). */
+    void (*digest)(const fe_test *t, unsigned char out[16]);
+} fe_isa_hooks;
+
+/* The hooks of test architecture A; NULL for C and Java. */
+const fe_isa_hooks *fe_isa_hooks_of(fe_arch a);
+bool fe_reg_known_x86(const fe_test *t, const fe_loc *l);
+const char *fe_reg_canon_x86(const fe_test *t, const char *name, bool *narrow);
+void fe_print_x86(strbuf *b, const fe_test *t);
+void fe_digest_x86(const fe_test *t, unsigned char out[16]);
 /* Cross-section checks: threads, registers and locations named by the
  * init and the condition exist; C/Java programs use known names. */
 bool fe_check(fe_test *t, const char *file, diag *d);

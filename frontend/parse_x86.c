@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include "frontend/internal.h"
+#include "isa/isa.h"
 #include "util/mem.h"
 
 typedef struct mnem {
@@ -448,7 +449,7 @@ bool fe_parse_x86(fe_test *t, const section *s, const char *file, diag *d)
     fe_x86_parser p;
     p.thread = 0;
     p.t = t;
-    p.att = t->arch == FE_ARCH_X86_64;
+    p.att = isa_of(t->arch)->att;
     lx_init(&p.lx, s->p, s->end, s->line, s->col, LX_ML_COMMENTS | LX_HASH_COMMENTS, file, d);
     lexer *lx = &p.lx;
     if (lx->failed || !parse_thread_row(&p))
@@ -481,4 +482,28 @@ bool fe_parse_x86(fe_test *t, const section *s, const char *file, diag *d)
             return lx_error_at(lx, t->init[i].loc.pos.line, t->init[i].loc.pos.col,
                                "symbolic register '%%%s' does not appear in the code", t->init[i].loc.name);
     return !lx->failed;
+}
+
+/* The registers an X86 init or condition may name are the 32-bit ones;
+ * X86_64 (the row is wide) takes any width and herd's symbolic registers. */
+bool fe_reg_known_x86(const fe_test *t, const fe_loc *l)
+{
+    int size;
+    if (!isa_of(t->arch)->wide)
+        return x86_reg(l->name) != NULL;
+    return x86_64_reg(l->name, &size) != NULL || l->symbolic;
+}
+
+/* X86 spells a register of the init or condition in capitals (EAX);
+ * X86_64's are lower case and 64-bit only, as herd's X86_64 reads them. */
+const char *fe_reg_canon_x86(const fe_test *t, const char *name, bool *narrow)
+{
+    int size;
+    if (!isa_of(t->arch)->wide) {
+        *narrow = false;
+        return x86_reg(name);
+    }
+    const char *r = x86_64_reg(name, &size);
+    *narrow = r && size != 8;
+    return r;
 }

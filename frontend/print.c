@@ -167,7 +167,7 @@ static const fe_x86_instr *cell_at(const fe_thread *th, int row, int *k)
     return *k < th->ncode && th->code[*k].row == row ? &th->code[*k] : NULL;
 }
 
-static void print_x86(strbuf *b, const fe_test *t)
+void fe_print_x86(strbuf *b, const fe_test *t)
 {
     int nt = t->nthreads, nr = t->nrows;
     char **cells = xcalloc((size_t)(nr + 1) * (size_t)(nt ? nt : 1), sizeof *cells);
@@ -535,8 +535,9 @@ char *fe_print(const fe_test *t)
     for (int i = 0; i < t->ninfo; i++)
         sb_printf(&b, "%s=%s\n", t->info[i].key, t->info[i].value);
     print_init(&b, t);
-    if (t->arch == FE_ARCH_X86 || t->arch == FE_ARCH_X86_64)
-        print_x86(&b, t);
+    const fe_isa_hooks *h = fe_isa_hooks_of(t->arch);
+    if (h)
+        h->print(&b, t);
     else
         print_threads(&b, t);
     if (t->extra)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "frontend/frontend.h"
 #include "frontend/internal.h"
+#include "isa/isa.h"
 #include "util/file.h"
 #include "util/mem.h"
 
@@ -68,10 +69,9 @@ static bool parse_header(cursor *c, split *sp)
     if (q == c->p)
         return bad_byte(c);
     size_t n = (size_t)(q - c->p);
-    if (n == 3 && !memcmp(c->p, "X86", 3))
-        sp->arch = FE_ARCH_X86;
-    else if (n == 6 && !memcmp(c->p, "X86_64", 6))
-        sp->arch = FE_ARCH_X86_64;
+    const isa *machine = isa_named(c->p, n);
+    if (machine)
+        sp->arch = (fe_arch)machine->id;
     else if (n == 1 && c->p[0] == 'C')
         sp->arch = FE_ARCH_C;
     else if ((n == 4 && !memcmp(c->p, "Java", 4)) || (n == 4 && !memcmp(c->p, "JAVA", 4)))
@@ -252,7 +252,7 @@ static bool cond_word_at(const char *p, const char *end)
  * bare `(P)` condition. */
 static bool find_program_end(cursor *c, split *sp)
 {
-    bool is_asm = sp->arch == FE_ARCH_X86 || sp->arch == FE_ARCH_X86_64;
+    bool is_asm = isa_of(sp->arch) != NULL;
     int flags = is_asm ? (LX_ML_COMMENTS | LX_HASH_COMMENTS) : LX_C_COMMENTS;
     sp->prog.p = c->p;
     sp->prog.line = c->line;

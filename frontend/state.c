@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "frontend/internal.h"
+#include "isa/isa.h"
 #include "util/mem.h"
 
 /* Is the current token `P<digits>` or a number, followed by ':'?  That is
@@ -51,19 +52,15 @@ static bool parse_reg_name(lexer *lx, const fe_test *t, fe_loc *loc)
         return lx_error(lx, "expected a register name");
     char *name = tok_str(&lx->cur);
     char *written = tok_str(&lx->cur);
-    if (t->arch == FE_ARCH_X86) {
-        const char *r = x86_reg(name);
-        if (r) {
-            free(name);
-            name = xstrdup(r);
-        }
-    } else if (t->arch == FE_ARCH_X86_64) {
-        int size;
-        const char *r = x86_64_reg(name, &size);
-        if (r && size != 8) {
+    const fe_isa_hooks *h = fe_isa_hooks_of(t->arch);
+    if (h) {
+        bool narrow = false;
+        const char *r = h->reg_canon(t, name, &narrow);
+        if (r && narrow) {
             free(name);
             free(written);
-            return lx_error(lx, "X86_64 conditions and init name 64-bit registers (%s)", r);
+            return lx_error(lx, "%s conditions and init name %d-bit registers (%s)", isa_of(t->arch)->name,
+                            isa_of(t->arch)->wide ? 64 : 32, r);
         }
         if (r) {
             free(name);

@@ -12,6 +12,7 @@
 #include "backends/x86/x86.h"
 #include "backends/x86native/x86native.h"
 #include "harness/harness.h"
+#include "isa/isa.h"
 #include "model/bset_build.h"
 #include "model/exec.h"
 #include "util/mem.h"
@@ -227,7 +228,7 @@ bool harness_aim_init_only(harness_aim *a, model_set *models, const model *m, co
 {
     native_target target = gen->target;
     memset(a, 0, sizeof *a);
-    bool x86_source = t->arch == IR_ARCH_X86 || t->arch == IR_ARCH_X86_64;
+    bool x86_source = !strcmp(isa_native_target(t->arch, ""), "x86");
     const model *x86tso = NULL;
     x86_compiled cx = {0};
 #if defined(__x86_64__) || defined(__i386__)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "isa/isa.h"
 #include "util/diag.h"
 #include "util/mem.h"
 
@@ -26,7 +27,11 @@ typedef int64_t ir_val;
 #define IR_IS_ADDR(v)   (((v) & IR_ADDR_MASK) == IR_ADDR_TAG)
 #define IR_ADDR_LOC(v)  ((int)((v) & 0xffffffff))
 
-typedef enum ir_arch { IR_ARCH_X86, IR_ARCH_X86_64, IR_ARCH_C, IR_ARCH_JAVA } ir_arch;
+/* The instruction sets first, one per ISA_LIST entry in its order (IR_ARCH_X86,
+ * IR_ARCH_X86_64), so that isa_of finds a test's row; then the languages. */
+#define IR_ARCH_ISA(id, stem) IR_ARCH_##id,
+typedef enum ir_arch { ISA_LIST(IR_ARCH_ISA) IR_ARCH_C, IR_ARCH_JAVA } ir_arch;
+#undef IR_ARCH_ISA
 const char *ir_arch_name(ir_arch a);    /* "X86", "X86_64", "C", "Java" */
 
 /* ---- access modes ------------------------------------------------------

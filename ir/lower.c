@@ -3,9 +3,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include "frontend/frontend.h"
+#include "isa/isa.h"
 #include "ir/lower.h"
 #include "ir/lower_int.h"
 #include "util/mem.h"
+
+/* isa/isa.h finds a test's instruction set by its fe_arch or ir_arch value:
+ * both enums are made from ISA_LIST, so they agree with the table and with
+ * each other up to the languages. */
+_Static_assert((int)FE_ARCH_C == ISA_COUNT && (int)IR_ARCH_C == ISA_COUNT && (int)FE_ARCH_JAVA == (int)IR_ARCH_JAVA,
+               "fe_arch and ir_arch begin with isa/isa.h's instruction sets, in its order");
+
+#define ROW(id, stem) [ISA_##id] = {lw_##stem##_thread},
+static const lw_isa_hooks hooks[ISA_COUNT] = {ISA_LIST(ROW)};
+#undef ROW
 
 static ir_arch arch_of(fe_arch a)
 {
@@ -222,12 +233,13 @@ static bool lower_thread(lw *w, int index)
             lw_add_reg(w, o->reg, false);
     }
     bool ok;
-    switch (ft->arch) {
-    case FE_ARCH_X86:
-    case FE_ARCH_X86_64: ok = lw_x86_thread(w); break;
-    case FE_ARCH_C: ok = lw_c_thread(w); break;
-    default: ok = lw_java_thread(w); break;
-    }
+    const isa *machine = isa_of(ft->arch);
+    if (machine)
+        ok = hooks[machine->id].thread(w);
+    else if (ft->arch == FE_ARCH_C)
+        ok = lw_c_thread(w);
+    else
+        ok = lw_java_thread(w);
     if (!ok)
         return false;
     if (w->block < 0)

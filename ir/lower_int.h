@@ -96,6 +96,11 @@ void lw_edges_append(lw_edges *to, lw_edges *from);
 
 /* Per-architecture thread lowering (the thread is set up and current). */
 bool lw_x86_thread(lw *w);
+/* The lowering's hooks of each instruction set (isa/isa.h), one row per
+ * ISA_LIST entry built in lower.c: stem S gives lw_S_thread. */
+typedef struct lw_isa_hooks {
+    bool (*thread)(lw *w);      /* the current thread's program */
+} lw_isa_hooks;
 /* The order of an X86 thread's code (ir/lower_x86_order.c): cut at its
  * labels into N regions, region i starting at instruction START[i] (START[0]
  * is 0), lowered in ORDER, where each region comes after those that jump or

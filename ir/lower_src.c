@@ -6,11 +6,12 @@
 #include <string.h>
 #include "frontend/frontend.h"
 #include "ir/lower_int.h"
+#include "isa/isa.h"
 #include "util/mem.h"
 
 static void add_operand_src(strbuf *b, const fe_test *ft, const fe_x86_opnd *o)
 {
-    bool att = ft->arch == FE_ARCH_X86_64;
+    bool att = isa_of(ft->arch)->att;
     switch (o->kind) {
     case FE_XO_IMM: sb_printf(b, "$%" PRId64, o->imm); break;
     case FE_XO_REG: sb_printf(b, att ? "%%%s" : "%s", o->name); break;
@@ -36,7 +37,7 @@ static void add_operand_src(strbuf *b, const fe_test *ft, const fe_x86_opnd *o)
 char *lw_src_x86(const fe_test *ft, const fe_x86_instr *in)
 {
     strbuf b = {0};
-    bool att = ft->arch == FE_ARCH_X86_64;
+    bool att = isa_of(ft->arch)->att;
     if (in->lock)
         sb_add(&b, att ? "lock " : "LOCK; ");
     const char *name = fe_x86_op_name(in->op);

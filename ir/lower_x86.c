@@ -14,6 +14,7 @@
 #include "frontend/frontend.h"
 #include "ir/lower_int.h"
 #include "ir/lower_x86_int.h"
+#include "isa/isa.h"
 #include "util/mem.h"
 
 static label *find_label(x86 *x, const char *name, bool add)
@@ -497,7 +498,7 @@ static bool fall_out(x86 *x, const fe_x86_instr *next)
 
 bool lw_x86_thread(lw *w)
 {
-    x86 x = {.w = w, .acc = w->ft->arch == FE_ARCH_X86_64 ? "rax" : "EAX"};
+    x86 x = {.w = w, .acc = isa_of(w->ft->arch)->acc};
     const fe_thread *ft = w->ft_th;
     for (int i = 0; i < ft->ncode; i++) {
         scan_opnd(w, &ft->code[i].dst);

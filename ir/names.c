@@ -3,7 +3,8 @@
 #include <string.h>
 #include "ir/ir.h"
 
-static const char *const arch_names[] = {"X86", "X86_64", "C", "Java"};
+/* The languages' names; an instruction set's is its row's (isa/isa.c). */
+static const char *const lang_names[] = {"C", "Java"};
 static const char *const mode_names[IR_MODE_COUNT] = {
     "none", "na", "rlx", "con", "acq", "rel", "acq_rel", "sc",
     "plain", "opaque", "acquire", "release", "volatile",
@@ -25,7 +26,11 @@ static const char *const binop_names[IR_BINOP_COUNT] = {
 
 const char *ir_arch_name(ir_arch a)
 {
-    return (unsigned)a < sizeof arch_names / sizeof *arch_names ? arch_names[a] : "?";
+    const isa *i = isa_of((int)a);
+    if (i)
+        return i->name;
+    unsigned k = (unsigned)a - (unsigned)IR_ARCH_C;
+    return (unsigned)a >= (unsigned)IR_ARCH_C && k < sizeof lang_names / sizeof *lang_names ? lang_names[k] : "?";
 }
 
 const char *ir_mode_name(ir_mode m)
@@ -74,7 +79,11 @@ static int find_name(const char *const *names, int n, const char *name)
 
 int ir_arch_from_name(const char *name)
 {
-    return find_name(arch_names, (int)(sizeof arch_names / sizeof *arch_names), name);
+    const isa *i = isa_named(name, strlen(name));
+    if (i)
+        return (int)i->id;
+    int k = find_name(lang_names, (int)(sizeof lang_names / sizeof *lang_names), name);
+    return k < 0 ? -1 : IR_ARCH_C + k;
 }
 int ir_mode_from_name(const char *name) { return find_name(mode_names, IR_MODE_COUNT, name); }
 int ir_fence_from_name(const char *name) { return find_name(fence_names, IR_FENCE_COUNT, name); }

@@ -5,6 +5,7 @@
  * limited relation, and the hybrid adds an ordering condition to the
  * lockset check. */
 #include <string.h>
+#include "isa/isa.h"
 #include "model/detect.h"
 #include "model/hb.h"
 #include "util/mem.h"
@@ -168,7 +169,7 @@ static exec_set eraser(const exec *x, const detect_locks *held)
 static bool atomic_in(const exec *x, const exec_event *e)
 {
     /* every x86 access is atomic (model/races.h) */
-    bool x86 = x->test && (x->test->arch == IR_ARCH_X86 || x->test->arch == IR_ARCH_X86_64);
+    bool x86 = x->test && isa_all_atomic(x->test->arch);
     return x86 || hb_atomic(e);
 }
 
@@ -181,7 +182,7 @@ bool detect_exec_run(const exec *x, detect_exec *d)
     /* exact is today's `races`, hb.c's own race list, computed apart from
      * the hb detector so that the nesting check compares two computations */
     static _Thread_local race_pair exact[EXEC_MAX * (EXEC_MAX - 1) / 2];
-    bool x86 = x->test && (x->test->arch == IR_ARCH_X86 || x->test->arch == IR_ARCH_X86_64);
+    bool x86 = x->test && isa_all_atomic(x->test->arch);
     int nexact = x86 ? 0 : hb_races(x, &d->hb, exact, EXEC_MAX * (EXEC_MAX - 1) / 2);
     for (int i = 0; i < x->n; i++) {
         const exec_event *a = &x->ev[i];

@@ -1,5 +1,6 @@
 /* Happens-before and data races of one execution (hb.h). */
 #include <string.h>
+#include "isa/isa.h"
 #include "model/hb.h"
 #include "util/mem.h"
 
@@ -76,7 +77,7 @@ void hb_sync(const exec *x, exec_rel *sw)
 {
     int n = x->n;
     er_clear(sw, n);
-    if (x->test && (x->test->arch == IR_ARCH_X86 || x->test->arch == IR_ARCH_X86_64))
+    if (x->test && isa_all_atomic(x->test->arch))
         return;
     set W = es_none(), F = W, A = W, RMW = W, REL = W, ACQ = W, IW = W, R = W, all = es_all(n);
     for (int i = 0; i < n; i++) {

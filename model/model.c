@@ -1,6 +1,7 @@
 /* The behaviour-set API (model.h): loading a model and running a test. */
 #include <stdlib.h>
 #include <string.h>
+#include "isa/isa.h"
 #include "model/cat/cat.h"
 #include "model/bset_build.h"
 #include "model/enum/enum.h"
@@ -152,13 +153,14 @@ model_budget model_get_budget(void)
 
 const char *model_default_name(ir_arch arch)
 {
+    const isa *i = isa_of(arch);
+    if (i)
+        return i->model;
     switch (arch) {
-    case IR_ARCH_X86:
-    case IR_ARCH_X86_64: return "x86tso";
     case IR_ARCH_C: return "rc11";
     case IR_ARCH_JAVA: return "jam21";
+    default: return "sc";
     }
-    return "sc";
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -7,6 +7,7 @@
  * two pairs, as the `P0:2` of the output would show them. */
 #include <stdlib.h>
 #include <string.h>
+#include "isa/isa.h"
 #include "model/bset_build.h"
 #include "model/hb.h"
 #include "model/races.h"
@@ -271,7 +272,7 @@ static void finish(races *r, collect *c)
 races *races_run(const model *m, const ir_test *t, diag *d)
 {
     races *r = xcalloc(1, sizeof *r);
-    bool x86 = t->arch == IR_ARCH_X86 || t->arch == IR_ARCH_X86_64;
+    bool x86 = isa_all_atomic(t->arch);
     collect c = {.t = t, .npslot = 16, .nsslot = 16};
     free(ir_observables(t, &c.nobs));
     c.pslot = empty_slots(c.npslot);

@@ -3,6 +3,7 @@
  * the width of their declared type. */
 #include <string.h>
 #include "backends/native/native_internal.h"
+#include "isa/isa.h"
 
 /* Does the type text contain WORD as a whole word? */
 static bool has_word(const char *s, const char *word)
@@ -57,7 +58,7 @@ const char *nat_cell_type(const ir_test *t, int loc)
     const ir_loc *l = &t->locs[loc];
     if (l->type == IR_T_PTR || l->type == IR_T_INT128)
         return "int64_t";
-    if (t->arch == IR_ARCH_X86_64)
+    if (isa_of(t->arch) && isa_of(t->arch)->wide)
         return "int64_t";
     if (t->arch == IR_ARCH_C && l->ctype)
         return c_cell_type(l->ctype);
