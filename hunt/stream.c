@@ -29,7 +29,7 @@ typedef struct hedge {
 /* Indices of the edges with the same (ext, source direction, kind). */
 typedef struct bucket {
     int *e;
-    int n;
+    int n, cap;
 } bucket;
 
 struct hunt_vocab {
@@ -202,8 +202,8 @@ hunt_vocab *hunt_vocab_new(const char *words, int *skipped)
     }
     for (int i = 0; i < v->n; i++) {
         bucket *b = &v->b[v->e[i].ext][v->e[i].src == 'R'][v->e[i].kind];
-        b->e = xrealloc(b->e, sizeof *b->e * (size_t)(b->n + 1));
-        b->e[b->n++] = i;
+        /* grown by doubling: tens of thousands of edges share a bucket */
+        VEC_PUSH(b->e, b->n, b->cap, i);
     }
     if (skipped)
         *skipped = skip;
