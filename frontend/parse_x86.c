@@ -268,6 +268,15 @@ static bool semicolon_is_prefix(const lexer *lx)
     return q < lx->end && (isalpha((unsigned char)*q));
 }
 
+/* The strings an operand owns, when an instruction is given up half read
+ * (its index and symbol as well as its name). */
+static void opnd_free(fe_x86_opnd *o)
+{
+    free(o->name);
+    free(o->index);
+    free(o->sym);
+}
+
 static bool parse_cell(fe_x86_parser *p, fe_thread *th, int row)
 {
     lexer *lx = &p->lx;
@@ -327,7 +336,7 @@ static bool parse_cell(fe_x86_parser *p, fe_thread *th, int row)
         fe_x86_opnd a, b;
         memset(&b, 0, sizeof b);
         if (!fe_x86_parse_operand(p, &a, label)) {
-            free(a.name);
+            opnd_free(&a);
             goto fail;
         }
         bool shift = m->op == FE_X86_SHL || m->op == FE_X86_SHR || m->op == FE_X86_SAR;
@@ -341,12 +350,12 @@ static bool parse_cell(fe_x86_parser *p, fe_thread *th, int row)
             }
         } else if (nops == 2) {
             if (!lx_expect(lx, ",")) {
-                free(a.name);
+                opnd_free(&a);
                 goto fail;
             }
             if (!fe_x86_parse_operand(p, &b, false)) {
-                free(a.name);
-                free(b.name);
+                opnd_free(&a);
+                opnd_free(&b);
                 goto fail;
             }
         }
@@ -376,8 +385,8 @@ done:;
     return true;
 fail:
     free(in.label);
-    free(in.dst.name);
-    free(in.src.name);
+    opnd_free(&in.dst);
+    opnd_free(&in.src);
     return false;
 }
 
