@@ -31,7 +31,9 @@ check_lang() {
     shift
     for s in "$@"; do
         for dir in $(find "$corpus/$langdir" -name '*.litmus' -exec dirname {} \; | sort -u); do
-            "$L" check-scheme -q --scheme "$s" "$dir"/*.litmus >"$tmp/out" 2>&1
+            # the shared corpus's c11popl15 fig6 needs more candidate
+            # executions than the model's default budget allows
+            "$L" check-scheme -q --max-candidates 0 --scheme "$s" "$dir"/*.litmus >"$tmp/out" 2>&1
             st=$?
             n=$(ls "$dir"/*.litmus | wc -l)
             total=$((total + n))
