@@ -46,6 +46,9 @@ typedef enum ir_mode {
     IR_JM_PLAIN, IR_JM_OPAQUE, IR_JM_ACQUIRE, IR_JM_RELEASE, IR_JM_VOLATILE,
     /* x86: ordinary access, or part of a LOCK-prefixed/XCHG instruction. */
     IR_X86_PLAIN, IR_X86_LOCKED,
+    /* AArch64: ordinary access (LDR/STR), acquire (LDAR, LDAXR, SWPA...: herd's
+     * set A), acquirePC (LDAPR: Q) and release (STLR, STLXR, SWPL...: L). */
+    IR_A64_PLAIN, IR_A64_ACQ, IR_A64_ACQPC, IR_A64_REL,
     IR_MODE_COUNT
 } ir_mode;
 const char *ir_mode_name(ir_mode m);    /* text-form spelling: "na" "rlx" ... "plain" "opaque" ... "x86" "locked" */
@@ -56,9 +59,20 @@ typedef enum ir_fence_kind {
     IR_FENCE_J_FULL, IR_FENCE_J_ACQUIRE, IR_FENCE_J_RELEASE,
     IR_FENCE_J_LOADLOAD, IR_FENCE_J_STORESTORE,
     IR_FENCE_MFENCE, IR_FENCE_LFENCE, IR_FENCE_SFENCE,
+    /* AArch64 barriers, herd's event sets DMB.SY ... ISB: data memory and
+     * data synchronisation barriers by domain and kind, and ISB. */
+    IR_FENCE_DMB_SY, IR_FENCE_DMB_ST, IR_FENCE_DMB_LD,
+    IR_FENCE_DMB_ISH, IR_FENCE_DMB_ISHST, IR_FENCE_DMB_ISHLD,
+    IR_FENCE_DMB_OSH, IR_FENCE_DMB_OSHST, IR_FENCE_DMB_OSHLD,
+    IR_FENCE_DSB_SY, IR_FENCE_DSB_ST, IR_FENCE_DSB_LD,
+    IR_FENCE_DSB_ISH, IR_FENCE_DSB_ISHST, IR_FENCE_DSB_ISHLD,
+    IR_FENCE_DSB_OSH, IR_FENCE_DSB_OSHST, IR_FENCE_DSB_OSHLD,
+    IR_FENCE_ISB,
     IR_FENCE_COUNT
 } ir_fence_kind;
-const char *ir_fence_name(ir_fence_kind k); /* "c" "full" "acquire" "release" "loadload" "storestore" "mfence" "lfence" "sfence" */
+/* "c" "full" "acquire" "release" "loadload" "storestore" "mfence" "lfence" "sfence"
+ * "dmb.sy" ... "dsb.oshld" "isb" (AArch64's: herd's set names, lower case) */
+const char *ir_fence_name(ir_fence_kind k);
 
 /* Locks.  A mutex is a location of its own (init 0 = free) that only lock
  * and unlock instructions name, always directly (an IMM address); the kind
@@ -134,6 +148,10 @@ typedef struct ir_instr {
     ir_mode fail_mode;      /* CAS: mode of the failure read (IR_MODE_NONE = same as mode) */
     ir_rmw_op rmw_op;
     bool weak;              /* CAS: weak form (may fail spuriously) */
+    bool excl;              /* AArch64 exclusive access (LDXR/STXR and their A/L forms):
+                             * herd's set X */
+    bool noret;             /* AArch64 LSE RMW whose result is discarded (ST<op>, or a
+                             * destination of WZR/XZR): herd's set NoRet */
     bool waits;             /* XCHG: a lock's exchange, which the thread repeats until it reads 0;
                              * a path where it reads another value does not exist (the x86
                              * compilation of IR_LOCK) */

@@ -9,10 +9,14 @@ static const char *const mode_names[IR_MODE_COUNT] = {
     "none", "na", "rlx", "con", "acq", "rel", "acq_rel", "sc",
     "plain", "opaque", "acquire", "release", "volatile",
     "x86", "locked",
+    "a64", "a64acq", "a64acqpc", "a64rel",
 };
 static const char *const fence_names[IR_FENCE_COUNT] = {
     "c", "full", "acquire", "release", "loadload", "storestore",
     "mfence", "lfence", "sfence",
+    "dmb.sy", "dmb.st", "dmb.ld", "dmb.ish", "dmb.ishst", "dmb.ishld", "dmb.osh", "dmb.oshst", "dmb.oshld",
+    "dsb.sy", "dsb.st", "dsb.ld", "dsb.ish", "dsb.ishst", "dsb.ishld", "dsb.osh", "dsb.oshst", "dsb.oshld",
+    "isb",
 };
 static const char *const rmw_names[IR_RMW_COUNT] = {"xchg", "add", "sub", "and", "or", "xor", "cas"};
 static const char *const op_names[IR_OP_COUNT] = {
