@@ -13,6 +13,11 @@ struct ir_loc_index {
     int *slot;
     size_t cap;
     int n;                  /* locations indexed: t->locs[0 .. n-1] */
+    /* Room in t->locs as ir_add_loc last grew it (doubling: a realloc a
+     * location is quadratic under ASan, whose realloc always copies), for
+     * the array at LOCS_AT only; one grown by hand is grown afresh. */
+    const ir_loc *locs_at;
+    int locs_cap;
 };
 
 ir_test *ir_test_new(const char *name, ir_arch arch)
@@ -147,14 +152,19 @@ int ir_add_loc(ir_test *t, const char *name, ir_type type)
     int i = ir_find_loc(t, name);
     if (i >= 0)
         return i;
-    t->locs = xrealloc(t->locs, (size_t)(t->nlocs + 1) * sizeof *t->locs);
+    if (!t->loc_index)
+        t->loc_index = xcalloc(1, sizeof *t->loc_index);
+    struct ir_loc_index *x = t->loc_index;
+    if (x->locs_at != t->locs || x->n != t->nlocs || t->nlocs >= x->locs_cap) {
+        x->locs_cap = t->nlocs < 8 ? 16 : 2 * t->nlocs;
+        t->locs = xrealloc(t->locs, (size_t)x->locs_cap * sizeof *t->locs);
+        x->locs_at = t->locs;
+    }
     ir_loc *l = &t->locs[t->nlocs];
     memset(l, 0, sizeof *l);
     l->name = xstrdup(name);
     l->type = type;
     t->nlocs++;
-    if (!t->loc_index)
-        t->loc_index = xcalloc(1, sizeof *t->loc_index);
     index_add(t, t->nlocs);
     return t->nlocs - 1;
 }

@@ -10,7 +10,9 @@
 #     its limit; a union of 60,000 terms (quadratic before) loads at once;
 #   - 200,000 locations: `ir` and `model` (a linear look-up per name
 #     before, minutes) answer in seconds, `model` with its exit 3 for more
-#     locations than a candidate may have.
+#     locations than a candidate may have; under ASan too (the locations'
+#     array grew by one a location, and ASan's realloc copies it whole:
+#     minutes for 50,000).
 # Each takes a few seconds of CPU time at most here; the limits are ten
 # times that.  The times are in bench/RESULTS.md ("Input limits").
 set -u
