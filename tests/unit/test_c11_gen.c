@@ -15,6 +15,7 @@
 #include "backends/native.h"
 #include "ir/ir.h"
 #include "util/mem.h"
+#include "native_build.h"
 
 static ir_test *read_ir(const char *text)
 {
@@ -53,50 +54,7 @@ static void assert_lacks(const char *src, const char *what)
         fail_msg("generated source contains: %s", what);
 }
 
-/* ---- compile and run ------------------------------------------------ */
-
-static bool have(const char *cc)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", cc);
-    return system(cmd) == 0;
-}
-
-/* Build SRC with the runtime under CC and run it with ARGS; returns its
- * stdout (malloc'd). */
-static char *build_run(const char *src, const char *cc, const char *args)
-{
-    char dir[] = "/tmp/litmusc-c11test-XXXXXX";
-    if (!mkdtemp(dir))
-        fail_msg("mkdtemp failed");
-    diag d = {0};
-    char *path = xasprintf("%s/test.c", dir);
-    if (!native_write_file(path, src, strlen(src), &d) || !native_write_runtime(dir, &d))
-        fail_msg("write: %s", d.msg);
-    char *cmd = xasprintf("%s " NATIVE_CFLAGS " -Wall -Wextra -Werror -o %s/t %s %s/lrt_*.c "
-                          NATIVE_LDLIBS " 2>%s/err", cc, dir, path, dir, dir);
-    if (system(cmd) != 0) {
-        char *show = xasprintf("cat %s/err >&2", dir);
-        (void)system(show);
-        fail_msg("%s failed to compile the generated program:\n%s", cc, src);
-    }
-    free(cmd);
-    cmd = xasprintf("%s/t %s", dir, args);
-    FILE *p = popen(cmd, "r");
-    strbuf out = {0};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        sb_addn(&out, buf, n);
-    int st = pclose(p);
-    assert_int_equal(st, 0);
-    free(cmd);
-    cmd = xasprintf("rm -rf %s", dir);
-    (void)system(cmd);
-    free(cmd);
-    free(path);
-    return sb_take(&out);
-}
+/* ---- compile and run: tests/unit/native_build.h ------------------- */
 
 /* Count of the outcome with values KEY ("0 1"), from protocol text. */
 static uint64_t outcome(const char *out, const char *key)
@@ -259,8 +217,8 @@ static void test_hostile_names(void **state)
     assert_has(src, "\"a*/ int bad; /* \\\"q\\\" \\?\\?/\\012\\\\\"");
     const char *ccs[] = {"gcc", "clang"};
     for (int i = 0; i < 2; i++)
-        if (have(ccs[i])) {
-            char *out = build_run(src, ccs[i], "-s 100 -r 2");
+        if (unit_have_cc(ccs[i])) {
+            char *out = unit_build_run(src, ccs[i], "-s 100 -r 2");
             check_protocol(out);
             assert_int_equal(outcome(out, "7"), 200);
             free(out);
@@ -298,8 +256,8 @@ static void test_branches_rmw_run(void **state)
     assert_has(src, "lt_div(INT64_C(7), INT64_C(0))");
     const char *ccs[] = {"gcc", "clang"};
     for (int i = 0; i < 2; i++)
-        if (have(ccs[i])) {
-            char *out = build_run(src, ccs[i], "-s 50 -r 3 --sync user");
+        if (unit_have_cc(ccs[i])) {
+            char *out = unit_build_run(src, ccs[i], "-s 50 -r 3 --sync user");
             check_protocol(out);
             /* 7 registers, then [x] and [y] (memory last). */
             uint64_t n = outcome(out, "1 5 10 13 20 0 1000000000000 -4 20");
@@ -347,11 +305,11 @@ static void test_array_cells_of_every_width(void **state)
     const char *ccs[] = {"gcc", "clang"};
     const char *layouts[] = {"", " --layout packed"};
     for (int i = 0; i < 2; i++) {
-        if (!have(ccs[i]))
+        if (!unit_have_cc(ccs[i]))
             continue;
         for (int l = 0; l < 2; l++) {
             char *args = xasprintf("-s 1003 -r 3%s", layouts[l]);
-            char *out = build_run(src, ccs[i], args);
+            char *out = unit_build_run(src, ccs[i], args);
             check_protocol(out);
             assert_int_equal(iterations(out), 3009);
             /* r0..r5, then [a] [b] [c] [d]; runs 2 and 3 start from the
@@ -371,8 +329,8 @@ static void test_sb_runs(void **state)
     char *src = gen(sb_sc, false);
     const char *ccs[] = {"gcc", "clang"};
     for (int i = 0; i < 2; i++)
-        if (have(ccs[i])) {
-            char *out = build_run(src, ccs[i], "-s 20000 -r 5 --sync timebase");
+        if (unit_have_cc(ccs[i])) {
+            char *out = unit_build_run(src, ccs[i], "-s 20000 -r 5 --sync timebase");
             check_protocol(out);
             assert_int_equal(iterations(out), 100000);
             /* seq_cst SB: the hardware never shows both loads reading 0. */
@@ -400,8 +358,8 @@ static void test_frame_corners(void **state)
     assert_has(src, "lt_out[0] = INT64_C(0); /* r9 */");
     assert_has(src, "static const int lt_nout[2] = {1, 1};");
     assert_has(src, "v0 = (int64_t)((uint64_t)INT64_C(2) + (uint64_t)INT64_C(3));");
-    if (have("gcc")) {
-        char *out = build_run(src, "gcc", "-s 10 -r 1 --sync loose");
+    if (unit_have_cc("gcc")) {
+        char *out = unit_build_run(src, "gcc", "-s 10 -r 1 --sync loose");
         check_protocol(out);
         assert_int_equal(outcome(out, "5 0"), 10);
         free(out);

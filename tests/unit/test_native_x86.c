@@ -15,6 +15,7 @@
 #include "backends/x86native/x86native.h"
 #include "ir/ir.h"
 #include "util/mem.h"
+#include "native_build.h"
 #include "tests/unit/unit_litmus.h"
 
 static ir_test *read_ir(const char *text)
@@ -52,47 +53,6 @@ static void assert_has(const char *src, const char *what)
 {
     if (!strstr(src, what))
         fail_msg("generated source lacks: %s\n----\n%s", what, src);
-}
-
-static bool have(const char *cc)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", cc);
-    return system(cmd) == 0;
-}
-
-/* Build SRC with the runtime under CC, run it with ARGS, return stdout. */
-static char *build_run(const char *src, const char *cc, const char *args)
-{
-    char dir[] = "/tmp/litmusc-x86test-XXXXXX";
-    if (!mkdtemp(dir))
-        fail_msg("mkdtemp failed");
-    diag d = {0};
-    char *path = xasprintf("%s/test.c", dir);
-    if (!native_write_file(path, src, strlen(src), &d) || !native_write_runtime(dir, &d))
-        fail_msg("write: %s", d.msg);
-    char *cmd = xasprintf("%s " NATIVE_CFLAGS " -Wall -Wextra -Werror -o %s/t %s %s/lrt_*.c "
-                          NATIVE_LDLIBS " 2>%s/err", cc, dir, path, dir, dir);
-    if (system(cmd) != 0) {
-        char *show = xasprintf("cat %s/err >&2", dir);
-        (void)system(show);
-        fail_msg("%s failed to compile the generated program:\n%s", cc, src);
-    }
-    free(cmd);
-    cmd = xasprintf("%s/t %s", dir, args);
-    FILE *p = popen(cmd, "r");
-    strbuf out = {0};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        sb_addn(&out, buf, n);
-    assert_int_equal(pclose(p), 0);
-    free(cmd);
-    cmd = xasprintf("rm -rf %s", dir);
-    (void)system(cmd);
-    free(cmd);
-    free(path);
-    return sb_take(&out);
 }
 
 /* Sum of the counts of outcomes whose values start with PREFIX. */
@@ -213,9 +173,9 @@ static void test_mp_rmw_runs(void **state)
     assert_has(src, "lt_L0_%=");
     const char *ccs[] = {"gcc", "clang"};
     for (int i = 0; i < 2; i++) {
-        if (!have(ccs[i]))
+        if (!unit_have_cc(ccs[i]))
             continue;
-        char *out = build_run(src, ccs[i], "-s 20000 -r 5 --sync timebase");
+        char *out = unit_build_run(src, ccs[i], "-s 20000 -r 5 --sync timebase");
         assert_int_equal(iterations(out), 100000);
         /* Observables: 0:EAX 0:EBX 1:EAX 1:EBX 1:ECX [x] [y].  Thread 0
          * always reads its own writes back through the RMWs, and the
@@ -249,9 +209,9 @@ static const char sb_c_sc[] =
  * them an outcome starting with FORBIDDEN. */
 static void assert_never_runs_to(const char *src, const char *forbidden)
 {
-    if (!have("gcc"))
+    if (!unit_have_cc("gcc"))
         return;
-    char *out = build_run(src, "gcc", "-s 20000 -r 5");
+    char *out = unit_build_run(src, "gcc", "-s 20000 -r 5");
     assert_int_equal(iterations(out), 100000);
     assert_int_equal(outcomes_with(out, forbidden), 0);
     free(out);
@@ -428,9 +388,9 @@ static void test_wide_sweeps_place_outputs(void **state)
     assert_has(src, "    lt_pick_sweeps();\n");
     const char *ccs[] = {"gcc", "clang"};
     for (int i = 0; i < 2; i++) {
-        if (!have(ccs[i]))
+        if (!unit_have_cc(ccs[i]))
             continue;
-        char *out = build_run(src, ccs[i], "-s 1003 -r 3");
+        char *out = unit_build_run(src, ccs[i], "-s 1003 -r 3");
         assert_int_equal(iterations(out), 3009);
         assert_int_equal(outcomes_with(out, "1 2 3 4 5 6 7 8 9 10\n"), 3009);
         free(out);
