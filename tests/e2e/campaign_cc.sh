@@ -152,10 +152,19 @@ else
 fi
 
 # SIGINT to the campaign alone, in a compile: the compiler finishes
-# undisturbed (its files stay), the run goes back to pending, exit 3
+# undisturbed (its files stay), the run goes back to pending, exit 3.
+# The signal goes once a run is marked running, not after a fixed time: a
+# background job starts with SIGINT ignored, and the sanitized program on
+# a loaded machine took more than 0.6 s to install its handler, so the
+# signal was lost and the campaign ran to its end
 "$L" campaign run --db "$tmp/i.db" --quiet --targets cc-check --cc "$slow" $tests 2>"$tmp/int.err" &
 pid=$!
-sleep 0.6
+i=0
+while [ $i -lt 300 ]; do
+    n=$(sqlite3 "$tmp/i.db" "select count(*) from runs where status = 'running'" 2>/dev/null || echo 0)
+    [ "${n:-0}" -ge 1 ] && break
+    sleep 0.1; i=$((i + 1))
+done
 kill -INT $pid
 wait $pid
 rc=$?
