@@ -52,8 +52,6 @@ static void usage(FILE *f)
                "example: litmusc hunt --cc gcc --cc clang --cflags -O0 --cflags -O2 --budget 10m -o hunt1\n");
 }
 
-enum { O_CC = 1, O_CFLAGS };
-
 /* The progress line: on a terminal rewritten in place, else a line every 10 s. */
 typedef struct pstate {
     bool tty;
@@ -103,24 +101,15 @@ int cmd_hunt(int argc, char **argv)
     const char *budget = NULL, *max_tests = NULL, *seed = "1", *batch = "64", *shard = NULL, *db = NULL;
     const char *edges = NULL, *confirm = "5s", *max_bugs = "10", *unroll = "2", *out = NULL;
     bool mix = false;
-    const char *ccs[32], *flags[32];
-    int ncc = 0, nflags = 0;
-    const cli_opt opts[] = {CLI_ID("--cc", O_CC, true), CLI_ID("--cflags", O_CFLAGS, true),
-                            CLI_STR("--budget", &budget), CLI_STR("--max-tests", &max_tests),
+    cli_ccs cc;
+    const cli_opt opts[] = {CLI_STR("--budget", &budget), CLI_STR("--max-tests", &max_tests),
                             CLI_STR("--seed", &seed), CLI_FLAG("--mix", &mix), CLI_STR("--batch", &batch),
                             CLI_STR("--shard", &shard), CLI_STR("--db", &db), CLI_STR("--edges", &edges),
                             CLI_STR("--confirm-time", &confirm), CLI_STR("--max-bugs", &max_bugs),
                             CLI_STR("--unroll", &unroll), CLI_STR("-o", &out), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc hunt", argc, argv, usage);
-    const char *v;
-    int id;
-    while ((id = cli_next(&it, opts, &v)) == O_CC || id == O_CFLAGS) {
-        if (id == O_CC && ncc < 32)
-            ccs[ncc++] = v;
-        else if (id == O_CFLAGS && nflags < 32)
-            flags[nflags++] = v;
-    }
+    int id = cli_walk_ccs(&it, opts, &cc);
     if (id != CLI_END)
         return cli_stop(&it, id);
     int nfiles = it.nfiles;
@@ -130,8 +119,8 @@ int cmd_hunt(int argc, char **argv)
         return cli_usage_error(cmd, "hunt takes no files (it generates its tests)");
     if (!out)
         return cli_usage_error(cmd, "-o DIR is required");
-    hunt_opts o = {.ccs = ccs, .ncc = ncc, .cflags = flags, .ncflags = nflags, .mix = mix, .dir = out, .db = db,
-                   .vocab = edges, .shard = 1, .nshards = 1};
+    hunt_opts o = {.ccs = cc.cc, .ncc = cc.ncc, .cflags = cc.cflags, .ncflags = cc.ncflags, .mix = mix,
+                   .dir = out, .db = db, .vocab = edges, .shard = 1, .nshards = 1};
     long x;
     char *end;
     errno = 0;
@@ -163,10 +152,6 @@ int cmd_hunt(int argc, char **argv)
             return cli_usage_error(cmd, "--shard takes I/N with 1 <= I <= N, not '%s'", shard);
         o.shard = i, o.nshards = n;
     }
-    if (!ncc)
-        ccs[o.ncc = ncc = 1, 0] = "cc";
-    if (!nflags)
-        flags[o.ncflags = nflags = 1, 0] = "-O2";
     pstate ps = {.tty = isatty(2)};
     o.progress = on_progress;
     o.ctx = &ps;

@@ -87,6 +87,17 @@ rc=$?
 [ $? = 2 ] || fail "--budget 10x: not exit 2"
 "$L" hunt --cc gcc >/dev/null 2>&1
 [ $? = 2 ] || fail "no -o: not exit 2"
+# a 33rd flag set is refused, not dropped (hunt and cc-check share the walk)
+many=""
+for i in $(seq 33); do many="$many --cflags -O$((i % 4))"; done
+for cmd in "hunt -o $tmp/many" "cc-check $tmp/none.litmus"; do
+    # shellcheck disable=SC2086
+    "$L" $cmd $many >/dev/null 2>"$tmp/many.err"
+    rc=$?
+    [ "$rc" = 2 ] || fail "${cmd%% *} with 33 --cflags: exit $rc, not 2"
+    grep -q "more than 32 --cflags" "$tmp/many.err" || fail "${cmd%% *} with 33 --cflags: $(head -1 "$tmp/many.err")"
+done
+[ -e "$tmp/many" ] && fail "hunt with 33 --cflags made its folder"
 "$L" hunt --cc "$tmp/no-such-cc" --max-tests 2 -o "$tmp/m" >/dev/null 2>"$tmp/m.err"
 rc=$?
 [ "$rc" = 3 ] || fail "missing compiler: exit $rc, not 3"
