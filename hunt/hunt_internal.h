@@ -29,6 +29,8 @@ typedef struct hctx {
     double t0;              /* when this process started searching */
     long configs_here;      /* configurations checked by this process */
     const hunt_vocab *vocab;
+    hunt_enum *en;          /* --order enum: the enumeration */
+    char where[160];        /* and how far it got */
     bool *drawn;            /* per vocabulary edge: in a test checked by this process */
 } hctx;
 
