@@ -1,7 +1,7 @@
 #ifndef LITMUSC_HUNT_HUNT_H
 #define LITMUSC_HUNT_HUNT_H
 /* `litmusc hunt`: a compiler bug hunt.  Test k of a hunt is a function of
- * (seed, k) alone (stream.c), so a hunt resumes and splits into shards
+ * (seed, k) alone (stream.c; enum.c under --order enum), so a hunt resumes and splits into shards
  * (k mod shards) without coordination.  Tests are compiled in batches, one
  * translation unit and one compiler call per compiler x flag set
  * (batch.c), lifted and compared as cc-check does; what is finished goes

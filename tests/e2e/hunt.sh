@@ -48,10 +48,11 @@ done
 # the planted bug is in no pass of the compiler proper, and this machine shows it
 grep -q '"culprit":"not a pass of the compiler proper"' "$tmp/b/report.json" ||
     fail "bisection does not say 'not a pass': $(grep -o '"bisect":{[^}]*}' "$tmp/b/report.json")"
-grep -q '^- hardware: the forbidden state [1-9][0-9]* times in' "$tmp/b/bugs/$bug/report.md" ||
+grep -q '^- hardware, the object the hunt lifted (the test as found[^:]*: the forbidden state [1-9][0-9]* times in' \
+    "$tmp/b/bugs/$bug/report.md" ||
     echo "note: the forbidden state was not seen on this machine in 3 s: $(grep '^- hardware' "$tmp/b/bugs/$bug/report.md")"
 # every step's outcome is said, done or not
-for step in reduce bisect confirm; do
+for step in reduce bisect confirm confirm_minimal; do
     grep -q "\"$step\":{\"ok\":" "$tmp/b/report.json" || fail "report.json: no $step outcome"
 done
 
