@@ -82,6 +82,12 @@ grep -q ', 0 compiler calls' "$tmp/g2.out" || fail "resume compiled again: $(sed
 "$L" hunt --cc gcc --cflags -O2 --seed 2 --max-tests 4 -o "$tmp/g" >/dev/null 2>"$tmp/seed.err"
 rc=$?
 [ "$rc" = 2 ] || fail "another seed in the same folder: exit $rc, not 2"
+# and another order: test k would be another test
+"$L" hunt --cc gcc --cflags -O2 --order enum --max-tests 4 -o "$tmp/g" >/dev/null 2>&1
+rc=$?
+[ "$rc" = 2 ] || fail "--order enum in a drawn hunt's folder: exit $rc, not 2"
+"$L" hunt --cc gcc --order sorted -o "$tmp/o" >/dev/null 2>&1
+[ $? = 2 ] || fail "--order sorted: not exit 2"
 
 # bad usage and a missing compiler
 "$L" hunt --cc gcc --budget 10x -o "$tmp/u" >/dev/null 2>&1
