@@ -149,8 +149,9 @@ static bool load(hunt_enum *e, long wlo, diag *d)
                        .mix = true};
     sink_ctx c = {.e = e, .size = size};
     diag gd = {0};
+    /* gen refuses an edge of the vocabulary it cannot place: the list's fault */
     if (!gen_enumerate(&o, sink, &c, &gd))
-        return diag_fail(d, "hunt: the enumeration's round %ld (size %d) failed: %s", e->round, size, gd.msg);
+        return diag_error(d, "hunt", 0, 0, "--order enum: round %ld (size %d): %s", e->round + 1, size, gd.msg);
     if (!c.full)
         e->total = c.seen;
     return true;
@@ -158,8 +159,9 @@ static bool load(hunt_enum *e, long wlo, diag *d)
 
 int hunt_enum_test(hunt_enum *e, long k, gen_test *out, diag *d)
 {
-    if (k < e->base + e->wlo) {
-        /* back before the window: start again from the first round */
+    if (k < e->base) {
+        /* back before the round: start again from the first one (a later
+         * part of the same round only needs another window) */
         drop_window(e);
         e->round = e->base = e->wlo = 0;
         e->total = -1;
