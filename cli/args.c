@@ -104,6 +104,40 @@ int cli_parse(cli_args *a, const char *cmd, int argc, char **argv, void (*usage)
     return -1;
 }
 
+/* One loop for the two subcommands that take configurations, so that
+ * both refuse the same excess the same way. */
+int cli_walk_ccs(cli_args *a, const cli_opt *opts, cli_ccs *c)
+{
+    enum { ID_CC = 1, ID_CFLAGS };
+    size_t n = 0;
+    while (opts[n].name)
+        n++;
+    cli_opt *all = xcalloc(n + 3, sizeof *all);
+    memcpy(all, opts, n * sizeof *all);
+    all[n] = (cli_opt)CLI_ID("--cc", ID_CC, true);
+    all[n + 1] = (cli_opt)CLI_ID("--cflags", ID_CFLAGS, true);
+    memset(c, 0, sizeof *c);
+    const char *v;
+    int id;
+    while ((id = cli_next(a, all, &v)) > 0) {
+        const char **slot = id == ID_CC ? c->cc : c->cflags;
+        int *cnt = id == ID_CC ? &c->ncc : &c->ncflags;
+        /* a silent cap would drop configurations the user asked for */
+        if (*cnt == CLI_MAX_CCS) {
+            fprintf(stderr, "%s: more than %d %s options\n", a->cmd, CLI_MAX_CCS, id == ID_CC ? "--cc" : "--cflags");
+            id = bad(a);
+            break;
+        }
+        slot[(*cnt)++] = v;
+    }
+    free(all);
+    if (id == CLI_END && !c->ncc)
+        c->cc[c->ncc++] = "cc";
+    if (id == CLI_END && !c->ncflags)
+        c->cflags[c->ncflags++] = "-O2";
+    return id;
+}
+
 bool cli_parse_seconds(const char *v, double *seconds)
 {
     char *end;

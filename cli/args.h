@@ -52,6 +52,19 @@ int cli_stop(cli_args *a, int last);
  * NEED_FILES and there are none). */
 int cli_parse(cli_args *a, const char *cmd, int argc, char **argv, void (*usage)(FILE *f), const cli_opt *opts,
               bool need_files);
+/* The compilers and flag sets of cc-check and hunt: --cc CC and --cflags
+ * FLAGS, each repeatable, at most CLI_MAX_CCS of each (the configurations
+ * are their product). */
+enum { CLI_MAX_CCS = 32 };
+typedef struct cli_ccs {
+    const char *cc[CLI_MAX_CCS], *cflags[CLI_MAX_CCS];
+    int ncc, ncflags;
+} cli_ccs;
+/* The whole walk over OPTS (CLI_FLAG and CLI_STR rows) and --cc and
+ * --cflags into C, which default to "cc" and "-O2" when none is given:
+ * CLI_END, or CLI_HELP / CLI_BAD as cli_next returns them (CLI_BAD too,
+ * with a complaint, for one --cc or --cflags more than CLI_MAX_CCS). */
+int cli_walk_ccs(cli_args *a, const cli_opt *opts, cli_ccs *c);
 /* A number of seconds as an option gives it: positive, at most a week.
  * False (and *SECONDS untouched) for anything else. */
 bool cli_parse_seconds(const char *v, double *seconds);

@@ -61,7 +61,6 @@ static void usage(FILE *f)
                "           tests/corpus/c11/classic/SB+scs.litmus\n");
 }
 
-enum { O_CC = 1, O_CFLAGS, O_MODEL, O_OUT };
 
 /* A file name part: the one sanitiser of test names (emit, model --graph),
  * so that a name like "../x" stays inside --out. */
@@ -121,23 +120,14 @@ int cmd_cc_check(int argc, char **argv)
     const char *model_arg = "rc11", *out_dir = NULL;
     bool accesses = false;
     const char *unroll_arg = "2", *timeout_arg = "60", *max_cand_arg = NULL, *model_timeout_arg = NULL;
-    const char *ccs[32], *flags[32];
-    int ncc = 0, nflags = 0;
-    const cli_opt opts[] = {CLI_ID("--cc", O_CC, true), CLI_ID("--cflags", O_CFLAGS, true),
-                            CLI_STR("--model", &model_arg), CLI_STR("--out", &out_dir),
+    cli_ccs cc;
+    const cli_opt opts[] = {CLI_STR("--model", &model_arg), CLI_STR("--out", &out_dir),
                             CLI_FLAG("--accesses", &accesses), CLI_STR("--unroll", &unroll_arg),
                             CLI_STR("--timeout", &timeout_arg), CLI_STR("--max-candidates", &max_cand_arg),
                             CLI_STR("--model-timeout", &model_timeout_arg), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc cc-check", argc, argv, usage);
-    const char *v;
-    int id;
-    while ((id = cli_next(&it, opts, &v)) == O_CC || id == O_CFLAGS) {
-        if (id == O_CC && ncc < 32)
-            ccs[ncc++] = v;
-        else if (id == O_CFLAGS && nflags < 32)
-            flags[nflags++] = v;
-    }
+    int id = cli_walk_ccs(&it, opts, &cc);
     if (id != CLI_END)
         return cli_stop(&it, id);
     char *end;
@@ -162,10 +152,6 @@ int cmd_cc_check(int argc, char **argv)
         free(it.files);
         return EXIT_USAGE;
     }
-    if (!ncc)
-        ccs[ncc++] = "cc";
-    if (!nflags)
-        flags[nflags++] = "-O2";
     if (out_dir && !file_mkdirs(out_dir, 0777)) {
         fprintf(stderr, "litmusc cc-check: cannot create --out %s: %s\n", out_dir, strerror(errno));
         free(it.files);
@@ -197,14 +183,14 @@ int cmd_cc_check(int argc, char **argv)
                 sb = NULL;
             }
         }
-        for (int c = 0; c < ncc && sb; c++)
-            for (int g = 0; g < nflags; g++) {
+        for (int c = 0; c < cc.ncc && sb; c++)
+            for (int g = 0; g < cc.ncflags; g++) {
                 diag dd = {0};
-                int st = check_one(ft, t, sb, tso, ccs[c], flags[g], out_dir, accesses, unroll, timeout_s, &dd);
+                int st = check_one(ft, t, sb, tso, cc.cc[c], cc.cflags[g], out_dir, accesses, unroll, timeout_s, &dd);
                 if (dd.set) {
                     char msg[DIAG_MSG_MAX];
                     diag_format(&dd, msg, sizeof msg);
-                    printf("cc-check %s %s %s: refused\n", t->name, ccs[c], flags[g]);
+                    printf("cc-check %s %s %s: refused\n", t->name, cc.cc[c], cc.cflags[g]);
                     fprintf(stderr, "%s\n", msg);
                 }
                 if (st == 1 || (status != 1 && st > status))

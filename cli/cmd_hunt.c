@@ -1,4 +1,4 @@
-/* litmusc hunt --cc CC [--cc CC2]... [--cflags F]... [--budget 10m] [--max-tests N] [--seed N] [--mix]
+/* litmusc hunt --cc CC [--cc CC2]... [--cflags F]... [--budget 10m] [--max-tests N] [--seed N] [--order O] [--mix]
  *              [--batch N] [--shard I/N] [--db FILE] [--edges LIST] [--confirm-time T] [--max-bugs N] -o DIR
  *
  * Parses the hunt's options, shows its progress line on stderr and its
@@ -16,8 +16,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: litmusc hunt --cc CC [--cc CC]... [--cflags FLAGS]... [--budget TIME] [--max-tests N]\n"
-               "                    [--seed N] [--mix] [--batch N] [--shard I/N] [--db FILE] [--edges LIST]\n"
-               "                    [--confirm-time TIME] [--max-bugs N] [--unroll N] -o DIR\n\n"
+               "                    [--seed N] [--order random|enum] [--mix] [--batch N] [--shard I/N] [--db FILE]\n"
+               "                    [--edges LIST] [--confirm-time TIME] [--max-bugs N] [--unroll N] -o DIR\n\n"
                "Hunt for compiler bugs: generate C litmus tests (diy7's cycles, drawn from the\n"
                "vocabulary of annotated C edges by a walk seeded with the seed and the test's\n"
                "number), compile them in batches with every compiler x flag set, lift the\n"
@@ -33,6 +33,13 @@ static void usage(FILE *f)
                "  --max-tests N    stop after the first N tests of the stream (with no\n"
                "                   --budget: however long that takes)\n"
                "  --seed N         the stream's seed (default 1)\n"
+               "  --order O        random (default): each test a cycle drawn at random, 2 to 4\n"
+               "                   threads, every kind of edge about as often; enum: every\n"
+               "                   cycle of 4, then 5, then 6 edges (up to 4 threads), the\n"
+               "                   vocabulary's communication edges with slices of 32 others\n"
+               "                   (the seed shuffles the slices).  random is the default:\n"
+               "                   the whole vocabulary has 670,000 4-edge cycles and millions\n"
+               "                   of 5-edge ones; enum is for a short --edges list or a sweep\n"
                "  --mix            also each test with each thread from another configuration\n"
                "                   (globals defined weak so the objects link together)\n"
                "  --batch N        tests per translation unit and compiler call (default 64;\n"
@@ -52,8 +59,6 @@ static void usage(FILE *f)
                "example: litmusc hunt --cc gcc --cc clang --cflags -O0 --cflags -O2 --budget 10m -o hunt1\n");
 }
 
-enum { O_CC = 1, O_CFLAGS };
-
 /* The progress line: on a terminal rewritten in place, else a line every 10 s. */
 typedef struct pstate {
     bool tty;
@@ -70,11 +75,12 @@ static bool on_progress(void *ctx, const hunt_progress *p)
     if (!end && !ps->tty && p->elapsed_s - ps->last < 10)
         return true;
     ps->last = p->elapsed_s;
-    char line[256];
+    char line[512];
     int n;
     if (!strcmp(p->phase, "search") || end)
-        n = snprintf(line, sizeof line, "hunt: %ld tests, %ld configurations, %ld lifted, %ld bugs found, %.1f/s",
-                     p->tests, p->configs, p->lifted, p->raw_bugs, p->rate);
+        n = snprintf(line, sizeof line, "hunt: %ld tests, %ld configurations, %ld lifted, %ld bugs found, %.1f/s%s%s",
+                     p->tests, p->configs, p->lifted, p->raw_bugs, p->rate, p->where ? "; " : "",
+                     p->where ? p->where : "");
     else
         n = snprintf(line, sizeof line, "hunt: %s %s", p->phase, p->current ? p->current : "");
     if (ps->tty) {
@@ -101,26 +107,17 @@ static bool parse_count(const char *v, long lo, long hi, long *out)
 int cmd_hunt(int argc, char **argv)
 {
     const char *budget = NULL, *max_tests = NULL, *seed = "1", *batch = "64", *shard = NULL, *db = NULL;
-    const char *edges = NULL, *confirm = "5s", *max_bugs = "10", *unroll = "2", *out = NULL;
+    const char *order = "random", *edges = NULL, *confirm = "5s", *max_bugs = "10", *unroll = "2", *out = NULL;
     bool mix = false;
-    const char *ccs[32], *flags[32];
-    int ncc = 0, nflags = 0;
-    const cli_opt opts[] = {CLI_ID("--cc", O_CC, true), CLI_ID("--cflags", O_CFLAGS, true),
-                            CLI_STR("--budget", &budget), CLI_STR("--max-tests", &max_tests),
-                            CLI_STR("--seed", &seed), CLI_FLAG("--mix", &mix), CLI_STR("--batch", &batch),
+    cli_ccs cc;
+    const cli_opt opts[] = {CLI_STR("--budget", &budget), CLI_STR("--max-tests", &max_tests),
+                            CLI_STR("--seed", &seed), CLI_STR("--order", &order), CLI_FLAG("--mix", &mix), CLI_STR("--batch", &batch),
                             CLI_STR("--shard", &shard), CLI_STR("--db", &db), CLI_STR("--edges", &edges),
                             CLI_STR("--confirm-time", &confirm), CLI_STR("--max-bugs", &max_bugs),
                             CLI_STR("--unroll", &unroll), CLI_STR("-o", &out), {0}};
     cli_args it;
     cli_args_init(&it, "litmusc hunt", argc, argv, usage);
-    const char *v;
-    int id;
-    while ((id = cli_next(&it, opts, &v)) == O_CC || id == O_CFLAGS) {
-        if (id == O_CC && ncc < 32)
-            ccs[ncc++] = v;
-        else if (id == O_CFLAGS && nflags < 32)
-            flags[nflags++] = v;
-    }
+    int id = cli_walk_ccs(&it, opts, &cc);
     if (id != CLI_END)
         return cli_stop(&it, id);
     int nfiles = it.nfiles;
@@ -130,8 +127,8 @@ int cmd_hunt(int argc, char **argv)
         return cli_usage_error(cmd, "hunt takes no files (it generates its tests)");
     if (!out)
         return cli_usage_error(cmd, "-o DIR is required");
-    hunt_opts o = {.ccs = ccs, .ncc = ncc, .cflags = flags, .ncflags = nflags, .mix = mix, .dir = out, .db = db,
-                   .vocab = edges, .shard = 1, .nshards = 1};
+    hunt_opts o = {.ccs = cc.cc, .ncc = cc.ncc, .cflags = cc.cflags, .ncflags = cc.ncflags, .mix = mix,
+                   .dir = out, .db = db, .vocab = edges, .shard = 1, .nshards = 1};
     long x;
     char *end;
     errno = 0;
@@ -139,6 +136,10 @@ int cmd_hunt(int argc, char **argv)
     if (errno || end == seed || *end || *seed == '-')
         return cli_usage_error(cmd, "--seed takes a number, not '%s'", seed);
     o.seed = s;
+    if (!strcmp(order, "enum"))
+        o.order = HUNT_ORDER_ENUM;
+    else if (strcmp(order, "random"))
+        return cli_usage_error(cmd, "--order takes random or enum, not '%s'", order);
     if (budget && !hunt_parse_duration(budget, &o.budget_s))
         return cli_usage_error(cmd, "--budget takes a time such as 30s, 10m or 1h, not '%s'", budget);
     if (max_tests && !parse_count(max_tests, 1, 1000000000L, &o.max_tests))
@@ -163,10 +164,6 @@ int cmd_hunt(int argc, char **argv)
             return cli_usage_error(cmd, "--shard takes I/N with 1 <= I <= N, not '%s'", shard);
         o.shard = i, o.nshards = n;
     }
-    if (!ncc)
-        ccs[o.ncc = ncc = 1, 0] = "cc";
-    if (!nflags)
-        flags[o.ncflags = nflags = 1, 0] = "-O2";
     pstate ps = {.tty = isatty(2)};
     o.progress = on_progress;
     o.ctx = &ps;
@@ -181,6 +178,8 @@ int cmd_hunt(int argc, char **argv)
     printf("hunt: this run %.1f s searching, %.1f configurations/s, %ld compiler calls, %d of the %d edges of "
            "the vocabulary drawn\n",
            st.p.elapsed_s, st.p.rate, st.p.compiler_calls, st.vocab_drawn, st.vocab);
+    if (st.where[0])
+        printf("hunt: %s\n", st.where);
     printf("hunt: report %s/report.json\n", out);
     if (!cli_flush_stdout())
         return EXIT_INTERNAL;

@@ -57,6 +57,14 @@ const char *fe_binop_name(fe_binop op, fe_arch arch);   /* "+" ... ("&&" for Jav
  * written: "atomic_load_explicit(", "X.getAcquire(", "fullFence(". */
 typedef struct strbuf strbuf;
 void fe_print_call_open(strbuf *b, const fe_expr *e);
+/* A condition's proposition P as fe_print writes it, the atoms KEEP says
+ * false to left out (KEEP gets the FE_P_ATOM node and CTX; NULL keeps
+ * all): an and keeps its other side, anything else holding a gone atom
+ * goes whole, and nothing left prints `true`.  fe_prop_kept: is anything
+ * of P left? */
+typedef bool (*fe_prop_keep)(const fe_prop *atom, void *ctx);
+void fe_print_prop(strbuf *b, const fe_prop *p, fe_prop_keep keep, void *ctx);
+bool fe_prop_kept(const fe_prop *p, fe_prop_keep keep, void *ctx);
 
 /* Java monitors (frontend/monitors.c).  The location handle HANDLE of
  * THREAD is bound to in the init, or NULL; the locations some

@@ -450,19 +450,48 @@ static void print_threads(strbuf *b, const fe_test *t)
 }
 
 /* ---- condition ---------------------------------------------------------------- */
-static int prop_level(const fe_prop *p)
+/* Does P hold an atom KEEP leaves out? */
+static bool holds_gone(const fe_prop *p, fe_prop_keep keep, void *ctx)
+{
+    if (!p || !keep)
+        return false;
+    if (p->kind == FE_P_ATOM)
+        return !keep(p, ctx);
+    return holds_gone(p->l, keep, ctx) || holds_gone(p->r, keep, ctx);
+}
+
+bool fe_prop_kept(const fe_prop *p, fe_prop_keep keep, void *ctx)
+{
+    if (p->kind == FE_P_AND)
+        return fe_prop_kept(p->l, keep, ctx) || fe_prop_kept(p->r, keep, ctx);
+    return !holds_gone(p, keep, ctx);
+}
+
+/* P's precedence as printed: an and with one side gone prints as that side. */
+static int prop_level(const fe_prop *p, fe_prop_keep keep, void *ctx)
 {
     switch (p->kind) {
     case FE_P_OR: return 1;
-    case FE_P_AND: return 2;
+    case FE_P_AND:
+        if (!fe_prop_kept(p->l, keep, ctx))
+            return prop_level(p->r, keep, ctx);
+        if (!fe_prop_kept(p->r, keep, ctx))
+            return prop_level(p->l, keep, ctx);
+        return 2;
     case FE_P_IMPLIES: return 3;
     default: return 5;
     }
 }
 
-static void print_prop(strbuf *b, const fe_prop *p, int minlvl)
+/* P at least at level MINLVL (parenthesised below it); one printer for
+ * whole conditions and for those a reducer has dropped atoms from. */
+static void print_prop(strbuf *b, const fe_prop *p, int minlvl, fe_prop_keep keep, void *ctx)
 {
-    int lvl = prop_level(p);
+    if (p->kind == FE_P_AND && keep && (!fe_prop_kept(p->l, keep, ctx) || !fe_prop_kept(p->r, keep, ctx))) {
+        print_prop(b, fe_prop_kept(p->l, keep, ctx) ? p->l : p->r, minlvl, keep, ctx);
+        return;
+    }
+    int lvl = prop_level(p, keep, ctx);
     bool paren = lvl < minlvl;
     if (paren)
         sb_addc(b, '(');
@@ -479,7 +508,7 @@ static void print_prop(strbuf *b, const fe_prop *p, int minlvl)
         break;
     case FE_P_NOT:
         sb_add(b, "~");
-        print_prop(b, p->l, 5);
+        print_prop(b, p->l, 5, keep, ctx);
         break;
     case FE_P_AND:
     case FE_P_OR:
@@ -489,14 +518,22 @@ static void print_prop(strbuf *b, const fe_prop *p, int minlvl)
         static const struct { const char *op; int l, r; } bin[] = {
             [FE_P_AND] = {" /\\ ", 2, 3}, [FE_P_OR] = {" \\/ ", 1, 2}, [FE_P_IMPLIES] = {" => ", 4, 3},
         };
-        print_prop(b, p->l, bin[p->kind].l);
+        print_prop(b, p->l, bin[p->kind].l, keep, ctx);
         sb_add(b, bin[p->kind].op);
-        print_prop(b, p->r, bin[p->kind].r);
+        print_prop(b, p->r, bin[p->kind].r, keep, ctx);
         break;
     }
     }
     if (paren)
         sb_addc(b, ')');
+}
+
+void fe_print_prop(strbuf *b, const fe_prop *p, fe_prop_keep keep, void *ctx)
+{
+    if (fe_prop_kept(p, keep, ctx))
+        print_prop(b, p, 0, keep, ctx);
+    else
+        sb_add(b, "true");
 }
 
 static void print_cond(strbuf *b, const fe_test *t)
@@ -514,13 +551,13 @@ static void print_cond(strbuf *b, const fe_test *t)
     }
     if (c->filter) {
         sb_add(b, "filter ");
-        print_prop(b, c->filter, 0);
+        print_prop(b, c->filter, 0, NULL, NULL);
         sb_addc(b, '\n');
     }
     static const char *const q[] = {"exists", "~exists", "forall"};
     sb_printf(b, "%s (", q[c->quant]);
     if (c->prop)
-        print_prop(b, c->prop, 0);
+        print_prop(b, c->prop, 0, NULL, NULL);
     else
         sb_add(b, "true");
     sb_add(b, ")\n");

@@ -33,12 +33,14 @@ typedef struct hunt_reduce_stats {
 } hunt_reduce_stats;
 
 /* Delta debugging over the C litmus test TEXT (herd C syntax): drop
- * threads, statements (accesses, fences), weaken memory orders, shrink
- * values, each step kept only while PRED still says 1.  Returns the
+ * threads (unless KEEP_THREADS: a mixed configuration's thread n keeps
+ * the compiler of its number), statements (accesses, fences), weaken
+ * memory orders, shrink values, each step kept only while PRED still
+ * says 1.  Returns the
  * smallest test found (malloc'd, printed in herd7 7.57's C litmus
  * syntax), TEXT itself if nothing could go; NULL and D set when TEXT
  * does not satisfy PRED to begin with or cannot be read. */
-char *hunt_reduce(const char *text, hunt_pred pred, void *ctx, hunt_reduce_stats *st, diag *d);
+char *hunt_reduce(const char *text, hunt_pred pred, void *ctx, bool keep_threads, hunt_reduce_stats *st, diag *d);
 
 /* ---- bisect.c ---------------------------------------------------------- */
 

@@ -1,15 +1,16 @@
 /* What becomes of each configuration that showed a forbidden state: the
  * bug predicate (compile the candidate with the configuration and extra
  * flags, lift, compare), reduction, bisection, confirmation on this
- * machine with the very object the lifter read, a repro, and one bug per
- * minimal shape and culprit.  Each step that fails is said in the bug's
+ * machine with the very object the lifter read and with the minimal test
+ * compiled alone, a repro, and one bug per minimal shape and culprit.  A
+ * mixed configuration goes through the same steps, each thread compiled
+ * with its own configuration (bugs_compile.c), bisected per compiler.  Each step that fails is said in the bug's
  * report; the bug is reported all the same. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "frontend/frontend.h"
-#include "harness/harness.h"
 #include "hunt/bug.h"
 #include "hunt/hunt_internal.h"
 #include "ir/lower.h"
@@ -19,10 +20,14 @@
 #include "util/md5.h"
 #include "util/mem.h"
 
-/* The predicate's context: the hunt and the bug's configuration. */
+/* The predicate's context: the hunt, the bug's configuration and stream
+ * entry (a mix's threads take their configurations from it), and the one
+ * configuration of a mix the extra flags go to (-1: all). */
 typedef struct pctx {
     hctx *h;
     int config;
+    long k;
+    int only;
     int calls;
 } pctx;
 
@@ -31,17 +36,31 @@ typedef struct pctx {
 static int check_text(pctx *p, const char *text, const char *extra, lift_result *r, fe_test **ftp, ir_test **tp,
                       diag *d)
 {
-    const hcfg *f = &p->h->cfgs[p->config];
+    hctx *h = p->h;
     p->calls++;
     memset(r, 0, sizeof *r);
     fe_test *ft = fe_parse(text, strlen(text), "candidate", d);
     ir_test *t = ft ? ir_lower(ft, d) : NULL;
-    bset *sb = t ? model_run(p->h->src, t, d) : NULL;
-    char *flags = xasprintf("%s%s%s", f->cflags, extra && *extra ? " " : "", extra ? extra : "");
+    bset *sb = t ? model_run(h->src, t, d) : NULL;
     int res = -1;
-    if (sb && lift_check(ft, t, sb, p->h->tso, f->cc, flags, p->h->o->unroll, r, d))
-        res = r->nbad > 0;
-    free(flags);
+    if (sb && p->config < h->ncfg) {
+        const hcfg *f = &h->cfgs[p->config];
+        char *flags = xasprintf("%s%s%s", f->cflags, extra && *extra ? " " : "", extra ? extra : "");
+        if (lift_check(ft, t, sb, h->tso, f->cc, flags, h->o->unroll, r, d))
+            res = r->nbad > 0;
+        free(flags);
+    } else if (sb) {
+        /* a mix: each thread's function from its own configuration's object */
+        char **objs = NULL;
+        int n = 0;
+        if (hunt_compile_objs(h, p->config, p->k, ft, t, extra, p->only, false, &objs, &n, d)) {
+            char *name = hunt_config_name(h, p->config, p->k, t->nthreads);
+            if (lift_check_objects(t, sb, h->tso, (const char *const *)objs, "", "mix", name, h->o->unroll, r, d))
+                res = r->nbad > 0;
+            free(name);
+            hunt_objs_free(objs, n);
+        }
+    }
     if (sb)
         bset_free(sb);
     if (tp && res >= 0) {
@@ -104,38 +123,66 @@ static const char *shape(const char *text)
     return nl ? nl + 1 : text;
 }
 
-/* A mix's object for thread TH of test T (prefix PREFIX) in PATH, made
- * linkable beside the other threads' objects: every symbol local but
- * thread TH's function and the test's globals (defined weak in each), so
- * that the batch's other functions, which each object also defines, do not
- * clash.  Only the symbol table changes; the code is the bytes lifted.
- * False and *WHY (malloc'd) when objcopy fails. */
-static bool only_thread(const ir_test *t, const char *prefix, int th, const char *path, char **why)
+/* Each configuration a mix's threads use, bisected with the extra flags
+ * going to that configuration's threads only, the others compiled as
+ * found; which threads, in B->mixb. */
+static void bisect_mix(hctx *h, hunt_bug *b, const char *best)
 {
-    char **argv = xcalloc((size_t)(8 + t->nlocs + 64), sizeof *argv);
+    b->mixb = xcalloc((size_t)h->ncfg, sizeof *b->mixb);
+    for (int c = 0; c < h->ncfg; c++) {
+        strbuf th = {0};
+        for (int n = 0; n < b->t->nthreads; n++)
+            if (hunt_mix_config(h, b->k, n) == c)
+                sb_printf(&th, "%sP%d", th.len ? " " : "", n);
+        if (!th.len)
+            continue;
+        hunt_mix_bisect *m = &b->mixb[b->nmixb++];
+        m->config = c;
+        m->threads = sb_take(&th);
+        pctx pc = {.h = h, .config = b->config, .k = b->k, .only = c};
+        diag bd = {0};
+        if (!hunt_bisect(h->cfgs[c].cc, h->cfgs[c].cflags, best, pred, &pc, &m->r, &bd))
+            m->err = msg_of(&bd);
+    }
+}
+
+/* A mix's culprit: each configuration's, after its threads. */
+static char *mix_culprit(const hctx *h, const hunt_bug *b)
+{
+    strbuf c = {0};
+    for (int i = 0; i < b->nmixb; i++) {
+        const hunt_mix_bisect *m = &b->mixb[i];
+        char *one = culprit_of(&m->r, m->err);
+        sb_printf(&c, "%s%s (%s %s): %s", i ? "; " : "", m->threads, h->cfgs[m->config].cc,
+                  h->cfgs[m->config].cflags, one);
+        free(one);
+    }
+    return c.s ? sb_take(&c) : xstrdup("unknown");
+}
+
+/* The minimal test (or the test as found, when it was not reduced)
+ * compiled alone, linked with the driver and run: the hardware count of
+ * the state that test shows, beside the found object's. */
+static void confirm_minimal(hctx *h, hunt_bug *b)
+{
+    if (!b->mt || !b->mforbidden) {
+        b->mconfirm_err = xstrdup(b->repro_err && !b->mforbidden ? b->repro_err
+                                  : "the test compiled alone shows no forbidden state");
+        return;
+    }
+    char **objs = NULL;
     int n = 0;
-    argv[n++] = xstrdup("objcopy");
-    argv[n++] = xasprintf("--keep-global-symbol=%sP%d", prefix, th);
-    for (int i = 0; i < t->nlocs; i++)
-        argv[n++] = xasprintf("--keep-global-symbol=%s%s", prefix, t->locs[i].name);
-    for (int m = 0; m < t->nthreads; m++)
-        for (int r = 0; r < t->threads[m].nfinal_regs && n < 8 + t->nlocs + 60; r++)
-            argv[n++] = xasprintf("--keep-global-symbol=%sP%d_%s", prefix, m, t->threads[m].final_regs[r].name);
-    argv[n++] = xstrdup(path);
-    harness_child ch = {0};
-    diag d = {0};
-    bool ok = harness_child_run(argv, 60, 1, &ch, &d);
-    if (ok) {
-        ok = ch.exit_status == 0;
-        if (!ok)
-            *why = xasprintf("objcopy on %s failed: %s", path, ch.err ? ch.err : "");
-    } else
-        *why = msg_of(&d);
-    harness_child_free(&ch);
-    for (int i = 0; i < n; i++)
-        free(argv[i]);
-    free(argv);
-    return ok;
+    diag cd = {0};
+    if (!hunt_compile_objs(h, b->config, b->k, b->mft, b->mt, NULL, -1, true, &objs, &n, &cd)) {
+        b->mconfirm_err = msg_of(&cd);
+        return;
+    }
+    hunt_confirm_opts co = {.budget_s = h->o->confirm_s > 0 ? h->o->confirm_s : 10};
+    if (hunt_confirm(b->mt, "", (const char *const *)objs, n, b->mforbidden, &co, &b->mconfirm, &cd))
+        b->mconfirmed = true;
+    else
+        b->mconfirm_err = msg_of(&cd);
+    hunt_objs_free(objs, n);
 }
 
 /* Reduce, bisect, confirm and write raw bug R; its bug's id in *ID. */
@@ -165,28 +212,26 @@ static bool process(hctx *h, const campaign_hunt_raw *r, char **id, diag *d)
     if (t->nthreads)
         free(b.config_name), b.config_name = hunt_config_name(h, r->config, r->k, t->nthreads);
     b.ft = ft, b.t = t, b.sb = sb;
-    pctx pc = {.h = h, .config = r->config};
-    /* reduce */
-    if (mix)
-        b.reduce_err = xstrdup("a mixed configuration is not reduced (each thread has its own compiler)");
-    else {
-        report_step(h, "reduce", r->test);
-        diag rd = {0};
-        b.minimal = hunt_reduce(r->source, pred, &pc, &b.rstats, &rd);
-        if (!b.minimal)
-            b.reduce_err = msg_of(&rd);
-    }
+    pctx pc = {.h = h, .config = r->config, .k = r->k, .only = -1};
+    /* reduce (a mix's threads are not dropped: each keeps its compiler) */
+    report_step(h, "reduce", r->test);
+    diag rd = {0};
+    b.minimal = hunt_reduce(r->source, pred, &pc, mix, &b.rstats, &rd);
+    if (!b.minimal)
+        b.reduce_err = msg_of(&rd);
     const char *best = b.minimal ? b.minimal : r->source;
-    /* bisect */
-    if (mix)
-        b.bisect_err = xstrdup("a mixed configuration is not bisected");
-    else {
-        report_step(h, "bisect", r->test);
+    /* bisect (a mix: each of its compilers) */
+    report_step(h, "bisect", r->test);
+    if (mix) {
+        bisect_mix(h, &b, best);
+        b.bisect_err = xstrdup("a mixed configuration is bisected one compiler at a time (below)");
+        b.culprit = mix_culprit(h, &b);
+    } else {
         diag bd = {0};
         if (!hunt_bisect(b.cfg->cc, b.cfg->cflags, best, pred, &pc, &b.bisect, &bd))
             b.bisect_err = msg_of(&bd);
+        b.culprit = culprit_of(&b.bisect, b.bisect_err);
     }
-    b.culprit = culprit_of(&b.bisect, b.bisect_err);
     /* confirm with the very object (a mix: one a thread, linked together) */
     report_step(h, "confirm", r->test);
     int nobj = r->object_size ? 1 : r->nthread_objects;
@@ -207,7 +252,7 @@ static bool process(hctx *h, const campaign_hunt_raw *r, char **id, diag *d)
         char prefix[32];
         hunt_prefix(r->k, prefix, sizeof prefix);
         for (int n = 0; written && !r->object_size && n < nobj; n++)
-            if (!only_thread(t, prefix, n, paths[n], &b.confirm_err))
+            if (!hunt_only_thread(t, prefix, n, paths[n], &b.confirm_err))
                 written = false;
         if (written) {
             diag cd = {0};
@@ -223,29 +268,27 @@ static bool process(hctx *h, const campaign_hunt_raw *r, char **id, diag *d)
         }
         free(paths);
     }
-    /* the repro and the minimal test's own states */
-    if (!mix) {
-        diag md = {0};
-        lift_result mr;
-        int res = check_text(&pc, best, NULL, &mr, &b.mft, &b.mt, &md);
-        if (res == 1) {
-            b.mforbidden = hunt_state_text(&mr, mr.bad[0]);
-            b.mlifted = xstrdup(mr.text);
-            b.mcb_text = xstrdup("");
-            strbuf sbt = {0};
-            bset_format_herd(&sbt, mr.ct, mr.cb, 0);
-            free(b.mcb_text);
-            b.mcb_text = sb_take(&sbt);
-            diag pd = {0};
-            b.repro = hunt_repro_text(b.mft, b.mt, b.mforbidden, &pd);
-            if (!b.repro)
-                b.repro_err = msg_of(&pd);
-        } else
-            b.repro_err = xasprintf("the %s test does not show the bug when compiled alone%s",
-                                    b.minimal ? "minimal" : "", res < 0 ? " (it does not compile or lift)" : "");
-        lift_result_free(&mr);
+    /* the minimal test's own states, its repro and its hardware count */
+    diag md = {0};
+    lift_result mr;
+    int res = check_text(&pc, best, NULL, &mr, &b.mft, &b.mt, &md);
+    if (res == 1) {
+        b.mforbidden = hunt_state_text(&mr, mr.bad[0]);
+        b.mlifted = xstrdup(mr.text);
+        strbuf sbt = {0};
+        bset_format_herd(&sbt, mr.ct, mr.cb, 0);
+        b.mcb_text = sb_take(&sbt);
+        diag pd = {0};
+        if (mix)
+            b.repro_err = xstrdup("a mixed configuration has no single-compiler repro");
+        else if (!(b.repro = hunt_repro_text(b.mft, b.mt, b.mforbidden, &pd)))
+            b.repro_err = msg_of(&pd);
     } else
-        b.repro_err = xstrdup("a mixed configuration has no single-compiler repro");
+        b.repro_err = xasprintf("the %s test does not show the bug when compiled alone%s",
+                                b.minimal ? "minimal" : "found", res < 0 ? " (it does not compile or lift)" : "");
+    lift_result_free(&mr);
+    report_step(h, "confirm", r->test);
+    confirm_minimal(h, &b);
     /* one bug per configuration, minimal shape and culprit */
     char *key = xasprintf("%s\n%s\n%s", b.config_name, shape(best), b.culprit);
     unsigned char dg[16];

@@ -2,7 +2,7 @@
  * (herd C syntax), the lifted X86_64 test, repro.c and report.md (the
  * compiler's version, flags, culprit, the forbidden state, the source's
  * and the compiled states, each thread's C beside its machine code, the
- * hardware count); and the bug's entry of report.json, kept in the
+ * hardware counts of the object lifted and of the minimal test's); and the bug's entry of report.json, kept in the
  * database. */
 #include <errno.h>
 #include <stdio.h>
@@ -22,9 +22,18 @@ void hunt_bug_free(hunt_bug *b)
     if (!b->bisect_err)
         hunt_bisect_free(&b->bisect);
     free(b->bisect_err), free(b->culprit);
+    for (int i = 0; i < b->nmixb; i++) {
+        if (!b->mixb[i].err)
+            hunt_bisect_free(&b->mixb[i].r);
+        free(b->mixb[i].err), free(b->mixb[i].threads);
+    }
+    free(b->mixb);
     if (b->confirmed)
         hunt_confirm_free(&b->confirm);
     free(b->confirm_err);
+    if (b->mconfirmed)
+        hunt_confirm_free(&b->mconfirm);
+    free(b->mconfirm_err);
     if (b->mt)
         ir_test_free(b->mt);
     if (b->mft)
@@ -91,25 +100,44 @@ static char *report_md(const hctx *h, const hunt_bug *b)
     } else
         sb_printf(&m, "- configuration: %s\n", b->config_name);
     sb_printf(&m, "- culprit: %s", b->culprit);
-    if (b->bisect_err)
+    if (b->nmixb)
+        sb_add(&m, " (each compiler of the mix bisected with the other threads compiled as found)");
+    else if (b->bisect_err)
         sb_printf(&m, " (bisection: %s)", b->bisect_err);
     else if (b->bisect.detail)
         sb_printf(&m, " (%s)", b->bisect.detail);
-    sb_printf(&m, "\n- forbidden state (as found): `%s`\n", r->forbidden);
+    sb_add(&m, "\n");
+    for (int i = 0; i < b->nmixb; i++) {
+        const hunt_mix_bisect *x = &b->mixb[i];
+        sb_printf(&m, "  - %s, compiled by `%s %s`: %s\n", x->threads, h->cfgs[x->config].cc,
+                  h->cfgs[x->config].cflags, x->err ? x->err : x->r.detail ? x->r.detail : "no detail");
+    }
+    const char *which = b->minimal ? "minimal test" : "test as found (not reduced)";
+    sb_printf(&m, "- forbidden state (as found): `%s`\n", r->forbidden);
     if (b->mforbidden)
-        sb_printf(&m, "- forbidden state (minimal test): `%s`\n", b->mforbidden);
+        sb_printf(&m, "- forbidden state (the %s, compiled alone): `%s`\n", which, b->mforbidden);
     sb_printf(&m, "- found: entry %ld of the stream of seed %llu (test %s)\n", r->k, (unsigned long long)b->seed,
               r->test);
+    /* two objects ran: the one the hunt lifted, and the minimal test's own */
+    sb_printf(&m, "- hardware, the object the hunt lifted (the test as found, compiled in its batch; "
+                  "the state as found): ");
     if (b->confirmed)
-        sb_printf(&m, "- hardware: the forbidden state %ld times in %ld runs (%.1f s): %s\n", b->confirm.hits,
+        sb_printf(&m, "the forbidden state %ld times in %ld runs (%.1f s): %s\n", b->confirm.hits,
                   b->confirm.iterations, b->confirm.seconds, b->confirm.config ? b->confirm.config : "");
     else
-        sb_printf(&m, "- hardware: not confirmed: %s\n", b->confirm_err);
+        sb_printf(&m, "not run: %s\n", b->confirm_err);
+    sb_printf(&m, "- hardware, the %s compiled alone (its own state above): ", which);
+    if (b->mconfirmed)
+        sb_printf(&m, "the forbidden state %ld times in %ld runs (%.1f s): %s\n", b->mconfirm.hits,
+                  b->mconfirm.iterations, b->mconfirm.seconds, b->mconfirm.config ? b->mconfirm.config : "");
+    else
+        sb_printf(&m, "not run: %s\n", b->mconfirm_err ? b->mconfirm_err : "no reason given");
     sb_add(&m, "\n## Minimal test\n\n");
     if (b->minimal) {
-        sb_printf(&m, "Reduced in %d tries from %d threads and %d accesses to %d and %d (minimal.litmus):\n\n",
+        sb_printf(&m, "Reduced in %d tries from %d threads and %d accesses to %d and %d (minimal.litmus)%s:\n\n",
                   b->rstats.tries, b->rstats.threads_before, b->rstats.accesses_before, b->rstats.threads_after,
-                  b->rstats.accesses_after);
+                  b->rstats.accesses_after,
+                  b->cfg ? "" : ", no thread dropped: each keeps the compiler and flags of its number");
         fence(&m, "", b->minimal);
     } else
         sb_printf(&m, "Not reduced: %s.  The test as found (test.litmus):\n\n", b->reduce_err);
@@ -152,7 +180,7 @@ static char *report_md(const hctx *h, const hunt_bug *b)
 }
 
 /* The bug's entry of report.json. */
-static char *entry_json(const hunt_bug *b, const char *folder)
+static char *entry_json(const hctx *h, const hunt_bug *b, const char *folder)
 {
     strbuf out = {0};
     json j;
@@ -175,13 +203,38 @@ static char *entry_json(const hunt_bug *b, const char *folder)
     json_kv_string(&j, "forbidden", b->mforbidden);
     json_kv_int(&j, "tries", b->rstats.tries);
     json_end_object(&j);
+    static const char *const kinds[] = {"pass", "not-a-pass", "unknown"};
     json_key(&j, "bisect");
     json_object(&j);
-    json_kv_bool(&j, "ok", !b->bisect_err);
-    json_kv_string(&j, "error", b->bisect_err);
+    bool mok = b->nmixb > 0;
+    for (int i = 0; i < b->nmixb; i++)
+        mok &= !b->mixb[i].err;
+    json_kv_bool(&j, "ok", !b->bisect_err || mok);
+    json_kv_string(&j, "error", b->nmixb ? NULL : b->bisect_err);
     json_kv_string(&j, "culprit", b->culprit);
+    if (b->nmixb) {
+        json_key(&j, "mix");
+        json_array(&j);
+        for (int i = 0; i < b->nmixb; i++) {
+            const hunt_mix_bisect *x = &b->mixb[i];
+            json_object(&j);
+            json_kv_string(&j, "threads", x->threads);
+            json_kv_string(&j, "compiler", h->cfgs[x->config].cc);
+            json_kv_string(&j, "cflags", h->cfgs[x->config].cflags);
+            json_kv_bool(&j, "ok", !x->err);
+            json_kv_string(&j, "error", x->err);
+            if (!x->err) {
+                json_kv_string(&j, "kind", kinds[x->r.kind]);
+                json_kv_string(&j, "pass", x->r.pass);
+                json_kv_string(&j, "flags", x->r.flags);
+                json_kv_int(&j, "limit", x->r.limit);
+                json_kv_string(&j, "detail", x->r.detail);
+            }
+            json_end_object(&j);
+        }
+        json_end_array(&j);
+    }
     if (!b->bisect_err) {
-        static const char *const kinds[] = {"pass", "not-a-pass", "unknown"};
         json_kv_string(&j, "kind", kinds[b->bisect.kind]);
         json_kv_string(&j, "pass", b->bisect.pass);
         json_kv_string(&j, "flags", b->bisect.flags);
@@ -198,6 +251,17 @@ static char *entry_json(const hunt_bug *b, const char *folder)
         json_kv_int(&j, "hits", b->confirm.hits);
         json_kv_double(&j, "seconds", b->confirm.seconds);
         json_kv_string(&j, "config", b->confirm.config);
+    }
+    json_end_object(&j);
+    json_key(&j, "confirm_minimal");
+    json_object(&j);
+    json_kv_bool(&j, "ok", b->mconfirmed);
+    json_kv_string(&j, "error", b->mconfirm_err);
+    if (b->mconfirmed) {
+        json_kv_int(&j, "iterations", b->mconfirm.iterations);
+        json_kv_int(&j, "hits", b->mconfirm.hits);
+        json_kv_double(&j, "seconds", b->mconfirm.seconds);
+        json_kv_string(&j, "config", b->mconfirm.config);
     }
     json_end_object(&j);
     json_kv_string(&j, "repro_error", b->repro_err);
@@ -236,7 +300,7 @@ bool hunt_bug_write(hctx *h, const hunt_bug *b, diag *d)
         ok = ok && put(dir, "report.md", md, d);
         free(md);
     }
-    char *js = entry_json(b, rel);
+    char *js = entry_json(h, b, rel);
     char hw[96];
     if (b->confirmed)
         snprintf(hw, sizeof hw, "%ld of %ld", b->confirm.hits, b->confirm.iterations);

@@ -40,7 +40,10 @@ static bool version_of(hcfg *f, diag *d)
 static char *params_text(const hctx *h, const hunt_vocab *v)
 {
     strbuf b = {0};
-    sb_printf(&b, "seed=%llu mix=%d vocab=", (unsigned long long)h->o->seed, h->o->mix);
+    /* a drawn hunt's parameters as they were before there was an order, so
+     * that its database still resumes */
+    sb_printf(&b, "seed=%llu mix=%d %svocab=", (unsigned long long)h->o->seed, h->o->mix,
+              h->o->order == HUNT_ORDER_ENUM ? "order=enum " : "");
     for (int i = 0; i < hunt_vocab_size(v); i++)
         sb_printf(&b, "%s%s", i ? "," : "", hunt_vocab_name(v, i));
     for (int c = 0; c < h->ncfg; c++)
@@ -69,6 +72,7 @@ static bool report_progress(hctx *h, const char *phase, const char *current)
     p->current = current;
     p->elapsed_s = hunt_now() - h->t0;
     p->rate = p->elapsed_s > 0 ? (double)h->configs_here / p->elapsed_s : 0;
+    p->where = h->en ? h->where : NULL;
     return !h->o->progress || h->o->progress(h->o->ctx, p);
 }
 
@@ -89,24 +93,31 @@ static void item_free(hitem *it)
     memset(it, 0, sizeof *it);
 }
 
-/* Test K of the stream, parsed, lowered and run under the source model;
- * false when it does not become one (counted, not fatal). */
-static bool item_make(hctx *h, const hunt_vocab *v, long k, hitem *it)
+/* Test K of the stream, parsed, lowered and run under the source model:
+ * 1; 0 when it does not become one (counted, not fatal); -1 when the
+ * enumeration has no test K (the stream's end); -2 and ED set when the
+ * enumeration failed. */
+static int item_make(hctx *h, const hunt_vocab *v, long k, hitem *it, diag *ed)
 {
     memset(it, 0, sizeof *it);
     it->k = k;
     hunt_prefix(k, it->prefix, sizeof it->prefix);
     diag d = {0};
-    if (!hunt_stream_test(v, h->o->seed, k, &it->g, &d))
-        return false;
+    if (h->en) {
+        int r = hunt_enum_test(h->en, k, &it->g, ed);
+        hunt_enum_where(h->en, h->where, sizeof h->where);
+        if (r <= 0)
+            return r - 1;
+    } else if (!hunt_stream_test(v, h->o->seed, k, &it->g, &d))
+        return 0;
     it->ft = fe_parse(it->g.text, strlen(it->g.text), it->g.name, &d);
     it->t = it->ft ? ir_lower(it->ft, &d) : NULL;
     it->sb = it->t ? model_run(h->src, it->t, &d) : NULL;
     if (!it->sb) {
         item_free(it);
-        return false;
+        return 0;
     }
-    return true;
+    return 1;
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -134,7 +145,12 @@ static bool search(hctx *h, const hunt_vocab *v, diag *d)
             break;
         if (ndone && bsearch(&k, done, (size_t)ndone, sizeof *done, cmp_long))
             continue;
-        if (!item_make(h, v, k, &items[n])) {
+        int made = item_make(h, v, k, &items[n], d);
+        if (made == -2)
+            ok = false;
+        if (made < 0)
+            break;
+        if (!made) {
             h->st->gen_failed++;
             continue;
         }
@@ -199,6 +215,9 @@ bool hunt_run(const hunt_opts *o, hunt_stats *st, diag *d)
     h.drawn = xcalloc((size_t)st->vocab + 1, sizeof *h.drawn);
     if (ok && !st->vocab)
         ok = diag_error(d, "hunt", 0, 0, "the vocabulary has no edge the generator can place");
+    if (ok && o->order == HUNT_ORDER_ENUM && (h.en = hunt_enum_new(v, o->seed, d)))
+        hunt_enum_where(h.en, h.where, sizeof h.where);
+    ok = ok && (o->order != HUNT_ORDER_ENUM || h.en);
     h.db = ok ? campaign_open(dbpath, true, d) : NULL;
     ok = h.db != NULL;
     char *params = ok ? params_text(&h, v) : NULL;
@@ -216,6 +235,8 @@ bool hunt_run(const hunt_opts *o, hunt_stats *st, diag *d)
         st->refused = before.refused;
     }
     ok = ok && search(&h, v, d);
+    if (h.en)
+        snprintf(st->where, sizeof st->where, "%s", h.where);
     report_progress(&h, "search", NULL);
     double searched = st->p.elapsed_s, rate = st->p.rate;
     ok = ok && hunt_process_bugs(&h, d);
@@ -232,6 +253,7 @@ bool hunt_run(const hunt_opts *o, hunt_stats *st, diag *d)
         model_set_free(h.models);
     if (h.db)
         campaign_close(h.db);
+    hunt_enum_free(h.en);
     hunt_vocab_free(v);
     free(h.drawn);
     free(dbpath);

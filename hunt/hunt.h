@@ -1,7 +1,7 @@
 #ifndef LITMUSC_HUNT_HUNT_H
 #define LITMUSC_HUNT_HUNT_H
 /* `litmusc hunt`: a compiler bug hunt.  Test k of a hunt is a function of
- * (seed, k) alone (stream.c), so a hunt resumes and splits into shards
+ * (seed, k) alone (stream.c; enum.c under --order enum), so a hunt resumes and splits into shards
  * (k mod shards) without coordination.  Tests are compiled in batches, one
  * translation unit and one compiler call per compiler x flag set
  * (batch.c), lifted and compared as cc-check does; what is finished goes
@@ -13,6 +13,7 @@
  * The stage never prints: progress goes to a callback, problems to a
  * diag. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "gen/gen.h"
 #include "util/diag.h"
@@ -38,6 +39,28 @@ int hunt_vocab_find(const hunt_vocab *v, const char *name);
  * test's name is diy7's.  False + D only when no cycle could be drawn. */
 bool hunt_stream_test(const hunt_vocab *v, uint64_t seed, long k, gen_test *out, diag *d);
 
+/* Edge I's kind: 0 a communication (Rfe, Fre, Coe and their internal
+ * forms), then po, fences, dependencies, RMWs, access fences; HUNT_KINDS
+ * of them. */
+enum { HUNT_KINDS = 6 };
+int hunt_vocab_kind(const hunt_vocab *v, int i);
+
+/* The stream's order: drawn at random (above), or every cycle of the
+ * vocabulary in increasing size (enum.c). */
+typedef enum hunt_order { HUNT_ORDER_RANDOM, HUNT_ORDER_ENUM } hunt_order;
+
+/* The enumerated stream of V for SEED (the seed shuffles which edges
+ * share a round); NULL + D (status 2) when V cannot be enumerated. */
+typedef struct hunt_enum hunt_enum;
+hunt_enum *hunt_enum_new(const hunt_vocab *v, uint64_t seed, diag *d);
+void hunt_enum_free(hunt_enum *e);
+/* Test K of the enumeration: 1 made, 0 the enumeration has fewer tests,
+ * -1 with D set when gen failed.  Fastest for K rising (a window of a
+ * round is kept); any K gives the same test. */
+int hunt_enum_test(hunt_enum *e, long k, gen_test *out, diag *d);
+/* How far the enumeration got (the round of the last test made), one line. */
+void hunt_enum_where(const hunt_enum *e, char *buf, size_t size);
+
 /* ---- the hunt (hunt.c) ------------------------------------------------- */
 
 typedef struct hunt_progress {
@@ -50,6 +73,7 @@ typedef struct hunt_progress {
     double elapsed_s, rate; /* configurations a second, this process */
     const char *phase;      /* "search", "reduce", "bisect", "confirm" */
     const char *current;    /* the bug or test being worked on, or NULL */
+    const char *where;      /* --order enum: how far the enumeration got (hunt_enum_where); else NULL */
 } hunt_progress;
 
 typedef struct hunt_opts {
@@ -60,6 +84,7 @@ typedef struct hunt_opts {
     long max_tests;         /* tests of the stream (<= 0: none) */
     int batch;              /* tests per translation unit (1: cc-check's way) */
     bool mix;               /* also each test with each thread from another configuration */
+    hunt_order order;       /* the stream: drawn (default) or enumerated */
     int shard, nshards;     /* this process takes k with k mod nshards = shard - 1 */
     const char *dir;        /* the output folder */
     const char *db;         /* its campaign database (NULL: DIR/hunt.db) */
@@ -79,6 +104,7 @@ typedef struct hunt_stats {
     int vocab, vocab_skipped;   /* edges in the vocabulary; names left out */
     int vocab_drawn;            /* edges in the tests this process checked */
     bool interrupted;
+    char where[160];        /* --order enum: how far the enumeration got; else "" */
 } hunt_stats;
 
 /* Run the hunt O into O->dir (created; a hunt already there resumes

@@ -29,6 +29,8 @@ typedef struct hctx {
     double t0;              /* when this process started searching */
     long configs_here;      /* configurations checked by this process */
     const hunt_vocab *vocab;
+    hunt_enum *en;          /* --order enum: the enumeration */
+    char where[160];        /* and how far it got */
     bool *drawn;            /* per vocabulary edge: in a test checked by this process */
 } hctx;
 
@@ -54,6 +56,34 @@ void hunt_prefix(long k, char *buf, size_t size);
 /* A name for configuration C: "gcc -O2", "mix(gcc -O2 | clang -O0)" style for the mix. */
 char *hunt_config_name(const hctx *h, int c, long k, int nthreads);
 
+/* bugs_compile.c: test FT/T compiled alone (prefix "") with configuration
+ * C for stream entry K (a mix: thread n with hunt_mix_config(h, K, n)),
+ * EXTRA appended to the flags of configuration ONLY (-1: of every one).
+ * Not WEAK: lift/tu.c's unit, objects to lift (and the unit clang's
+ * bisection numbers).  WEAK: the globals weak and, for a mix, each
+ * thread's object with only its own function left global, objects to link
+ * together for confirmation.  The objects in *PATHS (one, or one a thread
+ * for a mix; under h->tmp), *N of them; false + D when one does not
+ * build. */
+bool hunt_compile_objs(hctx *h, int c, long k, const fe_test *ft, const ir_test *t, const char *extra, int only,
+                       bool weak, char ***paths, int *n, diag *d);
+/* The objects removed and the array freed. */
+void hunt_objs_free(char **paths, int n);
+/* Object PATH of a mix's thread TH of T (names under PREFIX) made
+ * linkable beside the other threads' objects: every symbol local but the
+ * thread's function and the test's globals.  False and *WHY (malloc'd)
+ * when objcopy fails. */
+bool hunt_only_thread(const ir_test *t, const char *prefix, int th, const char *path, char **why);
+
+/* One bisection of a mix: the compiler of configuration CONFIG, which
+ * the threads THREADS ("P0 P2") were compiled with, the others as found. */
+typedef struct hunt_mix_bisect {
+    int config;
+    char *threads;
+    hunt_bisect_result r;
+    char *err;                      /* why it failed, or NULL */
+} hunt_mix_bisect;
+
 /* One bug while it is written (bugs.c fills it, folder.c writes it). */
 struct campaign_hunt_raw;
 typedef struct hunt_bug {
@@ -71,9 +101,14 @@ typedef struct hunt_bug {
     hunt_reduce_stats rstats;
     hunt_bisect_result bisect;
     char *bisect_err, *culprit;
-    hunt_confirm_result confirm;
+    hunt_mix_bisect *mixb;          /* a mix: one bisection per configuration its threads use */
+    int nmixb;
+    hunt_confirm_result confirm;    /* the object the lifter read (the test as found) */
     bool confirmed;
     char *confirm_err;
+    hunt_confirm_result mconfirm;   /* the minimal test compiled alone */
+    bool mconfirmed;
+    char *mconfirm_err;
     fe_test *mft;                   /* the minimal (or found) test compiled alone */
     ir_test *mt;
     char *mforbidden, *mlifted, *mcb_text;

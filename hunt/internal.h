@@ -3,6 +3,7 @@
 /* What hunt/'s own files share: the reducer's edits on a C litmus test
  * (reduce_edit.c, reduce_cond.c), the readers of compiler output for
  * bisection (bisect_parse.c) and the stress driver's text (driver.c). */
+#include "frontend/frontend.h"
 #include "hunt/bug.h"
 #include "util/mem.h"
 
@@ -43,15 +44,14 @@ void hunt_walk_threads(fe_test *t, hunt_stmt_fn sf, hunt_expr_fn ef, void *ctx);
  * does not use, when that is smaller; false when it is not. */
 bool hunt_red_shrink_value(fe_test *t, int64_t v);
 
-/* reduce_cond.c: the condition of T in herd's syntax, without the atoms
- * MASKED says are gone (an and keeps its other side; anything else
- * holding a gone atom goes whole; nothing left is `true`), ending in a
- * newline.  MASKED gets the atom (FE_P_ATOM) and CTX. */
-typedef bool (*hunt_atom_gone)(const fe_prop *atom, void *ctx);
-void hunt_red_print_cond(strbuf *b, const fe_test *t, hunt_atom_gone masked, void *ctx);
-/* Does T's condition keep an atom once those MASKED says are gone go (or
- * had it none to begin with)? */
-bool hunt_red_cond_kept(const fe_test *t, hunt_atom_gone masked, void *ctx);
+/* reduce_cond.c: the condition of T in herd's syntax, with only the
+ * atoms KEEP says true to (fe_print_prop: an and keeps its other side;
+ * anything else holding a gone atom goes whole; nothing left is `true`),
+ * ending in a newline. */
+void hunt_red_print_cond(strbuf *b, const fe_test *t, fe_prop_keep keep, void *ctx);
+/* Does T's condition keep an atom once those KEEP refuses go (or had it
+ * none to begin with)? */
+bool hunt_red_cond_kept(const fe_test *t, fe_prop_keep keep, void *ctx);
 
 /* ---- bisect_parse.c -------------------------------------------------------- */
 

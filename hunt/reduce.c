@@ -65,7 +65,7 @@ static bool pass(run *r, hunt_red_kind k)
     return any;
 }
 
-char *hunt_reduce(const char *text, hunt_pred pred, void *ctx, hunt_reduce_stats *st, diag *d)
+char *hunt_reduce(const char *text, hunt_pred pred, void *ctx, bool keep_threads, hunt_reduce_stats *st, diag *d)
 {
     hunt_reduce_stats local;
     if (!st)
@@ -94,7 +94,7 @@ char *hunt_reduce(const char *text, hunt_pred pred, void *ctx, hunt_reduce_stats
         st->kept--;
     for (bool again = true; again && st->tries < REDUCE_BUDGET;) {
         again = false;
-        for (int k = 0; k < HUNT_RED_KINDS; k++)
+        for (int k = keep_threads ? HUNT_RED_THREAD + 1 : 0; k < HUNT_RED_KINDS; k++)
             again |= pass(&r, (hunt_red_kind)k);
     }
     hunt_red_count(r.cur, &st->threads_after, &st->accesses_after);

@@ -376,11 +376,11 @@ static bool loc_gone(const edit *e, const fe_loc *l)
     return in_list(e->locs, e->nlocs, l->name) && !in_list(e->used, e->nused, l->name);
 }
 
-/* Is condition atom P on something gone? */
-static bool atom_gone(const fe_prop *p, void *ctx)
+/* Is condition atom P on nothing gone (the printer's keep-predicate)? */
+static bool atom_kept(const fe_prop *p, void *ctx)
 {
     const edit *e = ctx;
-    return loc_gone(e, &p->lhs) || (p->rhs_is_loc && loc_gone(e, &p->rhs_loc));
+    return !loc_gone(e, &p->lhs) && !(p->rhs_is_loc && loc_gone(e, &p->rhs_loc));
 }
 
 /* A call's default order written out: herd7 7.57 reads the _explicit
@@ -445,7 +445,7 @@ static char *print_edited(edit *e)
     size_t hl = strlen(head), tl = strlen(tail);
     sb_addn(&b, head, hl >= tl && !strcmp(head + hl - tl, tail) ? hl - tl : hl);
     free(head);
-    hunt_red_print_cond(&b, t, atom_gone, e);
+    hunt_red_print_cond(&b, t, atom_kept, e);
     return sb_take(&b);
 }
 
@@ -489,7 +489,7 @@ char *hunt_red_edit(const char *text, hunt_red_kind k, int from, int count)
         /* a test whose condition lost every atom observes nothing the bug
          * could be named by: the predicate's comparison of state sets may
          * still differ there, and reduction would slip into it */
-        if (hunt_red_cond_kept(t, atom_gone, &e))
+        if (hunt_red_cond_kept(t, atom_kept, &e))
             out = print_edited(&e);
     }
     for (int i = e.ncnt - 1; i >= 0; i--)

@@ -27,6 +27,7 @@ bool hunt_write_report(hctx *h, diag *d)
     json_kv_string(&j, "schema", "litmusc-hunt/1");
     json_kv_uint(&j, "seed", h->o->seed);
     json_kv_bool(&j, "mix", h->nall > h->ncfg);
+    json_kv_string(&j, "order", h->o->order == HUNT_ORDER_ENUM ? "enum" : "random");
     json_key(&j, "configurations");
     json_array(&j);
     for (int c = 0; c < h->ncfg; c++) {
@@ -60,6 +61,8 @@ bool hunt_write_report(hctx *h, diag *d)
     json_kv_int(&j, "fallbacks", st->fallbacks);
     json_kv_double(&j, "search_seconds", st->p.elapsed_s);
     json_kv_double(&j, "rate", st->p.rate);
+    if (h->en)
+        json_kv_string(&j, "enumeration", st->where);
     json_end_object(&j);
     json_key(&j, "bugs");
     json_array(&j);

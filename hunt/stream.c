@@ -16,6 +16,7 @@
 
 /* Kinds of edge, each drawn about as often as the others. */
 enum { K_COM, K_PO, K_FENCE, K_DP, K_RMW, K_AFENCE, K_N };
+_Static_assert((int)K_N == (int)HUNT_KINDS, "hunt.h counts the kinds of edge");
 
 typedef struct hedge {
     char *name;
@@ -227,6 +228,11 @@ void hunt_vocab_free(hunt_vocab *v)
 int hunt_vocab_size(const hunt_vocab *v)
 {
     return v->n;
+}
+
+int hunt_vocab_kind(const hunt_vocab *v, int i)
+{
+    return v->e[i].kind;
 }
 
 const char *hunt_vocab_name(const hunt_vocab *v, int i)

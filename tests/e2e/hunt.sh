@@ -51,10 +51,11 @@ done
 # the planted bug is in no pass of the compiler proper, and this machine shows it
 grep -q '"culprit":"not a pass of the compiler proper"' "$tmp/b/report.json" ||
     fail "bisection does not say 'not a pass': $(grep -o '"bisect":{[^}]*}' "$tmp/b/report.json")"
-grep -q '^- hardware: the forbidden state [1-9][0-9]* times in' "$tmp/b/bugs/$bug/report.md" ||
+grep -q '^- hardware, the object the hunt lifted (the test as found[^:]*: the forbidden state [1-9][0-9]* times in' \
+    "$tmp/b/bugs/$bug/report.md" ||
     echo "note: the forbidden state was not seen on this machine in 3 s: $(grep '^- hardware' "$tmp/b/bugs/$bug/report.md")"
 # every step's outcome is said, done or not
-for step in reduce bisect confirm; do
+for step in reduce bisect confirm confirm_minimal; do
     grep -q "\"$step\":{\"ok\":" "$tmp/b/report.json" || fail "report.json: no $step outcome"
 done
 
@@ -84,12 +85,29 @@ grep -q ', 0 compiler calls' "$tmp/g2.out" || fail "resume compiled again: $(sed
 "$L" hunt --cc gcc --cflags -O2 --seed 2 --max-tests 4 -o "$tmp/g" >/dev/null 2>"$tmp/seed.err"
 rc=$?
 [ "$rc" = 2 ] || fail "another seed in the same folder: exit $rc, not 2"
+# and another order: test k would be another test
+"$L" hunt --cc gcc --cflags -O2 --order enum --max-tests 4 -o "$tmp/g" >/dev/null 2>&1
+rc=$?
+[ "$rc" = 2 ] || fail "--order enum in a drawn hunt's folder: exit $rc, not 2"
+"$L" hunt --cc gcc --order sorted -o "$tmp/o" >/dev/null 2>&1
+[ $? = 2 ] || fail "--order sorted: not exit 2"
 
 # bad usage and a missing compiler
 "$L" hunt --cc gcc --budget 10x -o "$tmp/u" >/dev/null 2>&1
 [ $? = 2 ] || fail "--budget 10x: not exit 2"
 "$L" hunt --cc gcc >/dev/null 2>&1
 [ $? = 2 ] || fail "no -o: not exit 2"
+# a 33rd flag set is refused, not dropped (hunt and cc-check share the walk)
+many=""
+for i in $(seq 33); do many="$many --cflags -O$((i % 4))"; done
+for cmd in "hunt -o $tmp/many" "cc-check $tmp/none.litmus"; do
+    # shellcheck disable=SC2086
+    "$L" $cmd $many >/dev/null 2>"$tmp/many.err"
+    rc=$?
+    [ "$rc" = 2 ] || fail "${cmd%% *} with 33 --cflags: exit $rc, not 2"
+    grep -q "more than 32 --cflags" "$tmp/many.err" || fail "${cmd%% *} with 33 --cflags: $(head -1 "$tmp/many.err")"
+done
+[ -e "$tmp/many" ] && fail "hunt with 33 --cflags made its folder"
 "$L" hunt --cc "$tmp/no-such-cc" --max-tests 2 -o "$tmp/m" >/dev/null 2>"$tmp/m.err"
 rc=$?
 [ "$rc" = 3 ] || fail "missing compiler: exit $rc, not 3"

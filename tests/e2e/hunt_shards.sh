@@ -40,5 +40,25 @@ grep -q '<section id="bugs"><h2>Bugs</h2><p>A compiler bug hunt: 60 tests' "$tmp
 grep -q '<table id="hunt-bugs">.*<tbody>' "$tmp/r.html" || fail "the HTML report has no bug table"
 n=$(grep -c 'broken-cc -O2</td>' "$tmp/r.html")
 [ "$n" -ge 1 ] || fail "the HTML bug table has no bug of the broken compiler"
+# the enumeration in three shards: test k of each shard is test k of one process
+if ! command -v sqlite3 >/dev/null 2>&1; then
+    echo "SKIP: no sqlite3 to read the shards' tests"
+else
+    eopts="--cc gcc --cflags -O2 --order enum --max-tests 45 --max-bugs 0"
+    # shellcheck disable=SC2086
+    "$L" hunt $eopts -o "$tmp/e" >"$tmp/e.out" 2>&1 || fail "enumerated hunt: exit $?: $(tail -2 "$tmp/e.out")"
+    grep -q "^hunt: enumeration at size 4, slice 1 of " "$tmp/e.out" || fail "enumerated hunt: no progress line: $(cat "$tmp/e.out")"
+    : >"$tmp/eshards.raw"
+    for s in 1 2 3; do
+        # shellcheck disable=SC2086
+        "$L" hunt $eopts --shard "$s/3" -o "$tmp/e$s" >"$tmp/e$s.out" 2>&1 || fail "enumerated shard $s: exit $?"
+        sqlite3 "$tmp/e$s/hunt.db" "SELECT k, test FROM hunt_runs" >>"$tmp/eshards.raw" 2>/dev/null
+    done
+    sort -n "$tmp/eshards.raw" >"$tmp/eshards.tests"
+    sqlite3 "$tmp/e/hunt.db" "SELECT k, test FROM hunt_runs" 2>/dev/null | sort -n >"$tmp/e.tests"
+    [ "$(wc -l <"$tmp/e.tests")" = 45 ] || fail "enumerated hunt: $(wc -l <"$tmp/e.tests") tests, not 45"
+    cmp -s "$tmp/e.tests" "$tmp/eshards.tests" ||
+        fail "the enumeration's shards made other tests: $(diff "$tmp/e.tests" "$tmp/eshards.tests" | head -3)"
+fi
 [ "$fails" = 0 ] && echo "ok: hunt shards merged"
 exit "$fails"

@@ -44,7 +44,7 @@ static void broken_gcc_reduces_to_sb(void **state)
     cc_ctx c = {.cc = BROKEN, .cflags = "-O2", .models = model_set_new()};
     hunt_reduce_stats st;
     diag d = {0};
-    char *r = hunt_reduce(big, cc_pred, &c, &st, &d);
+    char *r = hunt_reduce(big, cc_pred, &c, false, &st, &d);
     if (!r)
         fail_msg("%s", d.msg);
     if (strcmp(r, sb))
@@ -56,7 +56,7 @@ static void broken_gcc_reduces_to_sb(void **state)
     /* the plain gcc has no bug in it */
     c.cc = "gcc";
     d = (diag){0};
-    assert_null(hunt_reduce(big, cc_pred, &c, &st, &d));
+    assert_null(hunt_reduce(big, cc_pred, &c, false, &st, &d));
     free(r);
     model_set_free(c.models);
 }

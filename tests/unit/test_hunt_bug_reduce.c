@@ -260,7 +260,7 @@ static void planted_bug_reduces_to_sb(void **state)
     int calls = 0;
     hunt_reduce_stats st;
     diag d = {0};
-    char *r = hunt_reduce(big, sb_pred, &calls, &st, &d);
+    char *r = hunt_reduce(big, sb_pred, &calls, false, &st, &d);
     assert_non_null(r);
     if (strcmp(r, sb_want))
         fail_msg("reduced to:\n%s", r);
@@ -307,10 +307,11 @@ static void no_bug_no_reduction(void **state)
     int calls = 0;
     diag d = {0};
     const char *mp = "C MP\n{}\nP0 (atomic_int* x) {\n  atomic_store(x, 1);\n}\n\nexists (x=1)\n";
-    assert_null(hunt_reduce(mp, sb_pred, &calls, NULL, &d));
+    assert_null(hunt_reduce(mp, sb_pred, &calls, false, NULL, &d));
     assert_true(d.set);
     d = (diag){0};
-    assert_null(hunt_reduce("C bad\n{}\nP0 (atomic_int* x) {\n  atomic_store(x\n}\n", sb_pred, &calls, NULL, &d));
+    assert_null(
+        hunt_reduce("C bad\n{}\nP0 (atomic_int* x) {\n  atomic_store(x\n}\n", sb_pred, &calls, false, NULL, &d));
     assert_int_equal(d.status, 2);
 }
 
