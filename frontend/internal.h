@@ -131,6 +131,11 @@ bool fe_reg_known_x86(const fe_test *t, const fe_loc *l);
 const char *fe_reg_canon_x86(const fe_test *t, const char *name, bool *narrow);
 void fe_print_x86(strbuf *b, const fe_test *t);
 void fe_digest_x86(const fe_test *t, unsigned char out[16]);
+bool fe_parse_aarch64(fe_test *t, const section *s, const char *file, diag *d);
+bool fe_reg_known_aarch64(const fe_test *t, const fe_loc *l);
+const char *fe_reg_canon_aarch64(const fe_test *t, const char *name, bool *narrow);
+void fe_print_aarch64(strbuf *b, const fe_test *t);
+void fe_digest_aarch64(const fe_test *t, unsigned char out[16]);
 /* Cross-section checks: threads, registers and locations named by the
  * init and the condition exist; C/Java programs use known names. */
 bool fe_check(fe_test *t, const char *file, diag *d);

@@ -60,6 +60,15 @@ bool ir_mode_legal(ir_arch arch, ir_op op, ir_mode m)
         if (op == IR_RMW)
             return m == IR_X86_LOCKED;
         return m == IR_X86_PLAIN || m == IR_X86_LOCKED;
+    case IR_ARCH_AARCH64:
+        /* LDR/LDAR/LDAPR, STR/STLR, and the RMWs' four orderings (the
+         * modes of the halves: ir.h's IR_A64_ACQREL) */
+        switch (op) {
+        case IR_LOAD: return m == IR_A64_PLAIN || m == IR_A64_ACQ || m == IR_A64_ACQPC;
+        case IR_STORE: return m == IR_A64_PLAIN || m == IR_A64_REL;
+        case IR_RMW: return m == IR_A64_PLAIN || m == IR_A64_ACQ || m == IR_A64_REL || m == IR_A64_ACQREL;
+        default: return false;
+        }
     case IR_ARCH_C:
         switch (op) {
         case IR_LOAD: return m == IR_MO_NA || m == IR_MO_RLX || m == IR_MO_CON || m == IR_MO_ACQ || m == IR_MO_SC;
@@ -92,6 +101,8 @@ static bool fence_legal(ir_arch arch, const ir_instr *in)
     case IR_ARCH_X86_64:
         return (in->fence == IR_FENCE_MFENCE || in->fence == IR_FENCE_LFENCE || in->fence == IR_FENCE_SFENCE) &&
                in->mode == IR_MODE_NONE;
+    case IR_ARCH_AARCH64:
+        return in->fence >= IR_FENCE_DMB_SY && in->fence <= IR_FENCE_ISB && in->mode == IR_MODE_NONE;
     case IR_ARCH_C:
         return in->fence == IR_FENCE_C && ir_mode_legal(arch, IR_FENCE, in->mode);
     case IR_ARCH_JAVA:
