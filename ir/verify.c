@@ -247,7 +247,9 @@ static bool check_target(vctx *c, const ir_instr *in, int b)
 static bool check_shape(vctx *c, const ir_instr *in)
 {
     const ir_arch arch = c->t->arch;
-    bool has_dst = in->op == IR_LOAD || in->op == IR_RMW || in->op == IR_BIN || in->op == IR_PHI;
+    /* a store-exclusive defines its status (0 written, 1 failed) */
+    bool has_dst = in->op == IR_LOAD || in->op == IR_RMW || in->op == IR_BIN || in->op == IR_PHI ||
+                   (in->op == IR_STORE && in->excl);
     if (has_dst && (in->dst < 0 || in->dst >= c->th->nvals))
         return FAIL(c, in, "%s defines no valid value (dst %d)", ir_op_name(in->op), in->dst);
     if (in->op == IR_LOCK && in->dst >= c->th->nvals)
@@ -256,6 +258,10 @@ static bool check_shape(vctx *c, const ir_instr *in)
         return FAIL(c, in, "%s cannot define a value", ir_op_name(in->op));
     if (in->op != IR_PHI && in->nphi_args)
         return FAIL(c, in, "%s has phi arguments", ir_op_name(in->op));
+    if (in->excl && (arch != IR_ARCH_AARCH64 || (in->op != IR_LOAD && in->op != IR_STORE)))
+        return FAIL(c, in, "only an AArch64 load or store is exclusive%s", "");
+    if (in->noret && (arch != IR_ARCH_AARCH64 || in->op != IR_RMW))
+        return FAIL(c, in, "only an AArch64 rmw discards its result (noret)%s", "");
     bool cas = in->op == IR_RMW && in->rmw_op == IR_RMW_CAS;
     if (!cas && in->flag != -1)
         return FAIL(c, in, "only a cas has a success flag (ok %%%d)", in->flag);
