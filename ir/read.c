@@ -251,6 +251,10 @@ static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, s
         in.op = IR_BR;
         ok = take_operand(r, th, &in.a) && rd_expect_punct(r, ",") && rd_take_label(r, &in.then_block) &&
              rd_expect_punct(r, ",") && rd_take_label(r, &in.else_block);
+        if (ok && rd_accept_punct(r, ",")) {
+            ok = rd_expect_word(r, "select");
+            in.select = true;
+        }
     } else if (!strcmp(opname, "jmp")) {
         in.op = IR_JMP;
         ok = rd_take_label(r, &in.then_block);

@@ -562,14 +562,16 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                     block = p->e[a].c != 0 ? in->then_block : in->else_block;
                     goto next_block;
                 }
+                /* a select (CSEL) chooses a value: no control dependency */
+                uint64_t cdeps = in->select ? 0 : p->e[a].deps;
                 walk w2;
                 walk_clone(&w2, w, th->nvals);
                 add_cond(&w2, a, false);
-                w2.ctrl |= p->e[a].deps;
+                w2.ctrl |= cdeps;
                 run_from(k, &w2, in->else_block, block, 0);
                 walk_free(&w2);
                 add_cond(w, a, true);
-                w->ctrl |= p->e[a].deps;
+                w->ctrl |= cdeps;
                 prev = block;
                 block = in->then_block;
                 goto next_block;
