@@ -274,6 +274,11 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
     bool x86 = in->mode == IR_X86_LOCKED || in->mode == IR_X86_PLAIN;
     bool a64 = in->mode >= IR_A64_PLAIN && in->mode <= IR_A64_ACQREL;
     ir_mode rmode = in->mode, wmode = in->mode;
+    if (a64 && in->rmw_op == IR_RMW_CAS) {
+        /* herd's CAS writes only after comparing what it read with Rs: its
+         * write depends on both (LB+rel+CAS, LB+CAS-rfi-ctrl+DMBSY) */
+        ddeps |= p->e[expected].deps | ((uint64_t)1 << slot);
+    }
     if (a64) {
         /* herd's AArch64 RMW: the read is in A for SWPA/SWPAL..., the
          * write in L for SWPL/SWPAL... (ir.h, IR_A64_ACQREL) */
@@ -310,6 +315,8 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
             e.wval = nv;
         add_event(w, e);
     }
+    /* A CAS that wrote gives Rs back unchanged, with Rs's dependencies and
+     * not the read's (herd allows MP+rel+CAS-ok-MRs-addr) */
     if (in->dst >= 0)
         w->env[in->dst] = old;
     return true;
