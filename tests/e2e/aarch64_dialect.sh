@@ -38,9 +38,20 @@ done
 
 # herd's own tests: parsed (and round-tripped) or refused at a position;
 # every third of them unless CORPUS_ALL=1.
+# Test F's IR appended to all.ir, a blank line between tests as `ir` prints them.
+add_ir() {
+    "$L" ir "$1" > "$tmp/one.ir" 2> "$tmp/err" || return 1
+    [ -s "$tmp/all.ir" ] && echo >> "$tmp/all.ir"
+    cat "$tmp/one.ir" >> "$tmp/all.ir"
+}
+
 parsed=0
 refused=0
+lowered=0
 k=0
+for f in "$here"/aarch64_dialect/*.litmus; do
+    add_ir "$f" || { echo "FAIL: $(basename "$f"): ir: $(head -c 300 "$tmp/err")"; fail=1; }
+done
 for f in "$here"/aarch64/catalogue/*.litmus "$here"/aarch64/instructions/*.litmus; do
     [ -f "$f" ] || continue
     k=$((k + 1))
@@ -49,6 +60,13 @@ for f in "$here"/aarch64/catalogue/*.litmus "$here"/aarch64/instructions/*.litmu
     rc=$?
     if [ "$rc" -eq 0 ]; then
         parsed=$((parsed + 1))
+        # lowered to IR, or refused by the lowering at a position (arrays, loops)
+        if add_ir "$f"; then
+            lowered=$((lowered + 1))
+        elif ! grep -Eq "^litmusc ir: .*:[0-9]+:[0-9]+: error: " "$tmp/err"; then
+            echo "FAIL: $(basename "$f"): litmusc ir: $(head -c 300 "$tmp/err")"
+            fail=1
+        fi
         continue
     fi
     base=$(basename "$f")
@@ -59,7 +77,18 @@ for f in "$here"/aarch64/catalogue/*.litmus "$here"/aarch64/instructions/*.litmu
     fi
     refused=$((refused + 1))
 done
-echo "aarch64_dialect: herd's AArch64 tests: $parsed parsed, $refused refused by name"
+echo "aarch64_dialect: herd's AArch64 tests: $parsed parsed ($lowered lowered), $refused refused by name"
+
+# The IR of all of them reads back to the same text (excl, noret, select,
+# the AArch64 modes and barriers).
+if ! "$L" ir --read "$tmp/all.ir" > "$tmp/again.ir" 2> "$tmp/err"; then
+    echo "FAIL: ir --read: $(head -c 300 "$tmp/err")"
+    fail=1
+elif ! cmp -s "$tmp/all.ir" "$tmp/again.ir"; then
+    echo "FAIL: AArch64 IR: print -> read -> print differs"
+    diff "$tmp/all.ir" "$tmp/again.ir" | head -10 | sed 's/^/    /'
+    fail=1
+fi
 
 # No native AArch64 runner here: refused by name, exit 2, nothing written.
 t="$here/aarch64_dialect/MP+dmb+addr.litmus"
