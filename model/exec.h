@@ -152,6 +152,9 @@ typedef struct exec {
                                empty when the model does not generate co */
     exec_rel rmw;           /* x86: read half -> write half of a locked instruction */
     exec_rel addr, data, ctrl; /* dependencies: read -> dependent event */
+    exec_rel pick;          /* AArch64: read -> the write of a CAS whose expected value it
+                               feeds: the compare decides the write, which herd's
+                               aarch64.cat counts as a pick dependency, not a data one */
     exec_set fw;            /* the final write of each *observed* location (herd's
                                observed_finals_only: locations the condition,
                                `locations` or the filter name); with co it is the

@@ -63,7 +63,8 @@ static bool same_structure(const exec *a, const exec *b)
             return false;
     }
     return cr_equal(&a->po, &b->po, n) && cr_equal(&a->rmw, &b->rmw, n) && cr_equal(&a->addr, &b->addr, n) &&
-           cr_equal(&a->data, &b->data, n) && cr_equal(&a->ctrl, &b->ctrl, n);
+           cr_equal(&a->data, &b->data, n) && cr_equal(&a->ctrl, &b->ctrl, n) &&
+           cr_equal(&a->pick, &b->pick, n);
 }
 
 static void remember_structure(exec *k, const exec *x)
@@ -75,6 +76,7 @@ static void remember_structure(exec *k, const exec *x)
     cr_copy(&k->addr, &x->addr, x->n);
     cr_copy(&k->data, &x->data, x->n);
     cr_copy(&k->ctrl, &x->ctrl, x->n);
+    cr_copy(&k->pick, &x->pick, x->n);
 }
 
 static void make_constants(cat_run *r)

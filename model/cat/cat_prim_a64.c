@@ -53,11 +53,13 @@ void cat_a64_sets(cat_run *r, exec_set *s)
     for (int i = 0; i < x->n; i++) {
         const exec_event *e = &x->ev[i];
         if (e->kind & (EV_R | EV_W)) {
-            if (e->mode == IR_A64_ACQ) es_add(&s[CB_A], i);
+            /* an LSE operation without result reads with NoRet instead of A */
+            bool noret = e->instr && e->instr->noret;
+            if (e->mode == IR_A64_ACQ && !(noret && (e->kind & EV_R))) es_add(&s[CB_A], i);
             if (e->mode == IR_A64_REL) es_add(&s[CB_L], i);
             if (e->mode == IR_A64_ACQPC) es_add(&s[CB_Q], i);
             if (e->instr && e->instr->excl) es_add(&s[CB_X], i);
-            if (e->instr && e->instr->noret) es_add(&s[CB_NORET], i);
+            if (noret && (e->kind & EV_R)) es_add(&s[CB_NORET], i);
         }
         if ((e->kind & EV_F) && e->fence >= IR_FENCE_DMB_SY && e->fence <= IR_FENCE_ISB)
             es_add(&s[CB_DMB_SY + (e->fence - IR_FENCE_DMB_SY)], i);
@@ -66,7 +68,7 @@ void cat_a64_sets(cat_run *r, exec_set *s)
         int i = x->n + v;
         switch (r->virt[v].kind) {
         case VEV_WREG: es_add(&s[CB_WREG], i); break;
-        case VEV_ADDR: case VEV_FLAGS: es_add(&s[CB_RREG], i); break;
+        case VEV_ADDR: case VEV_PICK: case VEV_FLAGS: es_add(&s[CB_RREG], i); break;
         case VEV_DATA: es_add(&s[CB_RREG], i); es_add(&s[CB_DATA_PORT], i); break;
         case VEV_BCC: es_add(&s[CB_BCC], i); es_add(&s[CB_B], i); break;
         }
@@ -77,7 +79,8 @@ void cat_a64_sets(cat_run *r, exec_set *s)
 /* Whether event I has dependencies of any kind going out. */
 static bool dep_source(const exec *x, int i)
 {
-    return !es_empty(x->addr.row[i]) || !es_empty(x->data.row[i]) || !es_empty(x->ctrl.row[i]);
+    return !es_empty(x->addr.row[i]) || !es_empty(x->data.row[i]) || !es_empty(x->ctrl.row[i]) ||
+           !es_empty(x->pick.row[i]);
 }
 
 /* The events of relation REL's column J. */
@@ -108,6 +111,7 @@ bool cat_a64_layout(cat_run *r)
         if ((x->ev[i].kind & EV_R) && dep_source(x, i) && !add_virt(r, VEV_WREG, i, -1)) return false;
         if (!es_empty(column(x, &x->addr, i)) && !add_virt(r, VEV_ADDR, i, -1)) return false;
         if (!es_empty(column(x, &x->data, i)) && !add_virt(r, VEV_DATA, i, -1)) return false;
+        if (!es_empty(column(x, &x->pick, i)) && !add_virt(r, VEV_PICK, i, -1)) return false;
     }
     /* A branch before each event that a read controls which the events
      * before it in its thread do not: ctrl only grows along a thread. */
@@ -136,8 +140,9 @@ void cat_a64_rels(cat_run *r, exec_rel *po, exec_rel *in, exec_rel *ext)
 {
     const exec *x = r->x;
     int n = r->n, nr = x->n;
-    exec_rel *iico = cat_new_rel(r), *rfreg = cat_new_rel(r), *inst = cat_new_rel(r);
+    exec_rel *iico = cat_new_rel(r), *ictrl = cat_new_rel(r), *rfreg = cat_new_rel(r), *inst = cat_new_rel(r);
     cr_clear(iico, n);
+    cr_clear(ictrl, n);
     cr_clear(rfreg, n);
     for (int i = 0; i < n; i++) {
         exec_set row = es_none();
@@ -146,13 +151,14 @@ void cat_a64_rels(cat_run *r, exec_rel *po, exec_rel *in, exec_rel *ext)
         inst->row[i] = row;
     }
     /* An LSE operation that computes its write from its read (LDADD and
-     * kin, not SWP or CAS) carries the read's value into the write. */
+     * kin, not SWP) carries the read's value into the write; a CAS's read
+     * decides whether it writes, as its compare does in herd. */
     for (int i = 0; i < nr; i++)
         for (exec_set b = x->rmw.row[i]; !es_empty(b);) {
             int j = es_pop(&b);
             const exec_event *e = &x->ev[i];
-            if (e->instr && e->instr == x->ev[j].instr && e->rmw_op != IR_RMW_XCHG && e->rmw_op != IR_RMW_CAS)
-                er_add(iico, i, j);
+            if (!e->instr || e->instr != x->ev[j].instr || e->rmw_op == IR_RMW_XCHG) continue;
+            er_add(e->rmw_op == IR_RMW_CAS ? ictrl : iico, i, j);
         }
     for (int v = 0; v < r->nvirt; v++) {
         const cat_vev *ve = &r->virt[v];
@@ -162,6 +168,7 @@ void cat_a64_rels(cat_run *r, exec_rel *po, exec_rel *in, exec_rel *ext)
         case VEV_WREG: er_add(iico, h, i); break;
         case VEV_ADDR: er_add(iico, i, h); src = &x->addr; break;
         case VEV_DATA: er_add(iico, i, h); src = &x->data; break;
+        case VEV_PICK: er_add(ictrl, i, h); src = &x->pick; break;
         case VEV_BCC: break;
         case VEV_FLAGS: er_add(iico, i, ve->branch); src = &x->ctrl; break;
         }
@@ -188,6 +195,7 @@ void cat_a64_rels(cat_run *r, exec_rel *po, exec_rel *in, exec_rel *ext)
     g[CB_IICO_DATA] = cv_rel(iico);
     g[CB_RF_REG] = cv_rel(rfreg);
     g[CB_SAME_INSTANCE] = cv_rel(inst);
-    g[CB_IICO_CTRL] = g[CB_IICO_ORDER] = g[CB_SAME_LOW_ORDER_BITS] = g[CB_INV_DOMAIN] =
+    g[CB_IICO_CTRL] = cv_rel(ictrl);
+    g[CB_IICO_ORDER] = g[CB_SAME_LOW_ORDER_BITS] = g[CB_INV_DOMAIN] =
         g[CB_SAME_TAG_LOC] = cv_rel(r->zero);
 }

@@ -227,7 +227,10 @@ static bool java_cas(walker *k, walk *w, const ir_instr *in, bool success)
     return true;
 }
 
-static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
+/* SUCCESS: a CAS's side; KEEP_RS: of a successful AArch64 CAS, the
+ * variant where Rs keeps its value rather than takes the one read (herd
+ * makes both, below). */
+static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success, bool keep_rs)
 {
     vpool *p = &k->out->pool;
     if (in->flag >= 0)      /* a CAS's success flag: this path's side */
@@ -267,11 +270,22 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
         add_cond(w, vx_bin(p, IR_EQ, old, vx_const(p, 0)), true);
     uint64_t ddeps = p->e[nv].deps & ~((uint64_t)1 << slot);
     bool x86 = in->mode == IR_X86_LOCKED || in->mode == IR_X86_PLAIN;
-    ir_mode rmode = in->mode;
+    bool a64 = in->mode >= IR_A64_PLAIN && in->mode <= IR_A64_ACQREL;
+    ir_mode rmode = in->mode, wmode = in->mode;
+    if (a64) {
+        /* herd's AArch64 RMW: the read acquires (A) for an acquire or
+         * acquire-release instruction, the write releases (L) for a
+         * release or acquire-release one (ir.h, IR_A64_ACQREL). */
+        bool acq = in->mode == IR_A64_ACQ || in->mode == IR_A64_ACQREL;
+        bool rel = in->mode == IR_A64_REL || in->mode == IR_A64_ACQREL;
+        rmode = acq ? IR_A64_ACQ : IR_A64_PLAIN;
+        wmode = rel ? IR_A64_REL : IR_A64_PLAIN;
+    }
     if (!writes && in->fail_mode != IR_MODE_NONE)
         rmode = in->fail_mode;
-    if (x86) {
-        /* A locked instruction is a read and a write linked by rmw. */
+    if (x86 || a64) {
+        /* A locked instruction (an AArch64 atomic) is a read and a write
+         * linked by rmw. */
         tev r = new_event(EV_R, in);
         r.loc = loc; r.rslot = slot; r.rmw_op = in->rmw_op; r.addr_deps = adeps;
         r.is_rmw = writes;
@@ -280,7 +294,9 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
         if (writes) {
             tev wr = new_event(EV_W, in);
             wr.loc = loc; wr.wval = nv; wr.rmw_op = in->rmw_op; wr.is_rmw = true;
+            wr.mode = wmode;
             wr.addr_deps = adeps; wr.data_deps = ddeps;
+            if (a64 && in->rmw_op == IR_RMW_CAS) wr.pick_deps = p->e[expected].deps & ~((uint64_t)1 << slot);
             wr.partner = (int)w->nev - 1;
             w->ev[w->nev - 1].partner = (int)w->nev;
             add_event(w, wr);
@@ -298,6 +314,11 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
     }
     if (in->dst >= 0)
         w->env[in->dst] = old;
+    /* herd's AArch64 CAS that succeeds has two forms: Rs takes the value
+     * read, or keeps its own (the same value): then it depends on the
+     * expected value, not on the read. */
+    if (in->dst >= 0 && a64 && in->rmw_op == IR_RMW_CAS && success && keep_rs)
+        w->env[in->dst] = expected;
     return true;
 }
 
@@ -461,11 +482,19 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                 if ((in->op == IR_RMW && in->rmw_op == IR_RMW_CAS) || (in->op == IR_LOCK && in->dst >= 0)) {
                     walk w2;
                     walk_clone(&w2, w, th->nvals);
-                    if (in->op == IR_RMW ? do_rmw(k, &w2, in, false) : do_lock(k, &w2, in, false))
+                    if (in->op == IR_RMW ? do_rmw(k, &w2, in, false, false) : do_lock(k, &w2, in, false))
                         run_from(k, &w2, block, prev, i + 1);
                     walk_free(&w2);
                 }
-                if (!(in->op == IR_RMW ? do_rmw(k, w, in, true) : do_lock(k, w, in, true)))
+                if (in->op == IR_RMW && in->rmw_op == IR_RMW_CAS && in->dst >= 0 && in->mode >= IR_A64_PLAIN &&
+                    in->mode <= IR_A64_ACQREL) {
+                    walk w2;
+                    walk_clone(&w2, w, th->nvals);
+                    if (do_rmw(k, &w2, in, true, true))
+                        run_from(k, &w2, block, prev, i + 1);
+                    walk_free(&w2);
+                }
+                if (!(in->op == IR_RMW ? do_rmw(k, w, in, true, false) : do_lock(k, w, in, true)))
                     return;
                 break;
             case IR_UNLOCK:

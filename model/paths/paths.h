@@ -24,6 +24,8 @@ typedef struct tev {
     int wval;                   /* EV_W: expression of the value written */
     int partner;                /* x86 locked RMW: index of the other half, else -1 */
     uint64_t addr_deps, data_deps, ctrl_deps;  /* read slots */
+    uint64_t pick_deps;         /* AArch64 CAS write: the read slots its compare's expected
+                                   value comes from (herd's iico_ctrl into the write) */
     const ir_instr *instr;
 } tev;
 

@@ -5,7 +5,7 @@
  * model on the classic shapes with the Arm model's verdicts (herd7 7.57
  * under aarch64.cat gives the same on the catalogue's tests of these
  * shapes: MP, MP+dmb.sy+addr, MP+popl+poap, LB+datas, SB+dmb.sys, CoRR,
- * and an exclusive pair broken by another thread's write).  With
+ * LB+rel+CAS, and an exclusive pair broken by another thread's write).  With
  * HERD_LIBDIR naming herd's library, herd's own aarch64.cat is run on the
  * same executions and must agree. */
 #include <stdarg.h>
@@ -377,6 +377,26 @@ static void expect(xb *b, uint64_t want, const char *what)
     free(b);
 }
 
+/* LB+rel+CAS: thread 0 reads y and releases x; thread 1 reads x and, with
+ * an expected value computed from it (PICK) or a constant, CASes y; both
+ * reads see the other thread's write. */
+static xb *lb_rel_cas(bool pick)
+{
+    xb *b = xb_new();
+    int ix = iw(b, 0), iy = iw(b, 1);
+    int ry = rd(b, 0, 1, IR_A64_PLAIN), wx = wr(b, 0, 0, IR_A64_REL);
+    int rx = rd(b, 1, 0, IR_A64_PLAIN);
+    int cr = rd(b, 1, 1, IR_A64_PLAIN), cw = wr(b, 1, 1, IR_A64_PLAIN);
+    rmw_pair(b, cr, cw, IR_RMW_CAS);
+    if (pick) er_add(&b->x.pick, rx, cw);
+    rf(b, cw, ry);
+    rf(b, wx, rx);
+    rf(b, iy, cr);
+    co_chain(b, (int[]){ix, wx}, 2);
+    co_chain(b, (int[]){iy, cw}, 2);
+    return b;
+}
+
 static void test_aarch64_model(void **state)
 {
     (void)state;
@@ -396,6 +416,10 @@ static void test_aarch64_model(void **state)
     expect(sb(true), 0, "SB+dmb.sys");
     expect(corr(), 0, "CoRR");
     expect(excl_broken(), 0, "an exclusive pair with a write between");
+    /* A CAS's compare picks its write: the read its expected value comes
+     * from is ordered before the write (herd's pick dependency). */
+    expect(lb_rel_cas(true), 0, "LB+rel+CAS");
+    expect(lb_rel_cas(false), 1, "LB+rel+CAS with a constant expected value");
 }
 
 int main(void)
