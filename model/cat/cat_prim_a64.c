@@ -58,7 +58,10 @@ void cat_a64_sets(cat_run *r, exec_set *s)
             if (e->mode == IR_A64_ACQ && !(noret && (e->kind & EV_R))) es_add(&s[CB_A], i);
             if (e->mode == IR_A64_REL) es_add(&s[CB_L], i);
             if (e->mode == IR_A64_ACQPC) es_add(&s[CB_Q], i);
-            if (e->instr && e->instr->excl) es_add(&s[CB_X], i);
+            /* herd's X: exclusives, both halves of an LSE atomic that
+             * writes, and reads without result (not a failed CAS's read) */
+            bool lse = e->is_rmw && e->mode >= IR_A64_PLAIN && e->mode <= IR_A64_ACQREL;
+            if ((e->instr && e->instr->excl) || lse || (noret && (e->kind & EV_R))) es_add(&s[CB_X], i);
             if (noret && (e->kind & EV_R)) es_add(&s[CB_NORET], i);
         }
         if ((e->kind & EV_F) && e->fence >= IR_FENCE_DMB_SY && e->fence <= IR_FENCE_ISB)

@@ -138,7 +138,8 @@ static void test_a64_sets(void **state)
     rel_of(text, &b->x, "q", rows);
     assert_true(rows[rq] == BIT(rq) && rows[ra] == 0);
     rel_of(text, &b->x, "x", rows);
-    assert_true(rows[lx] == BIT(lx) && rows[sx] == BIT(sx) && rows[nr] == 0);
+    assert_true(rows[lx] == BIT(lx) && rows[sx] == BIT(sx) && rows[nr] == BIT(nr) && rows[nw] == BIT(nw));
+    assert_true(rows[w] == 0 && rows[ra] == 0);
     rel_of(text, &b->x, "nr", rows);
     assert_true(rows[nr] == BIT(nr) && rows[lx] == 0);
     rel_of(text, &b->x, "ishld", rows);
