@@ -71,7 +71,8 @@ void cat_a64_sets(cat_run *r, exec_set *s)
         int i = x->n + v;
         switch (r->virt[v].kind) {
         case VEV_WREG: es_add(&s[CB_WREG], i); break;
-        case VEV_ADDR: case VEV_PICK: case VEV_FLAGS: es_add(&s[CB_RREG], i); break;
+        case VEV_ADDR: case VEV_PICK: case VEV_PIN: case VEV_FLAGS: es_add(&s[CB_RREG], i); break;
+        case VEV_POUT: es_add(&s[CB_WREG], i); break;
         case VEV_DATA: es_add(&s[CB_RREG], i); es_add(&s[CB_DATA_PORT], i); break;
         case VEV_BCC: es_add(&s[CB_BCC], i); es_add(&s[CB_B], i); break;
         }
@@ -83,7 +84,7 @@ void cat_a64_sets(cat_run *r, exec_set *s)
 static bool dep_source(const exec *x, int i)
 {
     return !es_empty(x->addr.row[i]) || !es_empty(x->data.row[i]) || !es_empty(x->ctrl.row[i]) ||
-           !es_empty(x->pick.row[i]);
+           !es_empty(x->pick.row[i]) || !es_empty(x->pick_addr.row[i]) || !es_empty(x->pick_data.row[i]);
 }
 
 /* The events of relation REL's column J. */
@@ -112,8 +113,15 @@ bool cat_a64_layout(cat_run *r)
     if (!r->m->catdep) return true;
     for (int i = 0; i < x->n; i++) {
         if ((x->ev[i].kind & EV_R) && dep_source(x, i) && !add_virt(r, VEV_WREG, i, -1)) return false;
-        if (!es_empty(column(x, &x->addr, i)) && !add_virt(r, VEV_ADDR, i, -1)) return false;
-        if (!es_empty(column(x, &x->data, i)) && !add_virt(r, VEV_DATA, i, -1)) return false;
+        /* each port, and the pick in front of it when a picked value feeds it */
+        const exec_rel *ports[2][2] = {{&x->addr, &x->pick_addr}, {&x->data, &x->pick_data}};
+        for (int k = 0; k < 2; k++) {
+            bool used = !es_empty(column(x, ports[k][0], i)), picked = !es_empty(column(x, ports[k][1], i));
+            if (!used && !picked) continue;
+            int port = x->n + r->nvirt;
+            if (!add_virt(r, k ? VEV_DATA : VEV_ADDR, i, -1)) return false;
+            if (picked && (!add_virt(r, VEV_PIN, i, port) || !add_virt(r, VEV_POUT, i, port))) return false;
+        }
         if (!es_empty(column(x, &x->pick, i)) && !add_virt(r, VEV_PICK, i, -1)) return false;
     }
     /* A branch before each event that a read controls which the events
@@ -172,6 +180,11 @@ void cat_a64_rels(cat_run *r, exec_rel *po, exec_rel *in, exec_rel *ext)
         case VEV_ADDR: er_add(iico, i, h); src = &x->addr; break;
         case VEV_DATA: er_add(iico, i, h); src = &x->data; break;
         case VEV_PICK: er_add(ictrl, i, h); src = &x->pick; break;
+        case VEV_PIN:
+            er_add(ictrl, i, i + 1);
+            src = r->virt[ve->branch - nr].kind == VEV_ADDR ? &x->pick_addr : &x->pick_data;
+            break;
+        case VEV_POUT: er_add(rfreg, i, ve->branch); break;
         case VEV_BCC: break;
         case VEV_FLAGS: er_add(iico, i, ve->branch); src = &x->ctrl; break;
         }

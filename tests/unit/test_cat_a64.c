@@ -187,7 +187,9 @@ static const char deps_model[] =
     "let d = (src; [DATA]; iico_data+; [W]) \\ same-instance\n"
     "let a = [M]; (src; [Rreg \\ DATA]; iico_data+; [M]) \\ same-instance\n"
     "let c = [M]; (src; [BCC]; po) \\ same-instance; [M]\n"
-    "let regs = [Rreg | Wreg | BCC]\n";
+    "let regs = [Rreg | Wreg | BCC]\n"
+    "let rec pflow = flow | iico_ctrl | pflow; pflow\n"
+    "let pa = [M]; ([R | Rreg]; pflow?; [Rreg \\ DATA]; iico_data+; [M]) \\ same-instance\n";
 
 static void test_a64_catdep(void **state)
 {
@@ -203,6 +205,21 @@ static void test_a64_catdep(void **state)
     /* the branch is placed just before w: only w is controlled */
     rel_of(deps_model, &b->x, "c", rows);
     for (int k = 0; k < b->x.n; k++) assert_true(rows[k] == (k == r0 ? BIT(ww) : 0));
+    /* A value r0 only picks (a CAS's kept Rs) that feeds z's address: a
+     * pick dependency, through iico_ctrl, and no address dependency. */
+    er_add(&b->x.pick_addr, r0, rz);
+    rel_of(deps_model, &b->x, "a", rows);
+    for (int k = 0; k < b->x.n; k++) assert_true(rows[k] == (k == r0 || k == r1 ? BIT(rz) : 0));
+    assert_true(rows[r0] == BIT(rz));   /* through y, as before; not through the pick */
+    rel_of(deps_model, &b->x, "pa", rows);
+    assert_true(rows[r0] == BIT(rz) && rows[r1] == BIT(rz));
+    b->x.pick_addr.row[r0] = es_none();
+    er_add(&b->x.pick_addr, r1, ww);
+    rel_of(deps_model, &b->x, "pa", rows);
+    assert_true(rows[r1] == (BIT(rz) | BIT(ww)));
+    rel_of(deps_model, &b->x, "a", rows);
+    assert_true(rows[r1] == BIT(rz));
+    b->x.pick_addr.row[r1] = es_none();
     /* A model without catdep sees no register events. */
     const char *plain = "plain\nlet regs = [Rreg | Wreg | BCC]\nlet d = data\n";
     rel_of(plain, &b->x, "regs", rows);
