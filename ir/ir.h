@@ -49,6 +49,15 @@ typedef enum ir_mode {
     /* AArch64: ordinary access (LDR/STR), acquire (LDAR, LDAXR, SWPA...: herd's
      * set A), acquirePC (LDAPR: Q) and release (STLR, STLXR, SWPL...: L). */
     IR_A64_PLAIN, IR_A64_ACQ, IR_A64_ACQPC, IR_A64_REL,
+    /* AArch64 RMW that both acquires and releases (SWPAL, CASAL, LDADDAL...):
+     * on an IR_RMW only.  An AArch64 RMW is two events, as herd has it, a
+     * read and a write linked by rmw, and each half carries its own mode:
+     * the read IR_A64_ACQ for ACQ and ACQREL (else IR_A64_PLAIN), the
+     * write IR_A64_REL for REL and ACQREL (else IR_A64_PLAIN).  So no event
+     * ever has IR_A64_ACQREL; a model reads A and L off the events' modes.
+     * A CAS that fails only reads: its fail_mode is IR_A64_ACQ (CASA,
+     * CASAL) or IR_A64_PLAIN (CAS, CASL). */
+    IR_A64_ACQREL,
     IR_MODE_COUNT
 } ir_mode;
 const char *ir_mode_name(ir_mode m);    /* text-form spelling: "na" "rlx" ... "plain" "opaque" ... "x86" "locked" */
@@ -156,6 +165,8 @@ typedef struct ir_instr {
                              * a path where it reads another value does not exist (the x86
                              * compilation of IR_LOCK) */
     bool spin;              /* CUT: the loop only reads (see IR_CUT) */
+    bool select;            /* BR: it only chooses a value (AArch64's CSEL): the events after it
+                             * take no control dependency on its condition, as in herd */
     int flag;               /* CAS: SSA value set to 1 when it wrote, 0 when it failed;
                              * -1 for none (then only the old value tells, which a
                              * weak CAS's spurious failure would not) */

@@ -20,6 +20,9 @@ typedef struct walk {
      * would find by case analysis). */
     const ir_instr *forced_in;
     int forced_loc;
+    /* AArch64: 1 + the index in ev of the load-exclusive whose
+     * reservation is open, 0 when none (see store_excl) */
+    int resv;
 } walk;
 
 typedef struct walker {
@@ -51,6 +54,7 @@ static void walk_clone(walk *dst, const walk *src, int nvals)
     dst->ctrl = src->ctrl;
     dst->forced_in = src->forced_in;
     dst->forced_loc = src->forced_loc;
+    dst->resv = src->resv;
 }
 
 static void walk_free(walk *w)
@@ -89,13 +93,15 @@ static bool operand(walker *k, walk *w, ir_operand o, const ir_instr *in, int *o
 
 /* The location an access touches.  Addresses must be settled on the path:
  * herd's corpora only compute addresses from constants and init values. */
-static bool address(walker *k, walk *w, const ir_instr *in, int *loc, uint64_t *deps)
+static bool address(walker *k, walk *w, const ir_instr *in, int *loc, uint64_t *deps, uint64_t *pdeps)
 {
     int e = -1;
     if (!operand(k, w, in->addr, in, &e))
         return false;
     const vexpr *x = &k->out->pool.e[e];
     *deps = x->deps;
+    if (pdeps)
+        *pdeps = x->pdeps;
     if (x->op != VX_CONST) {
         if (w->forced_in != in)
             return fail(k, in, "address computed from a value read from memory");
@@ -129,6 +135,7 @@ static tev new_event(unsigned kind, const ir_instr *in)
     e.rslot = -1;
     e.wval = -1;
     e.partner = -1;
+    e.lxsx = -1;
     e.mode = in->mode;
     e.instr = in;
     return e;
@@ -199,7 +206,7 @@ static bool java_cas(walker *k, walk *w, const ir_instr *in, bool success)
     vpool *p = &k->out->pool;
     int loc = -1, s1 = 0, s2 = 0, expected = -1, nv = -1;
     uint64_t adeps;
-    if (!address(k, w, in, &loc, &adeps) || !operand(k, w, in->b, in, &expected) ||
+    if (!address(k, w, in, &loc, &adeps, NULL) || !operand(k, w, in->b, in, &expected) ||
         !operand(k, w, in->a, in, &nv) || !new_slot(k, w, in, &s1))
         return false;
     tev r = new_event(EV_R, in);
@@ -227,7 +234,9 @@ static bool java_cas(walker *k, walk *w, const ir_instr *in, bool success)
     return true;
 }
 
-static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
+/* SUCCESS: a CAS's side; FORM: which of herd's two forms of an AArch64
+ * CAS (see below), 0 or 1. */
+static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success, int form)
 {
     vpool *p = &k->out->pool;
     if (in->flag >= 0)      /* a CAS's success flag: this path's side */
@@ -235,8 +244,8 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
     if (k->t->arch == IR_ARCH_JAVA && in->rmw_op == IR_RMW_CAS)
         return java_cas(k, w, in, success);
     int loc = -1, slot = 0, opnd = -1, expected = -1;
-    uint64_t adeps;
-    if (!address(k, w, in, &loc, &adeps) || !new_slot(k, w, in, &slot))
+    uint64_t adeps, apdeps;
+    if (!address(k, w, in, &loc, &adeps, &apdeps) || !new_slot(k, w, in, &slot))
         return false;
     if (in->a.kind != IR_OPND_NONE && !operand(k, w, in->a, in, &opnd))
         return false;
@@ -267,20 +276,34 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
         add_cond(w, vx_bin(p, IR_EQ, old, vx_const(p, 0)), true);
     uint64_t ddeps = p->e[nv].deps & ~((uint64_t)1 << slot);
     bool x86 = in->mode == IR_X86_LOCKED || in->mode == IR_X86_PLAIN;
-    ir_mode rmode = in->mode;
+    bool a64 = in->mode >= IR_A64_PLAIN && in->mode <= IR_A64_ACQREL;
+    ir_mode rmode = in->mode, wmode = in->mode;
+    if (a64) {
+        /* herd's AArch64 RMW: the read acquires (A) for an acquire or
+         * acquire-release instruction, the write releases (L) for a
+         * release or acquire-release one (ir.h, IR_A64_ACQREL). */
+        bool acq = in->mode == IR_A64_ACQ || in->mode == IR_A64_ACQREL;
+        bool rel = in->mode == IR_A64_REL || in->mode == IR_A64_ACQREL;
+        rmode = acq ? IR_A64_ACQ : IR_A64_PLAIN;
+        wmode = rel ? IR_A64_REL : IR_A64_PLAIN;
+    }
     if (!writes && in->fail_mode != IR_MODE_NONE)
         rmode = in->fail_mode;
-    if (x86) {
-        /* A locked instruction is a read and a write linked by rmw. */
+    if (x86 || a64) {
+        /* A locked instruction (an AArch64 atomic) is a read and a write
+         * linked by rmw. */
         tev r = new_event(EV_R, in);
-        r.loc = loc; r.rslot = slot; r.rmw_op = in->rmw_op; r.addr_deps = adeps;
+        r.loc = loc; r.rslot = slot; r.rmw_op = in->rmw_op; r.addr_deps = adeps; r.pick_addr_deps = apdeps;
         r.is_rmw = writes;
         r.mode = rmode;
         add_event(w, r);
         if (writes) {
             tev wr = new_event(EV_W, in);
             wr.loc = loc; wr.wval = nv; wr.rmw_op = in->rmw_op; wr.is_rmw = true;
+            wr.mode = wmode;
             wr.addr_deps = adeps; wr.data_deps = ddeps;
+            wr.pick_addr_deps = apdeps; wr.pick_data_deps = p->e[nv].pdeps;
+            if (a64 && in->rmw_op == IR_RMW_CAS) wr.pick_deps = p->e[expected].deps & ~((uint64_t)1 << slot);
             wr.partner = (int)w->nev - 1;
             w->ev[w->nev - 1].partner = (int)w->nev;
             add_event(w, wr);
@@ -298,6 +321,14 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
     }
     if (in->dst >= 0)
         w->env[in->dst] = old;
+    /* herd makes each AArch64 CAS in two forms, both executions.  One that
+     * succeeds: Rs takes the value read, or keeps its own (the same value),
+     * then depending on the expected value and picked by the compare, which
+     * reads memory.  One that fails: Rs takes the value read, and in the
+     * second form the compare, which reads the expected value, picks it. */
+    if (in->dst >= 0 && a64 && in->rmw_op == IR_RMW_CAS && form == 1)
+        w->env[in->dst] = success ? vx_picked(p, expected, (uint64_t)1 << slot)
+                                  : vx_picked(p, old, p->e[expected].deps | p->e[expected].pdeps);
     return true;
 }
 
@@ -316,7 +347,7 @@ static bool do_lock(walker *k, walk *w, const ir_instr *in, bool success)
     bool java = k->t->arch == IR_ARCH_JAVA;
     int loc = -1, slot = 0;
     uint64_t adeps;
-    if (!address(k, w, in, &loc, &adeps))
+    if (!address(k, w, in, &loc, &adeps, NULL))
         return false;
     if (k->lock_events) {
         /* herd's C lock actions: an event on the mutex that neither reads
@@ -384,21 +415,63 @@ static bool do_access(walker *k, walk *w, const ir_instr *in)
 {
     vpool *p = &k->out->pool;
     int loc = -1, slot = 0, a = -1;
-    uint64_t adeps;
+    uint64_t adeps, apdeps;
     if (in->op == IR_LOAD) {
-        if (!address(k, w, in, &loc, &adeps) || !new_slot(k, w, in, &slot))
+        if (!address(k, w, in, &loc, &adeps, &apdeps) || !new_slot(k, w, in, &slot))
             return false;
         tev e = new_event(EV_R, in);
-        e.loc = loc; e.rslot = slot; e.addr_deps = adeps;
+        e.loc = loc; e.rslot = slot; e.addr_deps = adeps; e.pick_addr_deps = apdeps;
         add_event(w, e);
+        if (in->excl)       /* a load-exclusive opens the thread's reservation */
+            w->resv = (int)w->nev;
         if (in->dst >= 0)
             w->env[in->dst] = vx_read(p, slot);
         return true;
     }
-    if (!address(k, w, in, &loc, &adeps) || !operand(k, w, in->a, in, &a))
+    if (!address(k, w, in, &loc, &adeps, &apdeps) || !operand(k, w, in->a, in, &a))
         return false;
     tev e = new_event(EV_W, in);
     e.loc = loc; e.wval = a; e.addr_deps = adeps; e.data_deps = p->e[a].deps;
+    e.pick_addr_deps = apdeps; e.pick_data_deps = p->e[a].pdeps;
+    add_event(w, e);
+    return true;
+}
+
+/* An AArch64 store-exclusive, as herd 7.57 runs it: it may write only
+ * when the thread's last load-exclusive was to the same location and no
+ * store-exclusive came since; then it either writes (status 0, paired
+ * with that load by rmw) or fails (status 1, no event), and either way it
+ * ends the reservation.  Otherwise it fails.  *CAN: whether IN may write
+ * on path W. */
+static bool excl_reserved(walker *k, walk *w, const ir_instr *in, bool *can)
+{
+    int loc = -1;
+    uint64_t adeps;
+    if (!address(k, w, in, &loc, &adeps, NULL))
+        return false;
+    *can = w->resv > 0 && w->ev[w->resv - 1].loc == loc;
+    return true;
+}
+
+/* The store-exclusive IN on W, writing (SUCCESS, which excl_reserved
+ * allowed) or failing. */
+static bool store_excl(walker *k, walk *w, const ir_instr *in, bool success)
+{
+    vpool *p = &k->out->pool;
+    int loc = -1, a = -1;
+    uint64_t adeps, apdeps;
+    if (!address(k, w, in, &loc, &adeps, &apdeps) || !operand(k, w, in->a, in, &a))
+        return false;
+    int lx = w->resv - 1;
+    w->resv = 0;
+    if (in->dst >= 0)
+        w->env[in->dst] = vx_const(p, success ? 0 : 1);
+    if (!success)
+        return true;
+    tev e = new_event(EV_W, in);
+    e.loc = loc; e.wval = a; e.addr_deps = adeps; e.data_deps = p->e[a].deps;
+    e.pick_addr_deps = apdeps; e.pick_data_deps = p->e[a].pdeps;
+    e.lxsx = lx;
     add_event(w, e);
     return true;
 }
@@ -452,6 +525,22 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                 return;
             case IR_LOAD:
             case IR_STORE:
+                if (in->op == IR_STORE && in->excl) {
+                    /* the writing side on a copy when this path may take it */
+                    bool can = false;
+                    if (!excl_reserved(k, w, in, &can))
+                        return;
+                    if (can) {
+                        walk w2;
+                        walk_clone(&w2, w, th->nvals);
+                        if (store_excl(k, &w2, in, true))
+                            run_from(k, &w2, block, prev, i + 1);
+                        walk_free(&w2);
+                    }
+                    if (!store_excl(k, w, in, false))
+                        return;
+                    break;
+                }
                 if (!do_access(k, w, in))
                     return;
                 break;
@@ -459,13 +548,24 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
             case IR_LOCK:
                 /* A CAS, or a trylock: both outcomes, the failing one on a copy. */
                 if ((in->op == IR_RMW && in->rmw_op == IR_RMW_CAS) || (in->op == IR_LOCK && in->dst >= 0)) {
-                    walk w2;
-                    walk_clone(&w2, w, th->nvals);
-                    if (in->op == IR_RMW ? do_rmw(k, &w2, in, false) : do_lock(k, &w2, in, false))
-                        run_from(k, &w2, block, prev, i + 1);
-                    walk_free(&w2);
+                    /* an AArch64 CAS: each side in herd's two forms (do_rmw) */
+                    bool forms = in->op == IR_RMW && in->mode >= IR_A64_PLAIN && in->mode <= IR_A64_ACQREL;
+                    for (int f = 0; f < (forms ? 3 : 1); f++) {
+                        walk w2;
+                        walk_clone(&w2, w, th->nvals);
+                        bool ok = in->op == IR_LOCK ? do_lock(k, &w2, in, false)
+                                                    : do_rmw(k, &w2, in, f == 2, f == 2 ? 0 : f);
+                        if (ok)
+                            run_from(k, &w2, block, prev, i + 1);
+                        walk_free(&w2);
+                    }
+                    if (forms) {
+                        if (!do_rmw(k, w, in, true, 1))
+                            return;
+                        break;
+                    }
                 }
-                if (!(in->op == IR_RMW ? do_rmw(k, w, in, true) : do_lock(k, w, in, true)))
+                if (!(in->op == IR_RMW ? do_rmw(k, w, in, true, 0) : do_lock(k, w, in, true)))
                     return;
                 break;
             case IR_UNLOCK:
@@ -488,18 +588,22 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                 if (!operand(k, w, in->a, in, &a))
                     return;
                 if (vx_is_const(p, a)) {
+                    if (!in->select)
+                        w->ctrl |= p->e[a].pdeps;    /* a branch on a value only picked */
                     prev = block;
                     block = p->e[a].c != 0 ? in->then_block : in->else_block;
                     goto next_block;
                 }
+                /* a select (CSEL) chooses a value: no control dependency */
+                uint64_t cdeps = in->select ? 0 : p->e[a].deps | p->e[a].pdeps;
                 walk w2;
                 walk_clone(&w2, w, th->nvals);
                 add_cond(&w2, a, false);
-                w2.ctrl |= p->e[a].deps;
+                w2.ctrl |= cdeps;
                 run_from(k, &w2, in->else_block, block, 0);
                 walk_free(&w2);
                 add_cond(w, a, true);
-                w->ctrl |= p->e[a].deps;
+                w->ctrl |= cdeps;
                 prev = block;
                 block = in->then_block;
                 goto next_block;
