@@ -201,6 +201,8 @@ bool a64_parse_instr(a64_cell *c, fe_a64_instr *in)
     char u[32];
     a64_upper(&c->cur, u, sizeof u);
     const char *shape = NULL;
+    if (c->cur.len < (int)sizeof u && !strncmp(u, "B.", 2) && !decode(u, in, &shape))
+        return a64_error(c, "unsupported condition '%s' in %s (EQ, NE, LT, GE, GT, LE, MI, PL)", u + 2, u);
     if (c->cur.len >= (int)sizeof u || !decode(u, in, &shape))
         return a64_error(c, "unsupported instruction '%.*s'", c->cur.len, c->cur.s);
     in->mnem = xstrdup(u);

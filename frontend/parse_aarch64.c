@@ -155,19 +155,25 @@ static bool check_labels(table *tb, const fe_thread *th)
     return true;
 }
 
+/* Only blanks and comments are left (TB itself does not move). */
+static bool at_end(const table *tb)
+{
+    int line = tb->line, col = tb->col;
+    bool unterminated;
+    const char *q = skip_blanks(tb->p, tb->end, &line, &col, LX_ML_COMMENTS, &unterminated);
+    return !unterminated && q >= tb->end;
+}
+
 bool fe_parse_aarch64(fe_test *t, const section *s, const char *file, diag *d)
 {
     table tb = {s->p, s->end, s->line, s->col, file, d};
-    bool unterminated;
-    const char *q = skip_blanks(tb.p, tb.end, &tb.line, &tb.col, LX_ML_COMMENTS, &unterminated);
-    if (!unterminated && q >= tb.end)
+    if (at_end(&tb))
         return diag_error(d, file, tb.line, tb.col, "expected the program (a row of threads 'P0 | P1 ;')");
     if (!thread_row(&tb, t))
         return false;
     int row = 0;
     for (;;) {
-        q = skip_blanks(tb.p, tb.end, &tb.line, &tb.col, LX_ML_COMMENTS, &unterminated);
-        if (!unterminated && q >= tb.end)
+        if (at_end(&tb))
             break;
         for (int i = 0; i < t->nthreads; i++) {
             cell c;

@@ -20,6 +20,12 @@ typedef struct walk {
      * would find by case analysis). */
     const ir_instr *forced_in;
     int forced_loc;
+    /* AArch64: 1 + the index in ev of the load-exclusive whose
+     * reservation is open, 0 when none (see store_excl) */
+    int resv;
+    /* read slots that picked the value a CSEL chose, for the phi that
+     * takes it (the select branch's join) */
+    uint64_t sel_pick;
 } walk;
 
 typedef struct walker {
@@ -51,6 +57,8 @@ static void walk_clone(walk *dst, const walk *src, int nvals)
     dst->ctrl = src->ctrl;
     dst->forced_in = src->forced_in;
     dst->forced_loc = src->forced_loc;
+    dst->resv = src->resv;
+    dst->sel_pick = src->sel_pick;
 }
 
 static void walk_free(walk *w)
@@ -131,6 +139,7 @@ static tev new_event(unsigned kind, const ir_instr *in)
     e.rslot = -1;
     e.wval = -1;
     e.partner = -1;
+    e.lxsx = -1;
     e.mode = in->mode;
     e.instr = in;
     return e;
@@ -401,7 +410,9 @@ static bool run_phis(walker *k, walk *w, const ir_block *b, int nphi, int prev)
     }
     for (int i = 0; i < nphi; i++)
         if (b->instrs[i].dst >= 0)
-            w->env[b->instrs[i].dst] = vals[i];
+            w->env[b->instrs[i].dst] = w->sel_pick ? vx_picked(&k->out->pool, vals[i], w->sel_pick) : vals[i];
+    if (nphi)
+        w->sel_pick = 0;
     return true;
 }
 
@@ -417,6 +428,8 @@ static bool do_access(walker *k, walk *w, const ir_instr *in)
         tev e = new_event(EV_R, in);
         e.loc = loc; e.rslot = slot; e.addr_deps = adeps; e.pick_addr_deps = apdeps;
         add_event(w, e);
+        if (in->excl)       /* a load-exclusive opens the thread's reservation */
+            w->resv = (int)w->nev;
         if (in->dst >= 0)
             w->env[in->dst] = vx_read(p, slot);
         return true;
@@ -426,6 +439,45 @@ static bool do_access(walker *k, walk *w, const ir_instr *in)
     tev e = new_event(EV_W, in);
     e.loc = loc; e.wval = a; e.addr_deps = adeps; e.data_deps = p->e[a].deps;
     e.pick_addr_deps = apdeps; e.pick_data_deps = p->e[a].pdeps;
+    add_event(w, e);
+    return true;
+}
+
+/* An AArch64 store-exclusive, as herd 7.57 runs it: it may write only
+ * when the thread's last load-exclusive was to the same location and no
+ * store-exclusive came since; then it either writes (status 0, paired
+ * with that load by rmw) or fails (status 1, no event), and either way it
+ * ends the reservation.  Otherwise it fails.  *CAN: whether IN may write
+ * on path W. */
+static bool excl_reserved(walker *k, walk *w, const ir_instr *in, bool *can)
+{
+    int loc = -1;
+    uint64_t adeps;
+    if (!address(k, w, in, &loc, &adeps, NULL))
+        return false;
+    *can = w->resv > 0 && w->ev[w->resv - 1].loc == loc;
+    return true;
+}
+
+/* The store-exclusive IN on W, writing (SUCCESS, which excl_reserved
+ * allowed) or failing. */
+static bool store_excl(walker *k, walk *w, const ir_instr *in, bool success)
+{
+    vpool *p = &k->out->pool;
+    int loc = -1, a = -1;
+    uint64_t adeps, apdeps;
+    if (!address(k, w, in, &loc, &adeps, &apdeps) || !operand(k, w, in->a, in, &a))
+        return false;
+    int lx = w->resv - 1;
+    w->resv = 0;
+    if (in->dst >= 0)
+        w->env[in->dst] = vx_const(p, success ? 0 : 1);
+    if (!success)
+        return true;
+    tev e = new_event(EV_W, in);
+    e.loc = loc; e.wval = a; e.addr_deps = adeps; e.data_deps = p->e[a].deps;
+    e.pick_addr_deps = apdeps; e.pick_data_deps = p->e[a].pdeps;
+    e.lxsx = lx;
     add_event(w, e);
     return true;
 }
@@ -479,6 +531,22 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                 return;
             case IR_LOAD:
             case IR_STORE:
+                if (in->op == IR_STORE && in->excl) {
+                    /* the writing side on a copy when this path may take it */
+                    bool can = false;
+                    if (!excl_reserved(k, w, in, &can))
+                        return;
+                    if (can) {
+                        walk w2;
+                        walk_clone(&w2, w, th->nvals);
+                        if (store_excl(k, &w2, in, true))
+                            run_from(k, &w2, block, prev, i + 1);
+                        walk_free(&w2);
+                    }
+                    if (!store_excl(k, w, in, false))
+                        return;
+                    break;
+                }
                 if (!do_access(k, w, in))
                     return;
                 break;
@@ -531,14 +599,21 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                     block = p->e[a].c != 0 ? in->then_block : in->else_block;
                     goto next_block;
                 }
+                /* a select (CSEL) chooses a value: no control dependency */
+                uint64_t cdeps = in->select ? 0 : p->e[a].deps | p->e[a].pdeps;
+                /* ... but it picks the value chosen (herd's iico_ctrl from the
+                 * flags), which the phi at the join takes */
+                uint64_t spick = in->select ? p->e[a].deps | p->e[a].pdeps : 0;
                 walk w2;
                 walk_clone(&w2, w, th->nvals);
                 add_cond(&w2, a, false);
-                w2.ctrl |= p->e[a].deps | p->e[a].pdeps;
+                w2.ctrl |= cdeps;
+                w2.sel_pick |= spick;
                 run_from(k, &w2, in->else_block, block, 0);
                 walk_free(&w2);
                 add_cond(w, a, true);
-                w->ctrl |= p->e[a].deps | p->e[a].pdeps;
+                w->ctrl |= cdeps;
+                w->sel_pick |= spick;
                 prev = block;
                 block = in->then_block;
                 goto next_block;
