@@ -248,11 +248,25 @@ static bool instr(a64 *x, const fe_a64_instr *in)
     case FE_A64_CMP:
         set_flags(w, get_reg(w, o[0].reg), value_of(w, &o[1]));
         return true;
-    case FE_A64_CSET:
-        set_reg(w, o[0].reg, cond_value(w, in->cond));
+    case FE_A64_CSET: case FE_A64_CSETM:    /* aliases of CSINC / CSINV: selects too */
+        csel(w, o[0].reg, in->cond, ir_imm(in->op == FE_A64_CSET ? 1 : -1), ir_imm(0));
         return true;
     case FE_A64_CSEL:
         csel(w, o[0].reg, in->cond, get_reg(w, o[1].reg), get_reg(w, o[2].reg));
+        return true;
+    case FE_A64_CSINC: case FE_A64_CSINV: case FE_A64_CSNEG: {
+        /* the other side is M incremented, inverted or negated */
+        ir_operand m = get_reg(w, o[2].reg);
+        m = in->op == FE_A64_CSINC ? lw_bin(w, IR_ADD, m, ir_imm(1))
+          : in->op == FE_A64_CSINV ? lw_bin(w, IR_XOR, m, ir_imm(-1)) : lw_bin(w, IR_SUB, ir_imm(0), m);
+        csel(w, o[0].reg, in->cond, get_reg(w, o[1].reg), m);
+        return true;
+    }
+    case FE_A64_MVN:
+        set_reg(w, o[0].reg, lw_bin(w, IR_XOR, get_reg(w, o[1].reg), ir_imm(-1)));
+        return true;
+    case FE_A64_NEG:
+        set_reg(w, o[0].reg, lw_bin(w, IR_SUB, ir_imm(0), get_reg(w, o[1].reg)));
         return true;
     case FE_A64_B:
         return branch_to(x, in, &o[0], ir_imm(1), true);

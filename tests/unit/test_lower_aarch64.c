@@ -143,6 +143,28 @@ static void test_csel_and_branches(void **st)
     ir_test_free(t);
 }
 
+/* MOVZ, MVN, NEG, LDUR; CSINC, CSINV, CSNEG and CSETM are selects whose
+ * other side is computed from M. */
+static void test_more_arithmetic(void **st)
+{
+    (void)st;
+    ir_test *t = unit_litmus("AArch64 a\n{ 0:X1=x; }\n P0 ;\n"
+                             " MOVZ W2,#5 ;\n MVN W3,W2 ;\n NEG W4,W2 ;\n LDUR W0,[X1,#0] ;\n CMP W0,#0 ;\n"
+                             " CSINC W5,W2,W3,EQ ;\n CSETM W6,NE ;\nexists (0:X5=0)\n");
+    text_has(t, "final X2 = 5");
+    text_has(t, "final X3 = -6");
+    text_has(t, "final X4 = -5");
+    text_has(t, "load.a64 &x");
+    int selects = 0;
+    for (int b = 0; b < t->threads[0].nblocks; b++) {
+        const ir_block *bl = &t->threads[0].blocks[b];
+        if (bl->ninstrs && bl->instrs[bl->ninstrs - 1].op == IR_BR)
+            selects += bl->instrs[bl->ninstrs - 1].select;
+    }
+    assert_int_equal(selects, 2);
+    ir_test_free(t);
+}
+
 /* A jump back is a loop: refused at the jump. */
 static void test_back_jump(void **st)
 {
@@ -166,6 +188,7 @@ int main(void)
         cmocka_unit_test(test_exclusives_and_noret),
         cmocka_unit_test(test_dependency_kept),
         cmocka_unit_test(test_csel_and_branches),
+        cmocka_unit_test(test_more_arithmetic),
         cmocka_unit_test(test_back_jump),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
