@@ -501,6 +501,8 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
             nphi++;
         if (from == 0 && nphi && !run_phis(k, w, b, nphi, prev))
             return;
+        if (from == 0 && b->npreds > 1)
+            w->sel_pick = 0;    /* a select's join: its pick ends here, phi or none */
         int i = from > nphi ? from : nphi;
         from = 0;
         for (; i < b->ninstrs; i++) {
