@@ -120,8 +120,8 @@ static void set_flags(lw *w, ir_operand l, ir_operand r)
 }
 
 /* CSEL D, N, M, COND as herd 7.57 runs it: D takes the register chosen,
- * with its dependencies only, and nothing after depends on the flags (herd
- * allows MP+rel+CSEL and LB+CSEL4).  Lowered as a branch marked select,
+ * with its dependencies, the flags only picking it, and nothing after has
+ * a control dependency on them (herd allows MP+rel+CSEL and LB+CSEL4).  Lowered as a branch marked select,
  * whose two sides set D. */
 static void csel(lw *w, int d, fe_a64_cond k, ir_operand n, ir_operand m)
 {

@@ -23,6 +23,9 @@ typedef struct walk {
     /* AArch64: 1 + the index in ev of the load-exclusive whose
      * reservation is open, 0 when none (see store_excl) */
     int resv;
+    /* read slots that picked the value a CSEL chose, for the phi that
+     * takes it (the select branch's join) */
+    uint64_t sel_pick;
 } walk;
 
 typedef struct walker {
@@ -55,6 +58,7 @@ static void walk_clone(walk *dst, const walk *src, int nvals)
     dst->forced_in = src->forced_in;
     dst->forced_loc = src->forced_loc;
     dst->resv = src->resv;
+    dst->sel_pick = src->sel_pick;
 }
 
 static void walk_free(walk *w)
@@ -406,7 +410,9 @@ static bool run_phis(walker *k, walk *w, const ir_block *b, int nphi, int prev)
     }
     for (int i = 0; i < nphi; i++)
         if (b->instrs[i].dst >= 0)
-            w->env[b->instrs[i].dst] = vals[i];
+            w->env[b->instrs[i].dst] = w->sel_pick ? vx_picked(&k->out->pool, vals[i], w->sel_pick) : vals[i];
+    if (nphi)
+        w->sel_pick = 0;
     return true;
 }
 
@@ -495,6 +501,8 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
             nphi++;
         if (from == 0 && nphi && !run_phis(k, w, b, nphi, prev))
             return;
+        if (from == 0 && b->npreds > 1)
+            w->sel_pick = 0;    /* a select's join: its pick ends here, phi or none */
         int i = from > nphi ? from : nphi;
         from = 0;
         for (; i < b->ninstrs; i++) {
@@ -596,14 +604,19 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                 }
                 /* a select (CSEL) chooses a value: no control dependency */
                 uint64_t cdeps = in->select ? 0 : p->e[a].deps | p->e[a].pdeps;
+                /* ... but it picks the value chosen (herd's iico_ctrl from the
+                 * flags), which the phi at the join takes */
+                uint64_t spick = in->select ? p->e[a].deps | p->e[a].pdeps : 0;
                 walk w2;
                 walk_clone(&w2, w, th->nvals);
                 add_cond(&w2, a, false);
                 w2.ctrl |= cdeps;
+                w2.sel_pick |= spick;
                 run_from(k, &w2, in->else_block, block, 0);
                 walk_free(&w2);
                 add_cond(w, a, true);
                 w->ctrl |= cdeps;
+                w->sel_pick |= spick;
                 prev = block;
                 block = in->then_block;
                 goto next_block;
