@@ -281,6 +281,39 @@ static bool stack_access(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
     return true;
 }
 
+/* LDP/STP of two globals side by side (gcc stores two register globals
+ * with one STP): herd's locations are apart, so each half is its own
+ * LDR/STR of its own location, as the pair's two accesses are (a pair is
+ * single-copy atomic only per register). */
+static bool pair(ctx *c, const a64_insn *in, astate *s, a64_ops ops, size_t sec, int64_t off)
+{
+    bool load = in->mnem[0] == 'l';
+    int64_t at = off;
+    for (int j = 0; j < 2; j++) {
+        char w;
+        int r = a64_reg(ops[j], &w);
+        if (r < 0 || r == A64_SP)
+            return a64_refuse(c, in, "an operand that is no general register");
+        if (!load && !a64_read_ok(c, in, s, r))
+            return false;
+        const char *name = place_name(c, in, sec, at);
+        int lr = name ? a64_loc_reg(c, name) : -1;
+        if (lr < 0)
+            return false;
+        char reg[16];
+        snprintf(reg, sizeof reg, "%c%s", w == 'x' ? 'X' : 'W', r == A64_ZR ? "ZR" : "");
+        if (r != A64_ZR)
+            snprintf(reg + 1, sizeof reg - 1, "%d", r);
+        a64_push(c, xasprintf("%s %s,[X%d]", load ? "LDR" : "STR", reg, lr));
+        at += w == 'x' ? 8 : 4;
+    }
+    for (int j = 0; load && j < 2; j++) {
+        char w;
+        a64_set_data(s, a64_reg(ops[j], &w));
+    }
+    return true;
+}
+
 /* A load, store or atomic: its place found from the base register's
  * state (or the :lo12: relocation on it), its row naming the location
  * through the init's register; a stack slot goes to stack_access. */
@@ -325,6 +358,8 @@ bool a64_mem_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int n)
                                                          "different paths"
                                                        : "memory through a pointer the thread computed");
     }
+    if ((!strcmp(in->mnem, "ldp") || !strcmp(in->mnem, "stp")) && !*m.index)
+        return pair(c, in, s, ops, sec, off);
     const char *name = place_name(c, in, sec, off);
     if (!name)
         return false;
