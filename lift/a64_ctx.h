@@ -23,7 +23,6 @@ typedef struct astate {
     int64_t sp;
     bool sp_mixed;
     aval slot[NSLOT];
-    bool xstat[NREG];       /* written as a store-exclusive's status */
 } astate;
 
 typedef struct ctx {

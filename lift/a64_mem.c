@@ -100,10 +100,8 @@ void a64_merge(astate *a, const astate *b)
         *a = *b;
         return;
     }
-    for (int r = 0; r < NREG; r++) {
+    for (int r = 0; r < NREG; r++)
         a->r[r] = merge1(a->r[r], b->r[r]);
-        a->xstat[r] = a->xstat[r] && b->xstat[r];
-    }
     for (int k = 0; k < NSLOT; k++)
         a->slot[k] = merge1(a->slot[k], b->slot[k]);
     a->sp_mixed |= b->sp_mixed || a->sp != b->sp;
@@ -156,7 +154,6 @@ void a64_set_data(astate *s, int r)
 {
     if (r >= 0 && r < NREG) {
         s->r[r] = (aval){V_DATA, 0, 0};
-        s->xstat[r] = false;
     }
 }
 
@@ -255,7 +252,6 @@ static bool stack_access(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
             if (s->slot[k].k == V_MIXED)
                 return a64_refuse(c, in, "a stack slot that holds an address on some path");
             s->r[r] = s->slot[k];           /* reloaded; V_FRAME: restored */
-            s->xstat[r] = false;
             continue;
         }
         if (r == A64_ZR && load)
@@ -403,8 +399,6 @@ bool a64_mem_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int n)
         bool written = k == K_LOAD || k == K_CAS || ((k == K_SWP || k == K_LDOP) && j == 1) || (k == K_STX && j == 0);
         if (written)
             a64_set_data(s, r);
-        if (k == K_STX && j == 0 && r < NREG)
-            s->xstat[r] = true;
     }
     return true;
 }
