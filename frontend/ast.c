@@ -100,6 +100,7 @@ static void thread_clear(fe_thread *th)
 {
     free(th->name);
     FREE_EACH(th->code, th->ncode, x86_instr_clear);
+    FREE_EACH(th->a64, th->na64, fe_a64_instr_clear);
     FREE_EACH(th->params, th->nparams, param_clear);
     fe_stmt_free(th->body);
     free(th->body_text);

@@ -12,6 +12,7 @@
  * Compatibility: fields and enum values are only ever added at the end. */
 #include <stdbool.h>
 #include <stdint.h>
+#include "frontend/ast_aarch64.h"
 #include "isa/isa.h"
 
 typedef struct fe_pos { int line, col; } fe_pos;
@@ -298,6 +299,9 @@ typedef struct fe_thread {
     fe_stmt *body;
     /* C: the body's text between its braces, verbatim (herd hashes it) */
     char *body_text;
+    /* AArch64 (frontend/ast_aarch64.h) */
+    fe_a64_instr *a64;
+    int na64;
 } fe_thread;
 
 /* ---- the test ----------------------------------------------------------------- */

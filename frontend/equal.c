@@ -169,6 +169,8 @@ static bool eq_thread(eq *q, const fe_thread *a, const fe_thread *b)
     for (int i = 0; i < a->ncode; i++)
         if (!eq_instr(&a->code[i], &b->code[i]))
             return differ(q, "%s: instruction %d differs", a->name, i);
+    if (!fe_a64_code_equal(a, b))
+        return differ(q, "%s: AArch64 code differs", a->name);
     if (a->nparams != b->nparams)
         return differ(q, "%s: parameters differ", a->name);
     for (int i = 0; i < a->nparams; i++)

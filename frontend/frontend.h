@@ -43,6 +43,8 @@ void fe_compute_hash(const fe_test *t, char out[33]);
 /* One x86 instruction in canonical syntax (Intel for X86, AT&T with sized
  * register names for X86_64), label included: malloc'd. */
 char *fe_x86_instr_text(const fe_test *t, const fe_x86_instr *in);
+/* An AArch64 instruction as herd prints it ("LDAR W0,[X1]"); malloc'd. */
+char *fe_a64_instr_text(const fe_a64_instr *in);
 
 /* Spellings, for printers and diagnostics. */
 const char *fe_arch_name(fe_arch a);            /* "X86" "X86_64" "C" "Java" */

@@ -222,6 +222,54 @@ void fe_digest_x86(const fe_test *t, unsigned char out[16])
     free(labels);
 }
 
+/* AArch64: each instruction as herd prints it, labels renamed as x86's
+ * are (L00, L01, ... in the sorted order of their names). */
+void fe_digest_aarch64(const fe_test *t, unsigned char out[16])
+{
+    char **labels = NULL;
+    size_t nl = 0, cl = 0;
+    for (int i = 0; i < t->nthreads; i++)
+        for (int j = 0; j < t->threads[i].na64; j++) {
+            const fe_a64_instr *in = &t->threads[i].a64[j];
+            const char *names[2] = {in->label, NULL};
+            for (int k = 0; k < in->nops; k++)
+                if (in->o[k].kind == FE_AO_LABEL)
+                    names[1] = in->o[k].label;
+            for (int k = 0; k < 2; k++) {
+                bool seen = !names[k];
+                for (size_t m = 0; !seen && m < nl; m++)
+                    seen = !strcmp(labels[m], names[k]);
+                if (!seen)
+                    VEC_PUSH(labels, nl, cl, (char *)names[k]);
+            }
+        }
+    if (nl)
+        qsort(labels, nl, sizeof *labels, str_cmp);
+    column *cols = xcalloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *cols);
+    for (int i = 0; i < t->nthreads; i++) {
+        const fe_thread *th = &t->threads[i];
+        for (int j = 0; j < th->na64; j++) {
+            const fe_a64_instr *in = &th->a64[j];
+            char renamed[16] = "";
+            for (size_t m = 0; m < nl; m++) {
+                if (in->label && !strcmp(labels[m], in->label))
+                    col_add(&cols[i], xasprintf("L%02d:", (int)m));
+                for (int k = 0; k < in->nops; k++)
+                    if (in->o[k].kind == FE_AO_LABEL && !strcmp(labels[m], in->o[k].label))
+                        snprintf(renamed, sizeof renamed, "L%02d", (int)m);
+            }
+            if (in->op == FE_A64_EMPTY)
+                continue;
+            strbuf b = {0};
+            fe_print_a64_instr(&b, in, renamed[0] ? renamed : NULL);
+            col_add(&cols[i], sb_take(&b));
+        }
+    }
+    digest_columns(cols, t->nthreads, out);
+    free(cols);
+    free(labels);
+}
+
 /* herd's CType.dump of a C parameter's pointed-to type. */
 static char *c_type_dump(const char *ty)
 {

@@ -131,6 +131,17 @@ bool fe_reg_known_x86(const fe_test *t, const fe_loc *l);
 const char *fe_reg_canon_x86(const fe_test *t, const char *name, bool *narrow);
 void fe_print_x86(strbuf *b, const fe_test *t);
 void fe_digest_x86(const fe_test *t, unsigned char out[16]);
+bool fe_parse_aarch64(fe_test *t, const section *s, const char *file, diag *d);
+bool fe_reg_known_aarch64(const fe_test *t, const fe_loc *l);
+const char *fe_reg_canon_aarch64(const fe_test *t, const char *name, bool *narrow);
+void fe_print_aarch64(strbuf *b, const fe_test *t);
+void fe_digest_aarch64(const fe_test *t, unsigned char out[16]);
+/* AArch64 instructions (frontend/print_aarch64.c): one as herd prints it
+ * (LABEL, when not NULL, names its branch target), equality of two
+ * threads' code, and freeing one. */
+void fe_print_a64_instr(strbuf *b, const fe_a64_instr *in, const char *label);
+bool fe_a64_code_equal(const fe_thread *a, const fe_thread *b);
+void fe_a64_instr_clear(fe_a64_instr *in);
 /* Cross-section checks: threads, registers and locations named by the
  * init and the condition exist; C/Java programs use known names. */
 bool fe_check(fe_test *t, const char *file, diag *d);

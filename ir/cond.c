@@ -32,6 +32,14 @@ static const char *const x86_64_regs[] = {
     "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", NULL,
 };
 
+/* AArch64: the general registers by number (X2 before X10), as herd's
+ * register type declares them. */
+static const char *const aarch64_regs[] = {
+    "X0", "X1", "X2", "X3", "X4", "X5", "X6", "X7", "X8", "X9", "X10", "X11", "X12", "X13", "X14", "X15",
+    "X16", "X17", "X18", "X19", "X20", "X21", "X22", "X23", "X24", "X25", "X26", "X27", "X28", "X29", "X30",
+    NULL,
+};
+
 static int reg_rank(const char *const *table, const char *name)
 {
     for (int i = 0; table[i]; i++)
@@ -42,7 +50,10 @@ static int reg_rank(const char *const *table, const char *name)
 
 static int reg_compare(ir_arch arch, const char *a, const char *b)
 {
-    const char *const *table = arch == IR_ARCH_X86 ? x86_regs : arch == IR_ARCH_X86_64 ? x86_64_regs : NULL;
+    const char *const *table = arch == IR_ARCH_X86      ? x86_regs
+                               : arch == IR_ARCH_X86_64 ? x86_64_regs
+                               : arch == IR_ARCH_AARCH64 ? aarch64_regs
+                                                         : NULL;
     if (table) {
         int ra = reg_rank(table, a), rb = reg_rank(table, b);
         if (ra != rb)

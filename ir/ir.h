@@ -49,6 +49,15 @@ typedef enum ir_mode {
     /* AArch64: ordinary access (LDR/STR), acquire (LDAR, LDAXR, SWPA...: herd's
      * set A), acquirePC (LDAPR: Q) and release (STLR, STLXR, SWPL...: L). */
     IR_A64_PLAIN, IR_A64_ACQ, IR_A64_ACQPC, IR_A64_REL,
+    /* AArch64 RMW that both acquires and releases (SWPAL, CASAL, LDADDAL...):
+     * on an IR_RMW only.  An AArch64 RMW is two events, as herd has it, a
+     * read and a write linked by rmw, and each half carries its own mode:
+     * the read IR_A64_ACQ for ACQ and ACQREL (else IR_A64_PLAIN), the
+     * write IR_A64_REL for REL and ACQREL (else IR_A64_PLAIN).  So no event
+     * ever has IR_A64_ACQREL; a model reads A and L off the events' modes.
+     * A CAS that fails only reads: its fail_mode is IR_A64_ACQ (CASA,
+     * CASAL) or IR_A64_PLAIN (CAS, CASL). */
+    IR_A64_ACQREL,
     IR_MODE_COUNT
 } ir_mode;
 const char *ir_mode_name(ir_mode m);    /* text-form spelling: "na" "rlx" ... "plain" "opaque" ... "x86" "locked" */

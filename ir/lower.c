@@ -23,6 +23,7 @@ static ir_arch arch_of(fe_arch a)
     switch (a) {
     case FE_ARCH_X86: return IR_ARCH_X86;
     case FE_ARCH_X86_64: return IR_ARCH_X86_64;
+    case FE_ARCH_AARCH64: return IR_ARCH_AARCH64;
     case FE_ARCH_C: return IR_ARCH_C;
     case FE_ARCH_JAVA: return IR_ARCH_JAVA;
     }

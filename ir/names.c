@@ -9,7 +9,7 @@ static const char *const mode_names[IR_MODE_COUNT] = {
     "none", "na", "rlx", "con", "acq", "rel", "acq_rel", "sc",
     "plain", "opaque", "acquire", "release", "volatile",
     "x86", "locked",
-    "a64", "a64acq", "a64acqpc", "a64rel",
+    "a64", "a64acq", "a64acqpc", "a64rel", "a64acqrel",
 };
 static const char *const fence_names[IR_FENCE_COUNT] = {
     "c", "full", "acquire", "release", "loadload", "storestore",

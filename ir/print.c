@@ -149,10 +149,14 @@ static void add_instr(strbuf *b, const ir_test *t, const ir_block *bl, const ir_
     case IR_LOAD:
         sb_printf(b, "load.%s ", ir_mode_name(in->mode));
         add_operand(b, t, in->addr);
+        if (in->excl)
+            sb_add(b, ", excl");
         break;
     case IR_STORE:
         sb_printf(b, "store.%s ", ir_mode_name(in->mode));
         add_operands(b, t, in->addr, in->a);
+        if (in->excl)
+            sb_add(b, ", excl");
         break;
     case IR_RMW:
         sb_printf(b, "rmw.%s.%s ", ir_rmw_name(in->rmw_op), ir_mode_name(in->mode));
@@ -173,6 +177,8 @@ static void add_instr(strbuf *b, const ir_test *t, const ir_block *bl, const ir_
             if (in->waits)
                 sb_add(b, ", waits");
         }
+        if (in->noret)
+            sb_add(b, ", noret");
         break;
     case IR_FENCE:
         sb_printf(b, "fence.%s", ir_fence_name(in->fence));

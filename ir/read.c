@@ -160,6 +160,10 @@ static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, s
         ok = ok && take_operand(r, th, &in.addr);
         if (ok && in.op == IR_STORE)
             ok = rd_expect_punct(r, ",") && take_operand(r, th, &in.a);
+        if (ok && rd_accept_punct(r, ",")) {
+            ok = rd_expect_word(r, "excl");
+            in.excl = true;
+        }
     } else if (!strcmp(opname, "rmw")) {
         in.op = IR_RMW;
         ok = rd_expect_punct(r, ".") && rd_take_enum(r, ir_rmw_from_name, "an rmw operation", &e);
@@ -177,6 +181,9 @@ static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, s
                 } else if (rd_is_word(r, "weak")) {
                     in.weak = true;
                     ok = rd_next(r);
+                } else if (rd_is_word(r, "noret")) {
+                    in.noret = true;
+                    ok = rd_next(r);
                 } else if (rd_is_word(r, "ok")) {
                     int fl = r->tok.line, fc = r->tok.col;
                     ok = rd_next(r) && rd_expect_punct(r, "%") && rd_take_int(r, "a value number", &in.flag);
@@ -185,14 +192,19 @@ static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, s
                     if (ok && in.flag >= th->nvals)
                         th->nvals = in.flag + 1;
                 } else {
-                    ok = rd_err_tok(r, "'fail', 'weak' or 'ok'");
+                    ok = rd_err_tok(r, "'fail', 'weak', 'noret' or 'ok'");
                 }
             }
         } else if (ok) {
             ok = take_operand(r, th, &in.a);
-            if (ok && rd_accept_punct(r, ",")) {
-                ok = rd_expect_word(r, "waits");
-                in.waits = true;
+            while (ok && rd_accept_punct(r, ",")) {
+                if (rd_is_word(r, "noret"))
+                    in.noret = true;
+                else if (!rd_is_word(r, "waits"))
+                    ok = rd_err_tok(r, "'waits' or 'noret'");
+                else
+                    in.waits = true;
+                ok = ok && rd_next(r);
             }
         }
     } else if (!strcmp(opname, "lock") || !strcmp(opname, "trylock") || !strcmp(opname, "unlock")) {

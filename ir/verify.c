@@ -60,6 +60,15 @@ bool ir_mode_legal(ir_arch arch, ir_op op, ir_mode m)
         if (op == IR_RMW)
             return m == IR_X86_LOCKED;
         return m == IR_X86_PLAIN || m == IR_X86_LOCKED;
+    case IR_ARCH_AARCH64:
+        /* LDR/LDAR/LDAPR, STR/STLR, and the RMWs' four orderings (the
+         * modes of the halves: ir.h's IR_A64_ACQREL) */
+        switch (op) {
+        case IR_LOAD: return m == IR_A64_PLAIN || m == IR_A64_ACQ || m == IR_A64_ACQPC;
+        case IR_STORE: return m == IR_A64_PLAIN || m == IR_A64_REL;
+        case IR_RMW: return m == IR_A64_PLAIN || m == IR_A64_ACQ || m == IR_A64_REL || m == IR_A64_ACQREL;
+        default: return false;
+        }
     case IR_ARCH_C:
         switch (op) {
         case IR_LOAD: return m == IR_MO_NA || m == IR_MO_RLX || m == IR_MO_CON || m == IR_MO_ACQ || m == IR_MO_SC;
@@ -92,6 +101,8 @@ static bool fence_legal(ir_arch arch, const ir_instr *in)
     case IR_ARCH_X86_64:
         return (in->fence == IR_FENCE_MFENCE || in->fence == IR_FENCE_LFENCE || in->fence == IR_FENCE_SFENCE) &&
                in->mode == IR_MODE_NONE;
+    case IR_ARCH_AARCH64:
+        return in->fence >= IR_FENCE_DMB_SY && in->fence <= IR_FENCE_ISB && in->mode == IR_MODE_NONE;
     case IR_ARCH_C:
         return in->fence == IR_FENCE_C && ir_mode_legal(arch, IR_FENCE, in->mode);
     case IR_ARCH_JAVA:
@@ -236,7 +247,9 @@ static bool check_target(vctx *c, const ir_instr *in, int b)
 static bool check_shape(vctx *c, const ir_instr *in)
 {
     const ir_arch arch = c->t->arch;
-    bool has_dst = in->op == IR_LOAD || in->op == IR_RMW || in->op == IR_BIN || in->op == IR_PHI;
+    /* a store-exclusive defines its status (0 written, 1 failed) */
+    bool has_dst = in->op == IR_LOAD || in->op == IR_RMW || in->op == IR_BIN || in->op == IR_PHI ||
+                   (in->op == IR_STORE && in->excl);
     if (has_dst && (in->dst < 0 || in->dst >= c->th->nvals))
         return FAIL(c, in, "%s defines no valid value (dst %d)", ir_op_name(in->op), in->dst);
     if (in->op == IR_LOCK && in->dst >= c->th->nvals)
@@ -245,6 +258,10 @@ static bool check_shape(vctx *c, const ir_instr *in)
         return FAIL(c, in, "%s cannot define a value", ir_op_name(in->op));
     if (in->op != IR_PHI && in->nphi_args)
         return FAIL(c, in, "%s has phi arguments", ir_op_name(in->op));
+    if (in->excl && (arch != IR_ARCH_AARCH64 || (in->op != IR_LOAD && in->op != IR_STORE)))
+        return FAIL(c, in, "only an AArch64 load or store is exclusive%s", "");
+    if (in->noret && (arch != IR_ARCH_AARCH64 || in->op != IR_RMW))
+        return FAIL(c, in, "only an AArch64 rmw discards its result (noret)%s", "");
     bool cas = in->op == IR_RMW && in->rmw_op == IR_RMW_CAS;
     if (!cas && in->flag != -1)
         return FAIL(c, in, "only a cas has a success flag (ok %%%d)", in->flag);

@@ -12,6 +12,13 @@ static const isa rows[ISA_COUNT] = {
         .id = ISA_X86_64, .name = "X86_64", .att = true, .wide = true, .acc = "rax",
         .model = "x86tso", .native = "x86", .all_atomic = true,
     },
+    /* No native runner: litmusc runs on x86 machines only, and an AArch64
+     * test's instructions mean nothing there.  Every access is a machine
+     * access, with no data race in the C sense. */
+    [ISA_AARCH64] = {
+        .id = ISA_AARCH64, .name = "AArch64", .att = false, .wide = true, .acc = "X0",
+        .model = "aarch64", .native = NULL, .all_atomic = true,
+    },
 };
 
 /* Architecture values past the instruction sets are the source languages. */

@@ -1,7 +1,7 @@
 #ifndef LITMUSC_ISA_ISA_H
 #define LITMUSC_ISA_ISA_H
 /* The instruction sets litmusc reads: one row per machine dialect of herd's
- * litmus format (X86, X86_64), in isa/isa.c.  The rest of the program asks
+ * litmus format (X86, X86_64, AArch64), in isa/isa.c.  The rest of the program asks
  * a test's row what it needs to know about the machine, never the
  * architecture's name: which model herd judges it under, which native
  * runner runs it, whether its accesses are all atomic.
@@ -22,7 +22,8 @@
  * each stage's hook table names (fe_parse_STEM, lw_STEM_thread, ...). */
 #define ISA_LIST(X) \
     X(X86, x86)     \
-    X(X86_64, x86)
+    X(X86_64, x86)  \
+    X(AARCH64, aarch64)
 
 #define ISA_ID(id, stem) ISA_##id,
 typedef enum isa_id { ISA_LIST(ISA_ID) ISA_COUNT } isa_id;

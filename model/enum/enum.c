@@ -426,6 +426,8 @@ static bool build_events(enumr *e)
                     er_add(&x->po, k, base + j);
             if (te->partner > i)
                 er_add(&x->rmw, k, base + te->partner);
+            if (te->lxsx >= 0)      /* an AArch64 exclusive pair: load -> store */
+                er_add(&x->rmw, base + te->lxsx, k);
             if (te->kind & EV_W)
                 es_add(&e->locw[te->loc], k);
             if (te->kind & EV_R)

@@ -20,6 +20,9 @@ typedef struct walk {
      * would find by case analysis). */
     const ir_instr *forced_in;
     int forced_loc;
+    /* AArch64: 1 + the index in ev of the load-exclusive whose
+     * reservation is open, 0 when none (see store_excl) */
+    int resv;
 } walk;
 
 typedef struct walker {
@@ -51,6 +54,7 @@ static void walk_clone(walk *dst, const walk *src, int nvals)
     dst->ctrl = src->ctrl;
     dst->forced_in = src->forced_in;
     dst->forced_loc = src->forced_loc;
+    dst->resv = src->resv;
 }
 
 static void walk_free(walk *w)
@@ -129,6 +133,7 @@ static tev new_event(unsigned kind, const ir_instr *in)
     e.rslot = -1;
     e.wval = -1;
     e.partner = -1;
+    e.lxsx = -1;
     e.mode = in->mode;
     e.instr = in;
     return e;
@@ -267,10 +272,19 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
         add_cond(w, vx_bin(p, IR_EQ, old, vx_const(p, 0)), true);
     uint64_t ddeps = p->e[nv].deps & ~((uint64_t)1 << slot);
     bool x86 = in->mode == IR_X86_LOCKED || in->mode == IR_X86_PLAIN;
-    ir_mode rmode = in->mode;
+    bool a64 = in->mode >= IR_A64_PLAIN && in->mode <= IR_A64_ACQREL;
+    ir_mode rmode = in->mode, wmode = in->mode;
+    if (a64) {
+        /* herd's AArch64 RMW: the read is in A for SWPA/SWPAL..., the
+         * write in L for SWPL/SWPAL... (ir.h, IR_A64_ACQREL) */
+        bool acq = in->mode == IR_A64_ACQ || in->mode == IR_A64_ACQREL;
+        bool rel = in->mode == IR_A64_REL || in->mode == IR_A64_ACQREL;
+        rmode = acq ? IR_A64_ACQ : IR_A64_PLAIN;
+        wmode = rel ? IR_A64_REL : IR_A64_PLAIN;
+    }
     if (!writes && in->fail_mode != IR_MODE_NONE)
         rmode = in->fail_mode;
-    if (x86) {
+    if (x86 || a64) {
         /* A locked instruction is a read and a write linked by rmw. */
         tev r = new_event(EV_R, in);
         r.loc = loc; r.rslot = slot; r.rmw_op = in->rmw_op; r.addr_deps = adeps;
@@ -279,7 +293,7 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
         add_event(w, r);
         if (writes) {
             tev wr = new_event(EV_W, in);
-            wr.loc = loc; wr.wval = nv; wr.rmw_op = in->rmw_op; wr.is_rmw = true;
+            wr.loc = loc; wr.wval = nv; wr.rmw_op = in->rmw_op; wr.is_rmw = true; wr.mode = wmode;
             wr.addr_deps = adeps; wr.data_deps = ddeps;
             wr.partner = (int)w->nev - 1;
             w->ev[w->nev - 1].partner = (int)w->nev;
@@ -391,6 +405,8 @@ static bool do_access(walker *k, walk *w, const ir_instr *in)
         tev e = new_event(EV_R, in);
         e.loc = loc; e.rslot = slot; e.addr_deps = adeps;
         add_event(w, e);
+        if (in->excl)       /* a load-exclusive opens the thread's reservation */
+            w->resv = (int)w->nev;
         if (in->dst >= 0)
             w->env[in->dst] = vx_read(p, slot);
         return true;
@@ -399,6 +415,44 @@ static bool do_access(walker *k, walk *w, const ir_instr *in)
         return false;
     tev e = new_event(EV_W, in);
     e.loc = loc; e.wval = a; e.addr_deps = adeps; e.data_deps = p->e[a].deps;
+    add_event(w, e);
+    return true;
+}
+
+/* An AArch64 store-exclusive, as herd 7.57 runs it: it may write only
+ * when the thread's last load-exclusive was to the same location and no
+ * store-exclusive came since; then it either writes (status 0, paired
+ * with that load by rmw) or fails (status 1, no event), and either way it
+ * ends the reservation.  Otherwise it fails.  *CAN: whether IN may write
+ * on path W. */
+static bool excl_reserved(walker *k, walk *w, const ir_instr *in, bool *can)
+{
+    int loc = -1;
+    uint64_t adeps;
+    if (!address(k, w, in, &loc, &adeps))
+        return false;
+    *can = w->resv > 0 && w->ev[w->resv - 1].loc == loc;
+    return true;
+}
+
+/* The store-exclusive IN on W, writing (SUCCESS, which excl_reserved
+ * allowed) or failing. */
+static bool store_excl(walker *k, walk *w, const ir_instr *in, bool success)
+{
+    vpool *p = &k->out->pool;
+    int loc = -1, a = -1;
+    uint64_t adeps;
+    if (!address(k, w, in, &loc, &adeps) || !operand(k, w, in->a, in, &a))
+        return false;
+    int lx = w->resv - 1;
+    w->resv = 0;
+    if (in->dst >= 0)
+        w->env[in->dst] = vx_const(p, success ? 0 : 1);
+    if (!success)
+        return true;
+    tev e = new_event(EV_W, in);
+    e.loc = loc; e.wval = a; e.addr_deps = adeps; e.data_deps = p->e[a].deps;
+    e.lxsx = lx;
     add_event(w, e);
     return true;
 }
@@ -452,6 +506,22 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                 return;
             case IR_LOAD:
             case IR_STORE:
+                if (in->op == IR_STORE && in->excl) {
+                    /* the writing side on a copy when this path may take it */
+                    bool can = false;
+                    if (!excl_reserved(k, w, in, &can))
+                        return;
+                    if (can) {
+                        walk w2;
+                        walk_clone(&w2, w, th->nvals);
+                        if (store_excl(k, &w2, in, true))
+                            run_from(k, &w2, block, prev, i + 1);
+                        walk_free(&w2);
+                    }
+                    if (!store_excl(k, w, in, false))
+                        return;
+                    break;
+                }
                 if (!do_access(k, w, in))
                     return;
                 break;

@@ -22,7 +22,9 @@ typedef struct tev {
     bool is_rmw;
     int rslot;                  /* EV_R: read slot of the value read */
     int wval;                   /* EV_W: expression of the value written */
-    int partner;                /* x86 locked RMW: index of the other half, else -1 */
+    int partner;                /* x86 or AArch64 RMW: index of the other half, else -1 */
+    int lxsx;                   /* AArch64 store-exclusive that wrote: index of the load-
+                                 * exclusive it pairs with (herd's rmw), else -1 */
     uint64_t addr_deps, data_deps, ctrl_deps;  /* read slots */
     const ir_instr *instr;
 } tev;

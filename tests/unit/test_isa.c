@@ -40,6 +40,26 @@ static void test_named(void **state)
     assert_null(isa_named("x86", 3));
     assert_null(isa_named("X86_6", 5));
     assert_null(isa_named("C", 1));
+    assert_int_equal(isa_named("AArch64", 7)->id, ISA_AARCH64);
+    assert_null(isa_named("AARCH64", 7));
+}
+
+/* AArch64 has no native runner here, is judged under the aarch64 model,
+ * and has no data races (machine accesses). */
+static void test_aarch64_row(void **state)
+{
+    (void)state;
+    assert_string_equal(ir_arch_name(IR_ARCH_AARCH64), "AArch64");
+    assert_ptr_equal(isa_of(FE_ARCH_AARCH64), isa_of(IR_ARCH_AARCH64));
+    assert_string_equal(isa_native_target(IR_ARCH_AARCH64, "c11"), "c11");
+    assert_string_equal(model_default_name(IR_ARCH_AARCH64), "aarch64");
+    assert_true(isa_all_atomic(IR_ARCH_AARCH64));
+    assert_true(isa_of(IR_ARCH_AARCH64)->wide);
+    assert_false(isa_of(IR_ARCH_AARCH64)->att);
+    assert_int_equal(ir_mode_from_name("a64acqrel"), IR_A64_ACQREL);
+    assert_true(ir_mode_legal(IR_ARCH_AARCH64, IR_RMW, IR_A64_ACQREL));
+    assert_false(ir_mode_legal(IR_ARCH_AARCH64, IR_LOAD, IR_A64_REL));
+    assert_false(ir_mode_legal(IR_ARCH_AARCH64, IR_STORE, IR_A64_ACQ));
 }
 
 /* What the seven former name tests now ask: X86 and X86_64 run on the x86
@@ -67,6 +87,7 @@ int main(void)
         cmocka_unit_test(test_rows_by_arch),
         cmocka_unit_test(test_named),
         cmocka_unit_test(test_answers),
+        cmocka_unit_test(test_aarch64_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,286 @@
+/* Lowering of AArch64 threads (herd's AArch64 dialect) to the IR.
+ *
+ * Registers are the source registers X0..X30 (a W register is the same
+ * register; values are not cut to 32 bits); WZR/XZR read 0 and drop what
+ * is written.  Accesses carry herd's orderings as IR_A64_* modes, an
+ * exclusive pair (LDXR/STXR and their A/L forms) is a load and a store
+ * marked excl, the store defining its status register (0 written, 1
+ * failed; the model decides which, as herd does), and each LSE atomic is
+ * one IR_RMW (two events in the model).  The flags that CMP, ADDS and
+ * SUBS set are kept as the two values compared, in two hidden registers,
+ * so that a B.cond, CSET or CSEL after a join sees them merged.
+ *
+ * Nothing is folded across a register: `EOR W3,W2,W2` is a value computed
+ * from W2 (0, but an address dependency where it is added to an address),
+ * as herd keeps it.  Jumps go forward only (no loops). */
+#include <stdlib.h>
+#include <string.h>
+#include "frontend/frontend.h"
+#include "ir/lower_int.h"
+#include "util/mem.h"
+
+static const char *const xnames[31] = {
+    "X0", "X1", "X2", "X3", "X4", "X5", "X6", "X7", "X8", "X9", "X10", "X11", "X12", "X13", "X14", "X15",
+    "X16", "X17", "X18", "X19", "X20", "X21", "X22", "X23", "X24", "X25", "X26", "X27", "X28", "X29", "X30",
+};
+/* The flags as the two values compared; not source registers. */
+#define FLAG_L "NZCV.l"
+#define FLAG_R "NZCV.r"
+
+typedef struct label {
+    const char *name;
+    bool defined;
+    lw_edges pending;
+} label;
+
+typedef struct a64 {
+    lw *w;
+    label *labels;
+    size_t nlabels, cap;
+} a64;
+
+static label *find_label(a64 *x, const char *name)
+{
+    for (size_t i = 0; i < x->nlabels; i++)
+        if (!strcmp(x->labels[i].name, name))
+            return &x->labels[i];
+    label l = {name, false, {0}};
+    VEC_PUSH(x->labels, x->nlabels, x->cap, l);
+    return &x->labels[x->nlabels - 1];
+}
+
+static fe_pos pos_of(int line, int col)
+{
+    fe_pos p = {line, col};
+    return p;
+}
+
+static ir_operand get_reg(lw *w, int r)
+{
+    if (r == FE_A64_ZR)
+        return ir_imm(0);
+    return w->cur[lw_find_reg(w, xnames[r])];
+}
+
+static void set_reg(lw *w, int r, ir_operand v)
+{
+    if (r != FE_A64_ZR)
+        w->cur[lw_find_reg(w, xnames[r])] = v;
+}
+
+/* A register or an immediate operand's value. */
+static ir_operand value_of(lw *w, const fe_a64_opnd *o)
+{
+    return o->kind == FE_AO_IMM ? ir_imm(o->imm) : get_reg(w, o->reg);
+}
+
+/* The address an [Xn...] operand names: base + index (shifted) + offset.
+ * SXTW / UXTW are not applied: litmus indices are small. */
+static ir_operand address(lw *w, const fe_a64_opnd *o)
+{
+    ir_operand a = get_reg(w, o->reg);
+    if (o->index >= 0) {
+        ir_operand i = get_reg(w, o->index);
+        if (o->shift)
+            i = lw_bin(w, IR_SHL, i, ir_imm(o->shift));
+        a = lw_bin(w, IR_ADD, a, i);
+    }
+    if (o->imm)
+        a = lw_bin(w, IR_ADD, a, ir_imm(o->imm));
+    return a;
+}
+
+/* The 0/1 value of condition K on the flags. */
+static ir_operand cond_value(lw *w, fe_a64_cond k)
+{
+    ir_operand l = w->cur[lw_find_reg(w, FLAG_L)], r = w->cur[lw_find_reg(w, FLAG_R)];
+    switch (k) {
+    case FE_A64_EQ: return lw_bin(w, IR_EQ, l, r);
+    case FE_A64_NE: return lw_bin(w, IR_NE, l, r);
+    case FE_A64_LT: return lw_bin(w, IR_LT, l, r);
+    case FE_A64_GE: return lw_bin(w, IR_GE, l, r);
+    case FE_A64_GT: return lw_bin(w, IR_GT, l, r);
+    case FE_A64_LE: return lw_bin(w, IR_LE, l, r);
+    case FE_A64_MI: return lw_bin(w, IR_LT, lw_bin(w, IR_SUB, l, r), ir_imm(0));
+    case FE_A64_PL: return lw_bin(w, IR_GE, lw_bin(w, IR_SUB, l, r), ir_imm(0));
+    case FE_A64_COND_COUNT: break;
+    }
+    return ir_imm(0);
+}
+
+static void set_flags(lw *w, ir_operand l, ir_operand r)
+{
+    w->cur[lw_find_reg(w, FLAG_L)] = l;
+    w->cur[lw_find_reg(w, FLAG_R)] = r;
+}
+
+/* herd's sets A, Q and L as one IR mode (ir.h: IR_A64_ACQREL). */
+static ir_mode mode_of(const fe_a64_instr *in)
+{
+    if (in->acq && in->rel)
+        return IR_A64_ACQREL;
+    return in->acq ? IR_A64_ACQ : in->acqpc ? IR_A64_ACQPC : in->rel ? IR_A64_REL : IR_A64_PLAIN;
+}
+
+/* SWP, LD<op> and ST<op>, CAS. */
+static void atomic(lw *w, const fe_a64_instr *in)
+{
+    ir_operand addr = address(w, &in->o[in->nops - 1]);
+    ir_operand s = get_reg(w, in->o[0].reg);
+    ir_mode mode = mode_of(in);
+    int dst = -1;   /* the register given the old value */
+    ir_instr *r;
+    if (in->op == FE_A64_CAS) {
+        r = lw_cas(w, addr, s, get_reg(w, in->o[1].reg), mode, in->acq ? IR_A64_ACQ : IR_A64_PLAIN);
+        dst = in->o[0].reg;
+    } else {
+        ir_rmw_op op = in->op == FE_A64_SWP ? IR_RMW_XCHG : in->op == FE_A64_LDADD ? IR_RMW_ADD
+                     : in->op == FE_A64_LDEOR ? IR_RMW_XOR : in->op == FE_A64_LDSET ? IR_RMW_OR : IR_RMW_AND;
+        if (in->op == FE_A64_LDCLR)     /* bit clear: AND with the complement */
+            s = lw_bin(w, IR_XOR, s, ir_imm(-1));
+        lw_rmw(w, op, addr, s, mode);
+        r = &w->th->blocks[w->block].instrs[w->th->blocks[w->block].ninstrs - 1];
+        dst = in->noret ? FE_A64_ZR : in->o[1].reg;
+    }
+    r->noret = in->noret || dst == FE_A64_ZR;
+    set_reg(w, dst, ir_value(r->dst));
+}
+
+static bool branch_to(a64 *x, const fe_a64_instr *in, const fe_a64_opnd *t, ir_operand cond, bool always)
+{
+    lw *w = x->w;
+    label *l = find_label(x, t->label);
+    if (l->defined)
+        return lw_error(w, pos_of(t->line, t->col), "jump back to label %s: loops are not supported", t->label);
+    (void)in;
+    if (always)
+        lw_jump(w, &l->pending);
+    else
+        lw_branch_then(w, cond, &l->pending);
+    return true;
+}
+
+static bool instr(a64 *x, const fe_a64_instr *in)
+{
+    lw *w = x->w;
+    const fe_a64_opnd *o = in->o;
+    switch (in->op) {
+    case FE_A64_EMPTY: case FE_A64_NOP:
+        return true;
+    case FE_A64_LDR:
+        set_reg(w, o[0].reg, lw_load(w, address(w, &o[1]), mode_of(in)));
+        return true;
+    case FE_A64_STR:
+        lw_store(w, address(w, &o[1]), get_reg(w, o[0].reg), mode_of(in));
+        return true;
+    case FE_A64_LDXR: {
+        ir_operand v = lw_load(w, address(w, &o[1]), mode_of(in));
+        w->th->blocks[w->block].instrs[w->th->blocks[w->block].ninstrs - 1].excl = true;
+        set_reg(w, o[0].reg, v);
+        return true;
+    }
+    case FE_A64_STXR: {
+        ir_operand addr = address(w, &o[2]);
+        ir_operand v = get_reg(w, o[1].reg);
+        ir_instr *s = lw_emit(w, IR_STORE);
+        s->addr = addr;
+        s->a = v;
+        s->mode = mode_of(in);
+        s->excl = true;
+        s->dst = ir_new_val(w->th);
+        set_reg(w, o[0].reg, ir_value(s->dst));
+        return true;
+    }
+    case FE_A64_SWP: case FE_A64_CAS: case FE_A64_LDADD: case FE_A64_LDCLR: case FE_A64_LDEOR: case FE_A64_LDSET:
+        atomic(w, in);
+        return true;
+    case FE_A64_DMB:
+        lw_fence(w, (ir_fence_kind)(IR_FENCE_DMB_SY + in->barrier), IR_MODE_NONE);
+        return true;
+    case FE_A64_DSB:
+        lw_fence(w, (ir_fence_kind)(IR_FENCE_DSB_SY + in->barrier), IR_MODE_NONE);
+        return true;
+    case FE_A64_ISB:
+        lw_fence(w, IR_FENCE_ISB, IR_MODE_NONE);
+        return true;
+    case FE_A64_MOV:
+        set_reg(w, o[0].reg, value_of(w, &o[1]));
+        return true;
+    case FE_A64_ADD: case FE_A64_SUB: case FE_A64_EOR: case FE_A64_AND: case FE_A64_ORR:
+    case FE_A64_ADDS: case FE_A64_SUBS: {
+        static const ir_binop ops[] = {
+            [FE_A64_ADD] = IR_ADD, [FE_A64_SUB] = IR_SUB, [FE_A64_EOR] = IR_XOR, [FE_A64_AND] = IR_AND,
+            [FE_A64_ORR] = IR_OR, [FE_A64_ADDS] = IR_ADD, [FE_A64_SUBS] = IR_SUB,
+        };
+        ir_operand a = get_reg(w, o[1].reg), b = value_of(w, &o[2]);
+        ir_operand r = lw_bin(w, ops[in->op], a, b);
+        if (in->op == FE_A64_SUBS)
+            set_flags(w, a, b);
+        else if (in->op == FE_A64_ADDS)
+            set_flags(w, r, ir_imm(0));
+        set_reg(w, o[0].reg, r);
+        return true;
+    }
+    case FE_A64_CMP:
+        set_flags(w, get_reg(w, o[0].reg), value_of(w, &o[1]));
+        return true;
+    case FE_A64_CSET:
+        set_reg(w, o[0].reg, cond_value(w, in->cond));
+        return true;
+    case FE_A64_CSEL: {
+        /* m + c * (n - m): depends on both registers and the flags */
+        ir_operand c = cond_value(w, in->cond), n = get_reg(w, o[1].reg), m = get_reg(w, o[2].reg);
+        set_reg(w, o[0].reg, lw_bin(w, IR_ADD, m, lw_bin(w, IR_MUL, c, lw_bin(w, IR_SUB, n, m))));
+        return true;
+    }
+    case FE_A64_B:
+        return branch_to(x, in, &o[0], ir_imm(1), true);
+    case FE_A64_BCOND:
+        return branch_to(x, in, &o[0], cond_value(w, in->cond), false);
+    case FE_A64_CBZ: case FE_A64_CBNZ:
+        return branch_to(x, in, &o[1], lw_bin(w, in->op == FE_A64_CBZ ? IR_EQ : IR_NE, get_reg(w, o[0].reg),
+                                               ir_imm(0)), false);
+    case FE_A64_OP_COUNT:
+        break;
+    }
+    return lw_error(w, pos_of(in->line, in->col), "unknown instruction");
+}
+
+/* One cell: the join of the edges into its label, then its instruction. */
+static bool row(a64 *x, const fe_a64_instr *in)
+{
+    lw *w = x->w;
+    lw_set_src(w, pos_of(in->line, in->col), in->op == FE_A64_EMPTY ? NULL : fe_a64_instr_text(in));
+    if (in->label) {
+        label *l = find_label(x, in->label);
+        l->defined = true;
+        lw_add_fall(w, &l->pending);
+        lw_join(w, &l->pending);
+    }
+    if (w->block < 0)
+        return true;    /* unreachable: after a B, before any label */
+    return instr(x, in);
+}
+
+bool lw_aarch64_thread(lw *w)
+{
+    a64 x = {.w = w};
+    const fe_thread *ft = w->ft_th;
+    lw_add_reg(w, FLAG_L, true);
+    lw_add_reg(w, FLAG_R, true);
+    for (int i = 0; i < ft->na64; i++)
+        for (int k = 0; k < ft->a64[i].nops; k++) {
+            const fe_a64_opnd *o = &ft->a64[i].o[k];
+            if ((o->kind == FE_AO_REG || o->kind == FE_AO_MEM) && o->reg != FE_A64_ZR)
+                lw_add_reg(w, xnames[o->reg], false);
+            if (o->kind == FE_AO_MEM && o->index >= 0)
+                lw_add_reg(w, xnames[o->index], false);
+        }
+    bool ok = true;
+    for (int i = 0; ok && i < ft->na64; i++)
+        ok = row(&x, &ft->a64[i]);
+    for (size_t i = 0; i < x.nlabels; i++)
+        lw_edges_free(&x.labels[i].pending);
+    free(x.labels);
+    return ok;
+}
