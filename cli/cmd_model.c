@@ -26,7 +26,7 @@ static void usage(FILE *f)
                "Compute each test's allowed final states under a memory model and print\n"
                "them as herd7 does (States, Ok/No, Witnesses, Observation, Hash); with\n"
                "--graph, also draw every witness execution, as herd7's -show prop -gv does.\n\n"
-               "  --model M       model by name (sc, x86tso, rc11, jam21, jls04) or a .cat file;\n"
+               "  --model M       model by name (sc, x86tso, rc11, jam21, aarch64, jls04) or a .cat file;\n"
                "                  default: x86tso for X86, rc11 for C, jam21 for Java\n"
                "  --json          the results as one JSON object (schema litmusc/1, see the README)\n"
                "  --notes         after each herd block, comment lines naming a data race\n"

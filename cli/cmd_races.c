@@ -38,7 +38,7 @@ static void usage(FILE *f)
                "execution (1, 2, ... as the model finds them) where the pair races.  Java's\n"
                "races are marked benign (Java defines plain races); an X86 test has none\n"
                "(every x86 access is atomic): `Races NAME 0`.\n\n"
-               "  --model M   model by name (sc, x86tso, rc11, jam21, jls04) or a .cat file;\n"
+               "  --model M   model by name (sc, x86tso, rc11, jam21, aarch64, jls04) or a .cat file;\n"
                "              default: x86tso for X86, rc11 for C, jam21 for Java\n"
                "  --detector D  the pairs race detector D reports over the consistent\n"
                "              executions: exact (the race above), hb (pure happens-before\n"

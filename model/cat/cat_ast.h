@@ -147,6 +147,7 @@ typedef struct cat_ins {
 
 typedef struct cat_file {
     char *title;                /* header line, "" when none */
+    bool catdep;                /* says `catdep`: it computes the dependencies itself */
     cat_ins *ins;
     int nins;
 } cat_file;

@@ -30,6 +30,7 @@ cat_run *cat_run_new(const cat_model *m)
     r->globals = xcalloc((size_t)m->nglobals, sizeof *r->globals);
     r->ins_cached = xcalloc((size_t)(m->ntop + 1), sizeof *r->ins_cached);
     r->key = xcalloc(1, sizeof *r->key);
+    r->virt = xcalloc(EXEC_MAX, sizeof *r->virt);
     return r;
 }
 
@@ -46,6 +47,7 @@ void cat_run_free(cat_run *r)
     free(r->globals);
     free(r->ins_cached);
     free(r->key);
+    free(r->virt);
     free(r);
 }
 
@@ -93,14 +95,21 @@ bool cat_run_check(cat_run *r, const exec *x, cat_verdict *out, diag *d)
     memset(out, 0, sizeof *out);
     r->stack_base = (uintptr_t)__builtin_frame_address(0);
     r->x = x;
-    r->n = x->n;
-    r->all = cr_all(x->n);
     r->out = out;
     r->d = d;
     r->error = false;
     r->cur = &r->arena;
     arena_reset(&r->arena);
-    if (!r->have_key || r->dry || !same_structure(r->key, x)) {
+    bool fresh = !r->have_key || r->dry || !same_structure(r->key, x);
+    if (fresh && !cat_a64_layout(r)) {
+        r->have_key = false;
+        diag_fail(d, "model %s: a test of %d events whose registers and branches make more than %d",
+                  r->m->name, x->n, EXEC_MAX);
+        return false;
+    }
+    r->n = x->n + r->nvirt;
+    r->all = cr_all(r->n);
+    if (fresh) {
         arena_reset(&r->static_arena);
         memset(r->ins_cached, 0, (size_t)(r->m->ntop + 1) * sizeof *r->ins_cached);
         make_constants(r);

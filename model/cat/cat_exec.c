@@ -205,7 +205,8 @@ static int with_co(cat_run *r, const cat_ins *in, bool *keep)
 {
     const cat_expr *e = in->e;
     exec_rel *co = cat_new_rel(r);
-    cr_copy(co, &r->x->co, r->n);
+    cr_copy(co, &r->x->co, r->x->n);
+    if (r->n > r->x->n) memset(&co->row[r->x->n], 0, (size_t)(r->n - r->x->n) * sizeof co->row[0]);
     *cat_slot_ref(r, NULL, in->slot) = cv_rel(co);
     if (e->op == CE_APP && e->kids[0]->op == CE_VAR &&
         (!strcmp(e->kids[0]->name, "generate_cos") || !strcmp(e->kids[0]->name, "generate_orders"))) {
@@ -213,7 +214,7 @@ static int with_co(cat_run *r, const cat_ins *in, bool *keep)
         cat_val arg;
         if (!cat_eval(r, e->kids[1], NULL, &arg)) return X_ERROR;
         exec_set s = es_none();
-        for (int i = 0; i < r->n; i++) if (r->x->ev[i].kind & EV_W) es_add(&s, i);
+        for (int i = 0; i < r->x->n; i++) if (r->x->ev[i].kind & EV_W) es_add(&s, i);
         cat_val pv = arg;
         if (!cos) {
             if (arg.kind != CV_TUPLE || arg.n != 2) {
@@ -229,7 +230,7 @@ static int with_co(cat_run *r, const cat_ins *in, bool *keep)
         cr_copy(pc, p, r->n);
         cr_plus_inplace(pc, r->n);
         *keep = true;
-        for (int i = 0; i < r->n && *keep; i++) {
+        for (int i = 0; i < r->x->n && *keep; i++) {
             if (!es_has(s, i)) continue;
             exec_set need = es_and(pc->row[i], s), b = need;
             for (int j; (j = es_pop(&b)) >= 0;)

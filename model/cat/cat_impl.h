@@ -60,14 +60,32 @@ typedef enum cat_builtin {
     CB_O, CB_RA, CB_V,
     CB_X, CB_MFENCE, CB_LFENCE, CB_SFENCE,
     CB_LK, CB_LKR, CB_LKW, CB_LS, CB_LF, CB_UL,
-    CB_SET_LAST = CB_UL,
+    /* AArch64 (cat_prim_a64.c): release, acquirePC, LSE without result,
+     * barriers, and the register and branch events of a model that
+     * computes its own dependencies (catdep) */
+    CB_L, CB_Q, CB_NORET,
+    CB_DMB_SY, CB_DMB_ST, CB_DMB_LD, CB_DMB_ISH, CB_DMB_ISHST, CB_DMB_ISHLD,
+    CB_DMB_OSH, CB_DMB_OSHST, CB_DMB_OSHLD,
+    CB_DSB_SY, CB_DSB_ST, CB_DSB_LD, CB_DSB_ISH, CB_DSB_ISHST, CB_DSB_ISHLD,
+    CB_DSB_OSH, CB_DSB_OSHST, CB_DSB_OSHLD, CB_ISB,
+    CB_BCC, CB_RREG, CB_WREG, CB_DATA_PORT, CB_NDATA,
+    /* AArch64 sets of what litmusc's tests never have (virtual memory,
+     * tags, caches, exceptions, instruction fetch): always empty */
+    CB_A64_EMPTY_FIRST,
+    CB_A64_EMPTY_LAST = CB_A64_EMPTY_FIRST + 39,
+    CB_SET_LAST = CB_A64_EMPTY_LAST,
     /* relations */
     CB_ID, CB_LOC, CB_INT, CB_EXT, CB_PO, CB_RF, CB_RMWREL, CB_AMO,
     CB_ADDR, CB_DATA, CB_CTRL, CB_SM, CB_SI, CB_PARTIAL_PO,
-    CB_REL_LAST = CB_PARTIAL_PO,
+    /* AArch64: intra-instruction order, register read-from, instances */
+    CB_IICO_DATA, CB_IICO_CTRL, CB_IICO_ORDER, CB_RF_REG, CB_SAME_INSTANCE,
+    CB_SAME_LOW_ORDER_BITS, CB_INV_DOMAIN, CB_SAME_TAG_LOC,
+    CB_REL_LAST = CB_SAME_TAG_LOC,
     /* functions */
     CB_DOMAIN, CB_RANGE, CB_CLASSES_LOC, CB_CLASSES, CB_LINEARISATIONS, CB_FAIL,
     CB_DIFFERENT_VALUES, CB_CROSS_ORDERS, CB_CROSS,
+    /* AArch64's functions over page-table entries (empty without them) */
+    CB_SAME_OA, CB_OA_CHANGES, CB_AT_LEAST_ONE_WRITABLE,
     CB_COUNT
 } cat_builtin;
 
@@ -75,6 +93,19 @@ const char *cat_builtin_name(int b);
 /* Which built-in sets and relations depend only on the events and po (not
  * on rf, co, FW or values): those are cached across candidates. */
 bool cat_builtin_static(int b);
+
+/* A register or branch event that litmusc's executions do not have but a
+ * model that computes its own dependencies (herd's `catdep`) reads them
+ * from: the register written by a read (CV_WREG), the address and data
+ * ports of an access (VEV_ADDR, VEV_DATA), a conditional branch placed
+ * just before the first event it controls (VEV_BCC) and the flags it
+ * reads (VEV_FLAGS).  HOST is that real event. */
+typedef enum cat_vev_kind { VEV_WREG, VEV_ADDR, VEV_DATA, VEV_BCC, VEV_FLAGS } cat_vev_kind;
+typedef struct cat_vev {
+    uint8_t kind;
+    int host;
+    int branch;                 /* VEV_FLAGS: its branch's event index */
+} cat_vev;
 
 /* ---- the loaded model ------------------------------------------------------------ */
 struct cat_model {
@@ -91,6 +122,8 @@ struct cat_model {
     char **tags;                /* interned tags ('x), declared by enum */
     int ntags;
     bool generates_co;
+    bool catdep;                /* some file says `catdep`: it computes the dependencies from
+                                   register events, which each run then adds (cat_prim_a64.c) */
     bool handles_locks;         /* names one of herd's lock sets (LK ... UL) */
     int co_slot;                /* slot bound by `with co from` (or -1) */
     bool *global_dyn;           /* per global slot: using it makes a value depend on the
@@ -144,8 +177,10 @@ struct cat_run {
     cat_val *globals;
     bool *ins_cached;           /* per top-level instruction: its static value is cached */
     const exec *x;
-    int n;
+    int n;                      /* events: x->n, then the virtual ones (nvirt) */
     exec_set all;               /* {0..n-1} */
+    int nvirt;                  /* register and branch events a catdep model sees */
+    cat_vev *virt;              /* nvirt of them, events x->n ... n-1 (cat_prim_a64.c) */
     /* cache key of the static part */
     bool have_key;
     uint64_t key_hash;
@@ -170,6 +205,15 @@ uintptr_t cat_stack_budget(void);
 
 /* Fill the built-in slots of r->globals for r->x (cat_prim.c). */
 void cat_prim_fill(struct cat_run *r, bool statics, bool dynamics);
+/* AArch64's part of the built-in sets of the real events into S
+ * (cat_prim_a64.c). */
+void cat_a64_sets(struct cat_run *r, exec_set *s);
+/* Lay out R's virtual events for r->x (cat_prim_a64.c): sets r->nvirt;
+ * false when x->n plus them pass EXEC_MAX. */
+bool cat_a64_layout(struct cat_run *r);
+/* Fill the AArch64 relations (iico_data, rf-reg, same-instance, ...) and
+ * widen po, int, ext to the virtual events (cat_prim_a64.c). */
+void cat_a64_rels(struct cat_run *r, exec_rel *po, exec_rel *in, exec_rel *ext);
 /* Apply built-in function B to ARG at node E (for messages). */
 bool cat_prim_apply(struct cat_run *r, int b, cat_val arg, const cat_expr *e, cat_val *out);
 

@@ -45,7 +45,12 @@ static cat_model *load_text(const char *text, const char *path, const char *name
         return NULL;
     }
     m->title = xstrdup(f->title ? f->title : "");
-    if (!cat_resolve(m, f, file, d) || !dry_run(m, d)) {
+    if (!cat_resolve(m, f, file, d)) {
+        cat_free(m);
+        return NULL;
+    }
+    for (int k = 0; k < m->nparsed; k++) m->catdep |= m->parsed[k]->catdep;
+    if (!dry_run(m, d)) {
         cat_free(m);
         return NULL;
     }

@@ -472,7 +472,10 @@ bool cat_parse(const char *text, const char *file, cat_file *out, diag *d)
         }
     }
     out->title = sb_take(&title);
-    if (peek(&p) == CT_CATDEP) next(&p);
+    if (peek(&p) == CT_CATDEP) {
+        out->catdep = true;
+        next(&p);
+    }
     ins_vec v = {0};
     bool ok = parse_ins_list(&p, &v);
     if (ok && peek(&p) != CT_EOF) {
