@@ -42,6 +42,7 @@ typedef struct ctx {
     char **rows;
     int nr;
     bool cut, end;
+    int tbz_reg;                /* the spare register TBZ's bit is tested in (-1: none yet) */
     astate *in;                 /* per instruction: the state jumps bring */
     bool *target;               /* a forward jump's target */
 } ctx;

@@ -180,12 +180,24 @@ static bool branch_insn(ctx *c, int i, astate *s, a64_ops ops, int n)
     } else {
         snprintf(lab, sizeof lab, "L%d_%llx", c->th, (unsigned long long)tgt);
     }
-    snprintf(ops[n - 1], A64_OPLEN, "%s", lab);
-    char *row = a64_row_of(in, ops, n, -1, NULL);
-    /* a64_row_of upper-cases the label; herd's labels are case-sensitive names */
-    char *at = strrchr(row, n > 1 ? ',' : ' ');
-    snprintf(at + 1, strlen(at + 1) + 1, "%s", lab);
-    a64_push(c, row);
+    long bit = 0;
+    if (in->mnem[0] == 't' && n == 3 && a64_imm(ops[1], &bit) && bit >= 0 && bit < 64) {
+        /* TBZ/TBNZ Wn,#b as AND of the bit into a spare register and
+         * CBZ/CBNZ: the same test and control dependency, in the part of
+         * herd's dialect litmusc's AArch64 reader has too */
+        int t = c->tbz_reg >= 0 ? c->tbz_reg : (c->tbz_reg = a64_spare(c));
+        if (t < 0)
+            return false;
+        a64_push(c, xasprintf("AND X%d,X%d,#%lld", t, r, 1LL << bit));
+        a64_push(c, xasprintf("%s X%d,%s", in->mnem[1] == 'b' && in->mnem[3] == 'n' ? "CBNZ" : "CBZ", t, lab));
+    } else {
+        snprintf(ops[n - 1], A64_OPLEN, "%s", lab);
+        char *row = a64_row_of(in, ops, n, -1, NULL);
+        /* a64_row_of upper-cases the label; herd's labels are case-sensitive names */
+        char *at = strrchr(row, n > 1 ? ',' : ' ');
+        snprintf(at + 1, strlen(at + 1) + 1, "%s", lab);
+        a64_push(c, row);
+    }
     if (j > i)
         a64_merge(&c->in[j], s);
     if (!strcmp(in->mnem, "b"))
@@ -277,7 +289,7 @@ char **a64_lift_thread(const ir_test *t, const lift_func *f, int th, bool *cut, 
         free(v);
         return NULL;
     }
-    ctx c = {.t = t, .f = f, .th = th, .d = d, .v = v, .n = n};
+    ctx c = {.t = t, .f = f, .th = th, .d = d, .v = v, .n = n, .tbz_reg = -1};
     c.in = xcalloc((size_t)n + 1, sizeof *c.in);
     c.target = xcalloc((size_t)n + 1, sizeof *c.target);
     for (int i = 0; i < n; i++) {
