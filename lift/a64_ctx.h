@@ -11,11 +11,16 @@ enum { NSLOT = 16, NLOC = 16, NREG = 31 };
  * place: section and offset), ADRP's page of one, a stack address (offset
  * from SP at entry), the caller's frame (X29, X30, a callee-saved
  * register at entry), or different things on different paths in. */
-typedef enum vkind { V_DATA, V_ADDR, V_PAGE, V_STACK, V_FRAME, V_MIXED } vkind;
+typedef enum vkind { V_DATA, V_ADDR, V_PAGE, V_STACK, V_FRAME, V_MIXED, V_INDEXED } vkind;
+/* V_INDEXED: a location's address plus a value (an address dependency,
+ * `ADD X1,X0,X1,LSL #2`), the value copied to spare register IDX, shifted
+ * or extended as EXT says ("LSL #2", "" for none). */
 typedef struct aval {
     vkind k;
     size_t sec;
     int64_t off;
+    int idx;
+    char ext[16];
 } aval;
 typedef struct astate {
     bool live;

@@ -80,15 +80,18 @@ static bool known_global(const ir_test *t, const char *name)
     return false;
 }
 
-bool a64_is_addr(vkind k) { return k == V_ADDR || k == V_PAGE || k == V_STACK || k == V_MIXED; }
+bool a64_is_addr(vkind k)
+{
+    return k == V_ADDR || k == V_PAGE || k == V_STACK || k == V_MIXED || k == V_INDEXED;
+}
 
 static aval merge1(aval a, aval b)
 {
-    if (a.k == b.k && a.sec == b.sec && a.off == b.off)
+    if (a.k == b.k && a.sec == b.sec && a.off == b.off && a.idx == b.idx && !strcmp(a.ext, b.ext))
         return a;
     if (!a64_is_addr(a.k) && !a64_is_addr(b.k))
-        return (aval){V_DATA, 0, 0};
-    return (aval){V_MIXED, 0, 0};
+        return (aval){V_DATA, 0, 0, 0, ""};
+    return (aval){V_MIXED, 0, 0, 0, ""};
 }
 
 /* The state where paths A and B meet, into A. */
@@ -153,7 +156,7 @@ bool a64_read_ok(ctx *c, const a64_insn *in, const astate *s, int r)
 void a64_set_data(astate *s, int r)
 {
     if (r >= 0 && r < NREG) {
-        s->r[r] = (aval){V_DATA, 0, 0};
+        s->r[r] = (aval){V_DATA, 0, 0, 0, ""};
     }
 }
 
@@ -247,7 +250,7 @@ static bool stack_access(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
                 s->slot[k] = s->r[r];       /* a pointer spilled, or the caller's register saved */
                 continue;
             }
-            s->slot[k] = (aval){V_DATA, 0, 0};
+            s->slot[k] = (aval){V_DATA, 0, 0, 0, ""};
         } else if (r < NREG && s->slot[k].k != V_DATA) {
             if (s->slot[k].k == V_MIXED)
                 return a64_refuse(c, in, "a stack slot that holds an address on some path");
@@ -343,12 +346,20 @@ bool a64_mem_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int n)
         return a64_refuse(c, in, "a writeback to a location's address register");
     size_t sec;
     int64_t off;
+    bool idx_reg = false;
     if (rl && lo12(rl->type) && s->r[m.base].k == V_PAGE) {
         sec = rl->shndx;
         off = (int64_t)rl->value;
     } else if (s->r[m.base].k == V_ADDR) {
         sec = s->r[m.base].sec;
         off = s->r[m.base].off + m.imm;
+    } else if (s->r[m.base].k == V_INDEXED && !*m.index && !m.imm) {
+        /* the address dependency's value as herd's register offset */
+        const aval *a = &s->r[m.base];
+        sec = a->sec;
+        off = a->off;
+        snprintf(m.index, sizeof m.index, "x%d%s%s", a->idx, *a->ext ? "," : "", a->ext);
+        idx_reg = true;
     } else {
         return a64_refuse(c, in, s->r[m.base].k == V_MIXED ? "a base register that holds different addresses on "
                                                          "different paths"
@@ -373,7 +384,14 @@ bool a64_mem_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int n)
             return false;
     }
     char idx[48] = "";
-    if (*m.index) {
+    if (*m.index && idx_reg) {
+        strbuf b = {0};
+        sb_addc(&b, ',');
+        a64_herd_op(&b, m.index);
+        char *t = sb_take(&b);
+        snprintf(idx, sizeof idx, "%s", t);
+        free(t);
+    } else if (*m.index) {
         char w, reg[16];
         snprintf(reg, sizeof reg, "%.*s", (int)strcspn(m.index, ","), m.index);
         if (!a64_read_ok(c, in, s, a64_reg(reg, &w)))

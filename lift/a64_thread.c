@@ -77,11 +77,11 @@ static bool address_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
         if (d == A64_SP)
             s->sp += sign * imm;
         else if (d >= 0 && d < NREG)
-            s->r[d] = (aval){V_STACK, 0, s->sp + sign * imm};
+            s->r[d] = (aval){V_STACK, 0, s->sp + sign * imm, 0, ""};
         return true;
     }
     if (!strcmp(m, "mov") && n == 2 && s1 == A64_SP && d >= 0 && d < NREG) {
-        s->r[d] = (aval){V_STACK, 0, s->sp};
+        s->r[d] = (aval){V_STACK, 0, s->sp, 0, ""};
         return true;
     }
     if (!strcmp(m, "mov") && n == 2 && d == A64_SP && s1 >= 0 && s1 < NREG && s->r[s1].k == V_STACK) {
@@ -91,13 +91,13 @@ static bool address_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
     if (!strcmp(m, "adrp")) {
         if (!rl || rl->type != 275 || d < 0 || d >= NREG)
             return a64_refuse(c, in, "an address that no ADR_PREL_PG_HI21 relocation names");
-        s->r[d] = (aval){V_PAGE, rl->shndx, (int64_t)rl->value};
+        s->r[d] = (aval){V_PAGE, rl->shndx, (int64_t)rl->value, 0, ""};
         return true;
     }
     if (!strcmp(m, "add") && rl && rl->type == 277) {   /* R_AARCH64_ADD_ABS_LO12_NC */
         if (s1 < 0 || s1 >= NREG || s->r[s1].k != V_PAGE || d < 0 || d >= NREG)
             return a64_refuse(c, in, "a :lo12: address without its page");
-        s->r[d] = (aval){V_ADDR, rl->shndx, (int64_t)rl->value};
+        s->r[d] = (aval){V_ADDR, rl->shndx, (int64_t)rl->value, 0, ""};
         return true;
     }
     if (addsub && !rl && s1 >= 0 && s1 < NREG && d >= 0 && d < NREG &&
@@ -105,8 +105,40 @@ static bool address_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
         s->r[d] = s->r[s1], s->r[d].off += sign * imm;
         return true;
     }
+    char iw;
+    int ix = n >= 3 ? a64_reg(ops[2], &iw) : -1;
+    if (!strcmp(m, "add") && !rl && n == 3 && ix >= 0 && ix < NREG && s->r[ix].k == V_ADDR && s1 >= 0 && s1 < NREG) {
+        int t = ix;         /* value + address: the same sum */
+        ix = s1;
+        s1 = t;
+        a64_reg(ops[1], &iw);
+    }
+    if (!strcmp(m, "add") && !rl && (n == 3 || n == 4) && s1 >= 0 && s1 < NREG && s->r[s1].k == V_ADDR && ix >= 0 &&
+        ix < NREG && !a64_is_addr(s->r[ix].k) && d >= 0 && d < NREG) {
+        /* an address plus a value: the value kept in a spare register for
+         * the access's register offset (the ADD may overwrite it) */
+        int t = a64_spare(c);
+        if (t < 0)
+            return false;
+        a64_push(c, xasprintf("MOV %c%d,%c%d", iw == 'x' ? 'X' : 'W', t, iw == 'x' ? 'X' : 'W', ix));
+        aval a = s->r[s1];
+        a.k = V_INDEXED;
+        a.idx = t;
+        a.ext[0] = 0;
+        if (n == 4) {
+            strbuf b = {0};
+            a64_herd_op(&b, ops[3]);
+            char *e = sb_take(&b);
+            snprintf(a.ext, sizeof a.ext, "%s", e);
+            free(e);
+        } else if (iw == 'w') {
+            snprintf(a.ext, sizeof a.ext, "UXTW");
+        }
+        s->r[d] = a;
+        return true;
+    }
     if (!strcmp(m, "mov") && n == 2 && s1 >= 0 && s1 < NREG && d >= 0 && d < NREG &&
-        (s->r[s1].k == V_ADDR || s->r[s1].k == V_STACK || s->r[s1].k == V_PAGE)) {
+        (s->r[s1].k == V_ADDR || s->r[s1].k == V_STACK || s->r[s1].k == V_PAGE || s->r[s1].k == V_INDEXED)) {
         s->r[d] = s->r[s1];
         return true;
     }
