@@ -2,8 +2,9 @@
  * (taken from aarch64-linux-gnu-gcc's objects), so that no cross compiler
  * is needed: gcc's section anchor (.bss plus an offset) names each
  * location; an exclusive loop's retry is cut to cc_unroll; LSE, RCpc and
- * barriers are kept; a stack slot becomes a spare register; a call and an
- * address used as a value are refused naming the thread. */
+ * barriers are kept; a stack slot becomes a spare register; an address
+ * dependency is a register offset; a call and a pointer stored are refused
+ * naming the thread. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,17 +139,35 @@ static void test_call_refused(void **state)
     assert_non_null(strstr(d.msg, "P0: cannot lift 'bl __aarch64_swp4_acq_rel' (a call)"));
 }
 
-/* add x2, x0, x3 with x0 = x: an address dependency, refused */
-static void test_address_as_value(void **state)
+/* add x2, x0, x3 with x0 = x, then ldr w0, [x2]: an address dependency,
+ * herd's register offset with x3's value copied to a spare register */
+static void test_address_dependency(void **state)
 {
     (void)state;
     static const uint32_t w[] = {0x90000000, 0x91000000, 0x8b030002, 0xb9400040, 0xd65f03c0};
     lift_reloc r[] = {{0, "x", 0, 275, BSS, 0}, {4, "x", 0, 277, BSS, 0}};
     lift_func f = func(w, 5, r, 2);
     diag d;
+    char *text = lift(&f, &d);
+    if (!text)
+        fail_msg("%s", d.msg);
+    if (!strstr(text, " MOV X9,X3 ") || !strstr(text, " LDR W0,[X10,X9] ") || !strstr(text, "0:X10=x;"))
+        fail_msg("no register offset in\n%s", text);
+    free(text);
+}
+
+/* str x0, [x1] with x0 = x and x1 = y: a pointer stored, refused */
+static void test_pointer_stored(void **state)
+{
+    (void)state;
+    static const uint32_t w[] = {0x90000000, 0x91000000, 0x90000001, 0x91000021, 0xf9000020, 0xd65f03c0};
+    lift_reloc r[] = {{0, "x", 0, 275, BSS, 0}, {4, "x", 0, 277, BSS, 0}, {8, "y", 0, 275, BSS, 4},
+                      {12, "y", 0, 277, BSS, 4}};
+    lift_func f = func(w, 6, r, 4);
+    diag d;
     assert_null(lift(&f, &d));
     assert_int_equal(d.status, 2);
-    assert_non_null(strstr(d.msg, "P0: cannot lift 'add x2, x0, x3' (a location's address used as a value"));
+    assert_non_null(strstr(d.msg, "P0: cannot lift 'str x0, [x1]' (a location's address used as a value"));
 }
 
 int main(void)
@@ -157,7 +176,8 @@ int main(void)
         cmocka_unit_test_setup(test_section_anchor, setup),
         cmocka_unit_test_setup(test_exclusive_lse_stack, setup),
         cmocka_unit_test_setup(test_call_refused, setup),
-        cmocka_unit_test_setup(test_address_as_value, setup),
+        cmocka_unit_test_setup(test_address_dependency, setup),
+        cmocka_unit_test_setup(test_pointer_stored, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
