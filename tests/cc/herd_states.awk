@@ -4,7 +4,8 @@
 # failed ([cc_unroll]=1) is left out, as cc-check leaves it out.
 # Usage: herd7 FILE | awk -f herd_states.awk | sort -u
 /^States / { on = 1; next }
-on && /^(Ok|No|Loop)/ { on = 0 }
+# the block ends at herd's verdict line (Ok, No, Undef with a race, Loop)
+on && !/=.*;/ { on = 0 }
 on {
   n = split($0, f, ";"); s = ""; skip = 0; k = 0
   for (i = 1; i <= n; i++) {
