@@ -57,7 +57,8 @@ static void usage(FILE *f)
                "                 compiled to, paired by order of memory accesses per\n"
                "                 thread, beside litmusc's c11-x86-mfence scheme for it (x86_64)\n"
                "  --unroll N     unroll each loop (a lock cmpxchg retry loop) N times (default\n"
-               "                 2); a run that needs more is exit 3 naming the bound\n"
+               "                 2); a run that needs more is exit 3 naming the bound (x86_64;\n"
+               "                 aarch64 cuts each loop's retry instead, see --target)\n"
                "  --timeout SEC  a compiler still going after SEC seconds is killed, with all\n"
                "                 it started, and the configuration is exit 3 (default 60)\n"
                CLI_BUDGET_HELP
