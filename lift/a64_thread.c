@@ -166,7 +166,20 @@ static bool plain_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int n
         if ((k > 0 || nodest || !strcmp(m, "movk")) && !a64_read_ok(c, in, s, r))
             return false;
     }
-    a64_push(c, a64_row_of(in, ops, n, -1, NULL));
+    long k = 0;
+    char w0, w1;
+    int rd = n == 3 ? a64_reg(ops[0], &w0) : -1, rn = n == 3 ? a64_reg(ops[1], &w1) : -1;
+    if (!strcmp(m, "lsl") && rd >= 0 && rd < NREG && rn >= 0 && rn < NREG && a64_imm(ops[2], &k) && k >= 1 &&
+        k <= 4) {
+        /* a shift by k as k doublings: the same value and dependency, in the
+         * part of herd's dialect litmusc's AArch64 reader has too */
+        char R = w0 == 'x' ? 'X' : 'W';
+        a64_push(c, xasprintf("ADD %c%d,%c%d,%c%d", R, rd, R, rn, R, rn));
+        for (long i = 1; i < k; i++)
+            a64_push(c, xasprintf("ADD %c%d,%c%d,%c%d", R, rd, R, rd, R, rd));
+    } else {
+        a64_push(c, a64_row_of(in, ops, n, -1, NULL));
+    }
     if (!nodest && n > 0) {
         char w;
         a64_set_data(s, a64_reg(ops[0], &w));
