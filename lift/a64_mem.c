@@ -354,7 +354,16 @@ bool a64_mem_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int n)
         sec = s->r[m.base].sec;
         off = s->r[m.base].off + m.imm;
     } else if (s->r[m.base].k == V_INDEXED && !*m.index && !m.imm) {
-        /* the address dependency's value as herd's register offset */
+        /* the address dependency's value as herd's register offset, which
+         * only the plain loads and stores have */
+        static const char *const plain[] = {"ldr", "ldrb", "ldrh", "ldrsb", "ldrsh", "ldrsw", "str", "strb", "strh",
+                                            NULL};
+        bool ok = false;
+        for (int i = 0; plain[i]; i++)
+            ok |= !strcmp(in->mnem, plain[i]);
+        if (!ok)
+            return a64_refuse(c, in, "an address dependency into an access that has no register offset in herd's "
+                                     "dialect");
         const aval *a = &s->r[m.base];
         sec = a->sec;
         off = a->off;

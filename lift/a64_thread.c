@@ -101,7 +101,7 @@ static bool address_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
         return true;
     }
     if (addsub && !rl && s1 >= 0 && s1 < NREG && d >= 0 && d < NREG &&
-        (s->r[s1].k == V_ADDR || s->r[s1].k == V_STACK)) {
+        (s->r[s1].k == V_ADDR || s->r[s1].k == V_STACK || s->r[s1].k == V_INDEXED)) {
         s->r[d] = s->r[s1], s->r[d].off += sign * imm;
         return true;
     }
