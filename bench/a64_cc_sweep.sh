@@ -31,7 +31,7 @@ states() {
   HERDLIB="$HERD_LIBDIR" "$HERD7" "$@" 2>/dev/null | awk -f "$here/../tests/cc/herd_states.awk" | sort -u
 }
 mkdir -p "$tmp/out"
-total=0 lifted=0 same=0 stronger=0 bugs=0 herd_bad=0 own_agree=0 own_none=0
+total=0 lifted=0 same=0 stronger=0 bugs=0 herd_bad=0 own_agree=0 own_none=0 own_states=0
 : >"$tmp/refusals"
 for t in "$@"; do
   name=$(sed -n '1s/^C //p' "$t")
@@ -78,6 +78,13 @@ for t in "$@"; do
             echo "litmusc gives no verdict: $name $c $o $m: $(grep -m1 error "$tmp/err" | cut -c1-160)" >>"$tmp/log"
           elif [ "$own" = "$v" ]; then
             own_agree=$((own_agree + 1))
+            # and as many states as herd7 has for the lifted file
+            n=$(sed -n 's/.*(\([0-9]*\) states compiled.*/\1/p' "$tmp/verdict" | head -1)
+            if [ "$n" = "$(wc -l <"$tmp/lift" | tr -d ' ')" ]; then
+              own_states=$((own_states + 1))
+            else
+              echo "litmusc has $n states, herd7 $(wc -l <"$tmp/lift" | tr -d ' '): $name $c $o $m" >>"$tmp/log"
+            fi
           else
             echo "litmusc says $own, herd7 $v: $name $c $o $m" >>"$tmp/log"
           fi
@@ -88,7 +95,7 @@ for t in "$@"; do
 done
 echo "tests: $#; configurations: $total; lifted: $lifted; herd7 reads no states: $herd_bad"
 echo "of the lifted, by herd7: same $same, stronger $stronger, bug $bugs"
-echo "litmusc's verdict agrees with herd7's on $own_agree; gives none on $own_none"
+echo "litmusc's verdict agrees with herd7's on $own_agree (the same number of states on $own_states); gives none on $own_none"
 echo "refusals by reason:"
 sort "$tmp/refusals" | uniq -c | sort -rn
 grep -v '^refused' "$tmp/log" 2>/dev/null
