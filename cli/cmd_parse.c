@@ -14,8 +14,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: litmusc parse [--hash] [--check] FILE...\n"
             "\n"
-            "Parse herd-format litmus tests (X86, X86_64, C, Java) and print each one\n"
-            "back in canonical herd syntax, separated by empty lines.\n"
+            "Parse herd-format litmus tests (X86, X86_64, AArch64, C, Java) and print\n"
+            "each one back in canonical herd syntax, separated by empty lines.\n"
             "\n"
             "  --hash    print 'NAME HASH' (herd's test hash) instead of the test\n"
             "  --check   also parse the printed text again and fail (exit 3) if the\n"

@@ -203,6 +203,18 @@ static void run_file(run_ctx *cx, const char *path)
         return;
     }
     cx->n.tests++;
+    /* A test whose instruction set has no native runner here (AArch64 on
+     * an x86 machine) is refused before its model runs. */
+    const isa *machine = isa_of(t->arch);
+    if (machine && !machine->native) {
+        int line = 1, col = 1;
+        ir_thread_pos(t, 0, &line, &col);
+        diag_error(&d, t->file, line, col, "%s tests do not run here: litmusc's native harnesses run x86 "
+                   "machine code, and this test needs an %s machine", machine->name, machine->name);
+        run_printer_error(&cx->out, t->name, &d);
+        ir_test_free(t);
+        return;
+    }
     const char *target = target_of(cx->o, t);
     const char *mname = cx->o->model ? cx->o->model : model_default_name(t->arch);
     model *m = model_set_get(cx->models, mname, &d);

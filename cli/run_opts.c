@@ -139,6 +139,10 @@ static int harness_option(run_opts *o, int c, const char *v)
     static const char *const plains[] = {"volatile", "relaxed", NULL};
     switch (c) {
     case OPT_TARGET:
+        if (!strcmp(v, "aarch64"))
+            return cli_usage_error(cmd_name, "target 'aarch64': litmusc has no native AArch64 runner (its "
+                                   "harnesses run x86 machine code); run AArch64 tests on an Arm machine "
+                                   "with herd's litmus7");
         if (!one_of(v, targets))
             return cli_usage_error(cmd_name, "unknown target '%s' (c11, x86, java)", v);
         o->target = v;

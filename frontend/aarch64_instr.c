@@ -22,6 +22,9 @@ static const plain_mnem plains[] = {
     {"ORR", FE_A64_ORR, "RRV"},    {"ADDS", FE_A64_ADDS, "RRV"},    {"SUBS", FE_A64_SUBS, "RRV"},
     {"CMP", FE_A64_CMP, "RV"},     {"CSET", FE_A64_CSET, "RC"},     {"CSEL", FE_A64_CSEL, "RRRC"},
     {"B", FE_A64_B, "L"},          {"CBZ", FE_A64_CBZ, "RL"},       {"CBNZ", FE_A64_CBNZ, "RL"},
+    {"MOVZ", FE_A64_MOV, "RI"},    {"MVN", FE_A64_MVN, "RR"},       {"NEG", FE_A64_NEG, "RR"},
+    {"CSINC", FE_A64_CSINC, "RRRC"}, {"CSINV", FE_A64_CSINV, "RRRC"}, {"CSNEG", FE_A64_CSNEG, "RRRC"},
+    {"CSETM", FE_A64_CSETM, "RC"},
 };
 
 /* Loads and stores, each with an optional B or H size suffix. */
@@ -38,6 +41,7 @@ static const ls_mnem lss[] = {
     {"STLR", FE_A64_STR, false, false, true, "Rm"},   {"LDXR", FE_A64_LDXR, false, false, false, "Rm"},
     {"LDAXR", FE_A64_LDXR, true, false, false, "Rm"}, {"STXR", FE_A64_STXR, false, false, false, "WRm"},
     {"STLXR", FE_A64_STXR, false, false, true, "WRm"},
+    {"LDUR", FE_A64_LDR, false, false, false, "RM"},  {"STUR", FE_A64_STR, false, false, false, "RM"},
 };
 
 /* LSE atomics: an ordering suffix (A, L, AL; the ST<op> aliases L only)
@@ -162,6 +166,7 @@ static bool operand(a64_cell *c, fe_a64_instr *in, char s)
     case 'R': ok = o->kind == FE_AO_REG; break;
     case 'W': ok = o->kind == FE_AO_REG && !o->wide; break;
     case 'V': ok = o->kind == FE_AO_REG || o->kind == FE_AO_IMM; break;
+    case 'I': ok = o->kind == FE_AO_IMM; break;
     case 'M': ok = o->kind == FE_AO_MEM; break;
     case 'm': ok = o->kind == FE_AO_MEM && o->index < 0 && o->imm == 0; break;
     default: break;
@@ -171,6 +176,7 @@ static bool operand(a64_cell *c, fe_a64_instr *in, char s)
     c->cur.line = o->line;
     c->cur.col = o->col;
     const char *want = s == 'W' ? "a W register (the status)" : s == 'V' ? "a register or an immediate"
+                     : s == 'I' ? "an immediate"
                      : s == 'M' ? "an address [Xn...]" : s == 'm' ? "an address [Xn] without offset"
                      : "a register";
     return a64_error(c, "%s: operand %d must be %s", in->mnem, in->nops, want);
@@ -201,6 +207,8 @@ bool a64_parse_instr(a64_cell *c, fe_a64_instr *in)
     char u[32];
     a64_upper(&c->cur, u, sizeof u);
     const char *shape = NULL;
+    if (c->cur.len < (int)sizeof u && !strncmp(u, "B.", 2) && !decode(u, in, &shape))
+        return a64_error(c, "unsupported condition '%s' in %s (EQ, NE, LT, GE, GT, LE, MI, PL)", u + 2, u);
     if (c->cur.len >= (int)sizeof u || !decode(u, in, &shape))
         return a64_error(c, "unsupported instruction '%.*s'", c->cur.len, c->cur.s);
     in->mnem = xstrdup(u);

@@ -212,6 +212,8 @@ static bool index_part(a64_cell *c, fe_a64_opnd *o)
             return a64_error(c, "index shift #%lld is out of range (0 to 4)", (long long)k);
         o->shift = (int)k;
     }
+    if (o->ext == FE_A64_X_LSL && !o->shift)
+        o->ext = FE_A64_X_NONE;     /* LSL #0 is no shift, as herd reads it */
     return true;
 }
 

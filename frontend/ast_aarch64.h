@@ -21,6 +21,8 @@ typedef enum fe_a64_op {
     FE_A64_MOV, FE_A64_ADD, FE_A64_SUB, FE_A64_EOR, FE_A64_AND, FE_A64_ORR,
     FE_A64_ADDS, FE_A64_SUBS, FE_A64_CMP, FE_A64_CSET, FE_A64_CSEL,
     FE_A64_B, FE_A64_BCOND, FE_A64_CBZ, FE_A64_CBNZ,
+    FE_A64_MVN, FE_A64_NEG,                             /* MOVZ (no shift) is MOV */
+    FE_A64_CSINC, FE_A64_CSINV, FE_A64_CSNEG, FE_A64_CSETM,
     FE_A64_OP_COUNT
 } fe_a64_op;
 

@@ -62,7 +62,8 @@ void fe_print_a64_instr(strbuf *b, const fe_a64_instr *in, const char *label)
         sb_add(b, i ? "," : " ");
         operand(b, &in->o[i], label);
     }
-    if (in->op == FE_A64_CSET || in->op == FE_A64_CSEL)
+    if (in->op == FE_A64_CSET || in->op == FE_A64_CSEL || in->op == FE_A64_CSETM ||
+        (in->op >= FE_A64_CSINC && in->op <= FE_A64_CSNEG))
         sb_printf(b, ",%s", a64_cond_name(in->cond));
 }
 

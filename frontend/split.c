@@ -108,6 +108,8 @@ static bool parse_header(cursor *c, split *sp)
                           (int)(q - c->p), FE_NAME_MAX);
     if (q - c->p == 2 && c->p[0] == '-' && c->p[1] == '-')
         sp->name = file_stem(c->file);
+    else if (q - c->p > 7 && !memcmp(q - 7, ".litmus", 7))
+        sp->name = xstrndup(c->p, (size_t)(q - c->p - 7));     /* herd drops the suffix: `X86 foo.litmus` is foo */
     else
         sp->name = xstrndup(c->p, (size_t)(q - c->p));
     cur_adv(c, q);

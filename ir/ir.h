@@ -165,6 +165,8 @@ typedef struct ir_instr {
                              * a path where it reads another value does not exist (the x86
                              * compilation of IR_LOCK) */
     bool spin;              /* CUT: the loop only reads (see IR_CUT) */
+    bool select;            /* BR: it only chooses a value (AArch64's CSEL): the events after it
+                             * take no control dependency on its condition, as in herd */
     int flag;               /* CAS: SSA value set to 1 when it wrote, 0 when it failed;
                              * -1 for none (then only the old value tells, which a
                              * weak CAS's spurious failure would not) */

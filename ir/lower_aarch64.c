@@ -114,6 +114,28 @@ static void set_flags(lw *w, ir_operand l, ir_operand r)
     w->cur[lw_find_reg(w, FLAG_R)] = r;
 }
 
+/* CSEL D, N, M, COND as herd 7.57 runs it: D takes the register chosen,
+ * with its dependencies only, and nothing after depends on the flags (herd
+ * allows MP+rel+CSEL and LB+CSEL4).  Lowered as a branch marked select,
+ * whose two sides set D. */
+static void csel(lw *w, int d, fe_a64_cond k, ir_operand n, ir_operand m)
+{
+    ir_operand c = cond_value(w, k);
+    if (c.kind == IR_OPND_IMM) {
+        set_reg(w, d, c.imm ? n : m);
+        return;
+    }
+    lw_edges other = {0}, done = {0};
+    lw_branch(w, c, &other);
+    w->th->blocks[other.v[0].block].instrs[other.v[0].instr].select = true;
+    set_reg(w, d, n);
+    lw_add_fall(w, &done);
+    lw_join(w, &other);
+    set_reg(w, d, m);
+    lw_add_fall(w, &done);
+    lw_join(w, &done);
+}
+
 /* herd's sets A, Q and L as one IR mode (ir.h: IR_A64_ACQREL). */
 static ir_mode mode_of(const fe_a64_instr *in)
 {
@@ -127,12 +149,15 @@ static void atomic(lw *w, const fe_a64_instr *in)
 {
     ir_operand addr = address(w, &in->o[in->nops - 1]);
     ir_operand s = get_reg(w, in->o[0].reg);
-    ir_mode mode = mode_of(in);
-    int dst = -1;   /* the register given the old value */
+    /* the register given the old value: none for ST<op>, WZR/XZR drops it */
+    int dst = in->noret ? FE_A64_ZR : in->op == FE_A64_CAS ? in->o[0].reg : in->o[1].reg;
+    /* An atomic whose result is dropped does not acquire (herd 7.57, as
+     * the Arm ARM has it for LD<op>A and CASA with XZR): mode without A. */
+    bool acq = in->acq && dst != FE_A64_ZR;
+    ir_mode mode = acq && in->rel ? IR_A64_ACQREL : acq ? IR_A64_ACQ : in->rel ? IR_A64_REL : IR_A64_PLAIN;
     ir_instr *r;
     if (in->op == FE_A64_CAS) {
-        r = lw_cas(w, addr, s, get_reg(w, in->o[1].reg), mode, in->acq ? IR_A64_ACQ : IR_A64_PLAIN);
-        dst = in->o[0].reg;
+        r = lw_cas(w, addr, s, get_reg(w, in->o[1].reg), mode, acq ? IR_A64_ACQ : IR_A64_PLAIN);
     } else {
         ir_rmw_op op = in->op == FE_A64_SWP ? IR_RMW_XCHG : in->op == FE_A64_LDADD ? IR_RMW_ADD
                      : in->op == FE_A64_LDEOR ? IR_RMW_XOR : in->op == FE_A64_LDSET ? IR_RMW_OR : IR_RMW_AND;
@@ -140,7 +165,6 @@ static void atomic(lw *w, const fe_a64_instr *in)
             s = lw_bin(w, IR_XOR, s, ir_imm(-1));
         lw_rmw(w, op, addr, s, mode);
         r = &w->th->blocks[w->block].instrs[w->th->blocks[w->block].ninstrs - 1];
-        dst = in->noret ? FE_A64_ZR : in->o[1].reg;
     }
     r->noret = in->noret || dst == FE_A64_ZR;
     set_reg(w, dst, ir_value(r->dst));
@@ -224,15 +248,26 @@ static bool instr(a64 *x, const fe_a64_instr *in)
     case FE_A64_CMP:
         set_flags(w, get_reg(w, o[0].reg), value_of(w, &o[1]));
         return true;
-    case FE_A64_CSET:
-        set_reg(w, o[0].reg, cond_value(w, in->cond));
+    case FE_A64_CSET: case FE_A64_CSETM:    /* aliases of CSINC / CSINV: selects too */
+        csel(w, o[0].reg, in->cond, ir_imm(in->op == FE_A64_CSET ? 1 : -1), ir_imm(0));
         return true;
-    case FE_A64_CSEL: {
-        /* m + c * (n - m): depends on both registers and the flags */
-        ir_operand c = cond_value(w, in->cond), n = get_reg(w, o[1].reg), m = get_reg(w, o[2].reg);
-        set_reg(w, o[0].reg, lw_bin(w, IR_ADD, m, lw_bin(w, IR_MUL, c, lw_bin(w, IR_SUB, n, m))));
+    case FE_A64_CSEL:
+        csel(w, o[0].reg, in->cond, get_reg(w, o[1].reg), get_reg(w, o[2].reg));
+        return true;
+    case FE_A64_CSINC: case FE_A64_CSINV: case FE_A64_CSNEG: {
+        /* the other side is M incremented, inverted or negated */
+        ir_operand m = get_reg(w, o[2].reg);
+        m = in->op == FE_A64_CSINC ? lw_bin(w, IR_ADD, m, ir_imm(1))
+          : in->op == FE_A64_CSINV ? lw_bin(w, IR_XOR, m, ir_imm(-1)) : lw_bin(w, IR_SUB, ir_imm(0), m);
+        csel(w, o[0].reg, in->cond, get_reg(w, o[1].reg), m);
         return true;
     }
+    case FE_A64_MVN:
+        set_reg(w, o[0].reg, lw_bin(w, IR_XOR, get_reg(w, o[1].reg), ir_imm(-1)));
+        return true;
+    case FE_A64_NEG:
+        set_reg(w, o[0].reg, lw_bin(w, IR_SUB, ir_imm(0), get_reg(w, o[1].reg)));
+        return true;
     case FE_A64_B:
         return branch_to(x, in, &o[0], ir_imm(1), true);
     case FE_A64_BCOND:

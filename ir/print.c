@@ -209,6 +209,8 @@ static void add_instr(strbuf *b, const ir_test *t, const ir_block *bl, const ir_
         sb_add(b, "br ");
         add_operand(b, t, in->a);
         sb_printf(b, ", b%d, b%d", in->then_block, in->else_block);
+        if (in->select)
+            sb_add(b, ", select");
         break;
     case IR_JMP:
         sb_printf(b, "jmp b%d", in->then_block);

@@ -125,6 +125,23 @@ static bool parse_position(reader *r, ir_instr *in)
     return !r->failed;
 }
 
+/* A fence kind: one word, or AArch64's two (dmb.ish, dsb.oshst). */
+static bool take_fence(reader *r, int *out)
+{
+    if (r->tok.kind == T_WORD && (!strcmp(r->tok.text, "dmb") || !strcmp(r->tok.text, "dsb"))) {
+        char name[32];
+        snprintf(name, sizeof name, "%s.", r->tok.text);
+        if (!rd_next(r) || !rd_expect_punct(r, "."))
+            return false;
+        if (r->tok.kind == T_WORD && strlen(r->tok.text) < 16)
+            strcat(name, r->tok.text);
+        if ((*out = ir_fence_from_name(name)) < 0)
+            return rd_err_tok(r, "a barrier domain (sy, ish, ishld, ...)");
+        return rd_next(r);
+    }
+    return rd_take_enum(r, ir_fence_from_name, "a fence kind", out);
+}
+
 static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, size_t *nnotes, size_t *capnotes)
 {
     int line = r->tok.line, col = r->tok.col;
@@ -216,7 +233,7 @@ static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, s
         ok = ok && take_operand(r, th, &in.addr);
     } else if (!strcmp(opname, "fence")) {
         in.op = IR_FENCE;
-        ok = rd_expect_punct(r, ".") && rd_take_enum(r, ir_fence_from_name, "a fence kind", &e);
+        ok = rd_expect_punct(r, ".") && take_fence(r, &e);
         in.fence = (ir_fence_kind)e;
         if (ok && rd_accept_punct(r, ".")) {
             ok = rd_take_enum(r, ir_mode_from_name, "an access mode", &e);
@@ -251,6 +268,10 @@ static bool parse_instr(reader *r, ir_thread *th, int block, phi_note **notes, s
         in.op = IR_BR;
         ok = take_operand(r, th, &in.a) && rd_expect_punct(r, ",") && rd_take_label(r, &in.then_block) &&
              rd_expect_punct(r, ",") && rd_take_label(r, &in.else_block);
+        if (ok && rd_accept_punct(r, ",")) {
+            ok = rd_expect_word(r, "select");
+            in.select = true;
+        }
     } else if (!strcmp(opname, "jmp")) {
         in.op = IR_JMP;
         ok = rd_take_label(r, &in.then_block);

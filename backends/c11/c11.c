@@ -9,6 +9,7 @@
 #include <string.h>
 #include "backends/c11/c11.h"
 #include "backends/native/native_internal.h"
+#include "isa/isa.h"
 
 typedef struct c11_ctx {
     const native_opts *o;
@@ -475,6 +476,17 @@ static const char at_helper[] =
 char *c11_generate(const ir_test *t, const native_opts *o, diag *d)
 {
     c11_ctx cx = {o, NULL};
+    /* An instruction set that no native runner here runs (AArch64): its
+     * orderings and dependencies have no C11 equivalent that keeps the
+     * test's meaning. */
+    const isa *machine = isa_of(t->arch);
+    if (machine && !machine->native) {
+        int line = 1, col = 1;
+        ir_thread_pos(t, 0, &line, &col);
+        diag_error(d, t->file, line, col, "the C11 harness does not take %s tests (no C11 program keeps their "
+                   "orderings and dependencies)", machine->name);
+        return NULL;
+    }
     if (!ir_refuse_loops(t, "the C11 harness", d) || !pointer_type(t, &cx, d))
         return NULL;
     strbuf extra = {0};

@@ -232,7 +232,11 @@ static bool java_cas(walker *k, walk *w, const ir_instr *in, bool success)
     return true;
 }
 
-static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
+/* RS_KEPT: an AArch64 CAS that wrote gives Rs the value it held, with
+ * Rs's dependencies, rather than the value read (equal, but dependent on
+ * the read); herd 7.57 runs both (its DataFromRRs and DataFromRx), and
+ * so do the paths. */
+static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success, bool rs_kept)
 {
     vpool *p = &k->out->pool;
     if (in->flag >= 0)      /* a CAS's success flag: this path's side */
@@ -274,6 +278,9 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
     bool x86 = in->mode == IR_X86_LOCKED || in->mode == IR_X86_PLAIN;
     bool a64 = in->mode >= IR_A64_PLAIN && in->mode <= IR_A64_ACQREL;
     ir_mode rmode = in->mode, wmode = in->mode;
+    /* herd's CAS writes only after comparing what it read with Rs: a
+     * control dependency of its write on both (LB+rel+CAS) */
+    uint64_t wctrl = a64 && in->rmw_op == IR_RMW_CAS ? p->e[expected].deps | ((uint64_t)1 << slot) : 0;
     if (a64) {
         /* herd's AArch64 RMW: the read is in A for SWPA/SWPAL..., the
          * write in L for SWPL/SWPAL... (ir.h, IR_A64_ACQREL) */
@@ -298,6 +305,7 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
             wr.partner = (int)w->nev - 1;
             w->ev[w->nev - 1].partner = (int)w->nev;
             add_event(w, wr);
+            w->ev[w->nev - 1].ctrl_deps |= wctrl;
         }
     } else {
         /* C and Java: one event that both reads and writes; a failed
@@ -311,7 +319,7 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success)
         add_event(w, e);
     }
     if (in->dst >= 0)
-        w->env[in->dst] = old;
+        w->env[in->dst] = rs_kept && writes ? expected : old;
     return true;
 }
 
@@ -531,11 +539,19 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                 if ((in->op == IR_RMW && in->rmw_op == IR_RMW_CAS) || (in->op == IR_LOCK && in->dst >= 0)) {
                     walk w2;
                     walk_clone(&w2, w, th->nvals);
-                    if (in->op == IR_RMW ? do_rmw(k, &w2, in, false) : do_lock(k, &w2, in, false))
+                    if (in->op == IR_RMW ? do_rmw(k, &w2, in, false, false) : do_lock(k, &w2, in, false))
                         run_from(k, &w2, block, prev, i + 1);
                     walk_free(&w2);
                 }
-                if (!(in->op == IR_RMW ? do_rmw(k, w, in, true) : do_lock(k, w, in, true)))
+                if (in->op == IR_RMW && in->rmw_op == IR_RMW_CAS && in->mode >= IR_A64_PLAIN &&
+                    in->mode <= IR_A64_ACQREL) {
+                    walk w2;
+                    walk_clone(&w2, w, th->nvals);
+                    if (do_rmw(k, &w2, in, true, true))
+                        run_from(k, &w2, block, prev, i + 1);
+                    walk_free(&w2);
+                }
+                if (!(in->op == IR_RMW ? do_rmw(k, w, in, true, false) : do_lock(k, w, in, true)))
                     return;
                 break;
             case IR_UNLOCK:
@@ -562,14 +578,16 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                     block = p->e[a].c != 0 ? in->then_block : in->else_block;
                     goto next_block;
                 }
+                /* a select (CSEL) chooses a value: no control dependency */
+                uint64_t cdeps = in->select ? 0 : p->e[a].deps;
                 walk w2;
                 walk_clone(&w2, w, th->nvals);
                 add_cond(&w2, a, false);
-                w2.ctrl |= p->e[a].deps;
+                w2.ctrl |= cdeps;
                 run_from(k, &w2, in->else_block, block, 0);
                 walk_free(&w2);
                 add_cond(w, a, true);
-                w->ctrl |= p->e[a].deps;
+                w->ctrl |= cdeps;
                 prev = block;
                 block = in->then_block;
                 goto next_block;
