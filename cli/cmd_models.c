@@ -17,7 +17,7 @@ static void usage(FILE *f)
                "on each file's first line and the library files they include; --print writes\n"
                "one model's cat file to stdout, to start a model of your own from.\n"
                "\n"
-               "  --print NAME  the cat file of NAME (sc, x86tso, rc11, jam21, or a library\n"
+               "  --print NAME  the cat file of NAME (sc, x86tso, rc11, jam21, aarch64, or a library\n"
                "                file such as cos or stdlib; jls04 has none)\n"
                "\n"
                "exit status: 0 done, 2 no such model or bad usage\n"

@@ -152,6 +152,12 @@ typedef struct exec {
                                empty when the model does not generate co */
     exec_rel rmw;           /* x86: read half -> write half of a locked instruction */
     exec_rel addr, data, ctrl; /* dependencies: read -> dependent event */
+    exec_rel pick;          /* AArch64: read -> the write of a CAS whose expected value it
+                               feeds: the compare decides the write, which herd's
+                               aarch64.cat counts as a pick dependency, not a data one */
+    exec_rel pick_addr, pick_data;  /* AArch64: read -> access whose address (data) a
+                               value only picked by the read feeds (a CAS's Rs, decided
+                               by its compare: herd's iico_ctrl on the way) */
     exec_set fw;            /* the final write of each *observed* location (herd's
                                observed_finals_only: locations the condition,
                                `locations` or the filter name); with co it is the

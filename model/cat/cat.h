@@ -21,12 +21,32 @@
  * choice is one more execution in herd's counts (cat_verdict.consistent).
  *
  * Event sets and relations a model sees (herd's names), derived from exec:
- *   sets:  _ (all events), M R W IW FW F B RMW;
+ *   sets:  _ (all events), M R W IW FW F B RMW Exp (= M) NExp (empty);
  *          C: NA RLX CON ACQ REL ACQ_REL SC A;  Java: O RA V (and ACQ REL);
- *          X86: X MFENCE LFENCE SFENCE.  Sets of another arch are empty.
- *   rels:  id loc int ext po rf rmw amo addr data ctrl sm si, and co (see
- *          above).  stdlib definitions (po-loc rfe rfi fencerel ...) are
- *          always in scope, as in herd. */
+ *          X86: X MFENCE LFENCE SFENCE;
+ *          AArch64: A L Q (acquire, release, acquirePC accesses), X
+ *          (exclusives, LSE atomics that write, reads without result),
+ *          NoRet, DMB.SY ... DMB.OSHLD, DSB.SY ... DSB.OSHLD, ISB, and
+ *          herd's sets of what litmusc's tests never have (TLBI, DC.CVAU,
+ *          IC.*, PTE, T, FAULT, Instr, ...: empty).  Sets of another arch
+ *          are empty.
+ *   rels:  id loc int ext po rf rmw amo (the rmw pairs of one instruction)
+ *          addr data ctrl sm si same-instance iico_data iico_ctrl, and co
+ *          (see above).  stdlib definitions (po-loc rfe rfi fencerel ...)
+ *          are always in scope, as in herd.
+ *
+ * A model that says `catdep` (herd's aarch64.cat, and litmusc's aarch64)
+ * computes the dependencies itself from register events, as herd builds
+ * them for each instruction; litmusc's executions have none, so each run
+ * adds them after the real events, rebuilt from exec's addr, data, ctrl
+ * and pick (cat_prim_a64.c): a register write Wreg for each read that
+ * something depends on, address and data ports (Rreg, DATA) for each
+ * access that depends on a read, a conditional branch (BCC, also in B)
+ * with its flags read before the first event each read controls, and a
+ * CAS's expected-value port; rf-reg links them, iico_data carries a value
+ * inside an instruction (and an LDADD's read into its write), iico_ctrl a
+ * CAS's compare into its write.  A model without catdep sees none of
+ * them (Rreg, Wreg, DATA and BCC are empty). */
 #include <stdbool.h>
 #include <stdint.h>
 #include "model/budget.h"

@@ -63,7 +63,9 @@ static bool same_structure(const exec *a, const exec *b)
             return false;
     }
     return cr_equal(&a->po, &b->po, n) && cr_equal(&a->rmw, &b->rmw, n) && cr_equal(&a->addr, &b->addr, n) &&
-           cr_equal(&a->data, &b->data, n) && cr_equal(&a->ctrl, &b->ctrl, n);
+           cr_equal(&a->data, &b->data, n) && cr_equal(&a->ctrl, &b->ctrl, n) &&
+           cr_equal(&a->pick, &b->pick, n) && cr_equal(&a->pick_addr, &b->pick_addr, n) &&
+           cr_equal(&a->pick_data, &b->pick_data, n);
 }
 
 static void remember_structure(exec *k, const exec *x)
@@ -75,6 +77,9 @@ static void remember_structure(exec *k, const exec *x)
     cr_copy(&k->addr, &x->addr, x->n);
     cr_copy(&k->data, &x->data, x->n);
     cr_copy(&k->ctrl, &x->ctrl, x->n);
+    cr_copy(&k->pick, &x->pick, x->n);
+    cr_copy(&k->pick_addr, &x->pick_addr, x->n);
+    cr_copy(&k->pick_data, &x->pick_data, x->n);
 }
 
 static void make_constants(cat_run *r)

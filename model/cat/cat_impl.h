@@ -97,14 +97,22 @@ bool cat_builtin_static(int b);
 /* A register or branch event that litmusc's executions do not have but a
  * model that computes its own dependencies (herd's `catdep`) reads them
  * from: the register written by a read (CV_WREG), the address and data
- * ports of an access (VEV_ADDR, VEV_DATA), a conditional branch placed
+ * ports of an access (VEV_ADDR, VEV_DATA), the expected-value port of a
+ * CAS's write, which decides it rather than feeds it (VEV_PICK), a
+ * conditional branch placed
  * just before the first event it controls (VEV_BCC) and the flags it
- * reads (VEV_FLAGS).  HOST is that real event. */
-typedef enum cat_vev_kind { VEV_WREG, VEV_ADDR, VEV_DATA, VEV_BCC, VEV_FLAGS } cat_vev_kind;
+ * reads (VEV_FLAGS); and for an address or a data port that a value only
+ * picked by a read feeds, the register read that picks (VEV_PIN) and the
+ * register it writes (VEV_POUT), iico_ctrl between them.  HOST is that
+ * real event. */
+typedef enum cat_vev_kind {
+    VEV_WREG, VEV_ADDR, VEV_DATA, VEV_PICK, VEV_PIN, VEV_POUT, VEV_BCC, VEV_FLAGS
+} cat_vev_kind;
 typedef struct cat_vev {
     uint8_t kind;
     int host;
-    int branch;                 /* VEV_FLAGS: its branch's event index */
+    int branch;                 /* VEV_FLAGS: its branch's event index; VEV_PIN, VEV_POUT:
+                                   the port's (VEV_ADDR or VEV_DATA) */
 } cat_vev;
 
 /* ---- the loaded model ------------------------------------------------------------ */

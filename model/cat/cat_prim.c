@@ -43,7 +43,8 @@ static const char *const builtin_names[CB_COUNT] = {
 static const char *const a64_empty_names[] = {
     "T", "TagCheck", "TLBI", "TLBIIS", "TLBInXS", "DC.CVAU", "IC.IALLUIS", "IC.IALLU", "IC.IVAU",
     "EXC-ENTRY", "EXC-RET", "FAULT", "PTE", "PTEV", "PTEINV", "AF", "DB", "MMU", "Translation",
-    "AccessFlag", "Instr", "Restricted-CMODX", "SPURIOUS", "PTEXS", "AMO",
+    "AccessFlag", "Instr", "Restricted-CMODX", "SPURIOUS", "PTEXS", "AMO", "FAULT-RD", "FAULT-WR",
+    "S", "NT", "SPEC", "DC.CIVAC", "DC.CVAC", "DC.IVAC", "DC.ZVA",
 };
 _Static_assert(sizeof a64_empty_names / sizeof a64_empty_names[0] <= CB_A64_EMPTY_LAST - CB_A64_EMPTY_FIRST + 1,
                "room for the empty AArch64 sets");

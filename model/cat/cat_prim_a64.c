@@ -53,11 +53,16 @@ void cat_a64_sets(cat_run *r, exec_set *s)
     for (int i = 0; i < x->n; i++) {
         const exec_event *e = &x->ev[i];
         if (e->kind & (EV_R | EV_W)) {
-            if (e->mode == IR_A64_ACQ) es_add(&s[CB_A], i);
+            /* an LSE operation without result reads with NoRet instead of A */
+            bool noret = e->instr && e->instr->noret;
+            if (e->mode == IR_A64_ACQ && !(noret && (e->kind & EV_R))) es_add(&s[CB_A], i);
             if (e->mode == IR_A64_REL) es_add(&s[CB_L], i);
             if (e->mode == IR_A64_ACQPC) es_add(&s[CB_Q], i);
-            if (e->instr && e->instr->excl) es_add(&s[CB_X], i);
-            if (e->instr && e->instr->noret) es_add(&s[CB_NORET], i);
+            /* herd's X: exclusives, both halves of an LSE atomic that
+             * writes, and reads without result (not a failed CAS's read) */
+            bool lse = e->is_rmw && e->mode >= IR_A64_PLAIN && e->mode <= IR_A64_ACQREL;
+            if ((e->instr && e->instr->excl) || lse || (noret && (e->kind & EV_R))) es_add(&s[CB_X], i);
+            if (noret && (e->kind & EV_R)) es_add(&s[CB_NORET], i);
         }
         if ((e->kind & EV_F) && e->fence >= IR_FENCE_DMB_SY && e->fence <= IR_FENCE_ISB)
             es_add(&s[CB_DMB_SY + (e->fence - IR_FENCE_DMB_SY)], i);
@@ -66,7 +71,8 @@ void cat_a64_sets(cat_run *r, exec_set *s)
         int i = x->n + v;
         switch (r->virt[v].kind) {
         case VEV_WREG: es_add(&s[CB_WREG], i); break;
-        case VEV_ADDR: case VEV_FLAGS: es_add(&s[CB_RREG], i); break;
+        case VEV_ADDR: case VEV_PICK: case VEV_PIN: case VEV_FLAGS: es_add(&s[CB_RREG], i); break;
+        case VEV_POUT: es_add(&s[CB_WREG], i); break;
         case VEV_DATA: es_add(&s[CB_RREG], i); es_add(&s[CB_DATA_PORT], i); break;
         case VEV_BCC: es_add(&s[CB_BCC], i); es_add(&s[CB_B], i); break;
         }
@@ -77,7 +83,8 @@ void cat_a64_sets(cat_run *r, exec_set *s)
 /* Whether event I has dependencies of any kind going out. */
 static bool dep_source(const exec *x, int i)
 {
-    return !es_empty(x->addr.row[i]) || !es_empty(x->data.row[i]) || !es_empty(x->ctrl.row[i]);
+    return !es_empty(x->addr.row[i]) || !es_empty(x->data.row[i]) || !es_empty(x->ctrl.row[i]) ||
+           !es_empty(x->pick.row[i]) || !es_empty(x->pick_addr.row[i]) || !es_empty(x->pick_data.row[i]);
 }
 
 /* The events of relation REL's column J. */
@@ -106,8 +113,16 @@ bool cat_a64_layout(cat_run *r)
     if (!r->m->catdep) return true;
     for (int i = 0; i < x->n; i++) {
         if ((x->ev[i].kind & EV_R) && dep_source(x, i) && !add_virt(r, VEV_WREG, i, -1)) return false;
-        if (!es_empty(column(x, &x->addr, i)) && !add_virt(r, VEV_ADDR, i, -1)) return false;
-        if (!es_empty(column(x, &x->data, i)) && !add_virt(r, VEV_DATA, i, -1)) return false;
+        /* each port, and the pick in front of it when a picked value feeds it */
+        const exec_rel *ports[2][2] = {{&x->addr, &x->pick_addr}, {&x->data, &x->pick_data}};
+        for (int k = 0; k < 2; k++) {
+            bool used = !es_empty(column(x, ports[k][0], i)), picked = !es_empty(column(x, ports[k][1], i));
+            if (!used && !picked) continue;
+            int port = x->n + r->nvirt;
+            if (!add_virt(r, k ? VEV_DATA : VEV_ADDR, i, -1)) return false;
+            if (picked && (!add_virt(r, VEV_PIN, i, port) || !add_virt(r, VEV_POUT, i, port))) return false;
+        }
+        if (!es_empty(column(x, &x->pick, i)) && !add_virt(r, VEV_PICK, i, -1)) return false;
     }
     /* A branch before each event that a read controls which the events
      * before it in its thread do not: ctrl only grows along a thread. */
@@ -136,8 +151,9 @@ void cat_a64_rels(cat_run *r, exec_rel *po, exec_rel *in, exec_rel *ext)
 {
     const exec *x = r->x;
     int n = r->n, nr = x->n;
-    exec_rel *iico = cat_new_rel(r), *rfreg = cat_new_rel(r), *inst = cat_new_rel(r);
+    exec_rel *iico = cat_new_rel(r), *ictrl = cat_new_rel(r), *rfreg = cat_new_rel(r), *inst = cat_new_rel(r);
     cr_clear(iico, n);
+    cr_clear(ictrl, n);
     cr_clear(rfreg, n);
     for (int i = 0; i < n; i++) {
         exec_set row = es_none();
@@ -146,13 +162,14 @@ void cat_a64_rels(cat_run *r, exec_rel *po, exec_rel *in, exec_rel *ext)
         inst->row[i] = row;
     }
     /* An LSE operation that computes its write from its read (LDADD and
-     * kin, not SWP or CAS) carries the read's value into the write. */
+     * kin, not SWP) carries the read's value into the write; a CAS's read
+     * decides whether it writes, as its compare does in herd. */
     for (int i = 0; i < nr; i++)
         for (exec_set b = x->rmw.row[i]; !es_empty(b);) {
             int j = es_pop(&b);
             const exec_event *e = &x->ev[i];
-            if (e->instr && e->instr == x->ev[j].instr && e->rmw_op != IR_RMW_XCHG && e->rmw_op != IR_RMW_CAS)
-                er_add(iico, i, j);
+            if (!e->instr || e->instr != x->ev[j].instr || e->rmw_op == IR_RMW_XCHG) continue;
+            er_add(e->rmw_op == IR_RMW_CAS ? ictrl : iico, i, j);
         }
     for (int v = 0; v < r->nvirt; v++) {
         const cat_vev *ve = &r->virt[v];
@@ -162,6 +179,12 @@ void cat_a64_rels(cat_run *r, exec_rel *po, exec_rel *in, exec_rel *ext)
         case VEV_WREG: er_add(iico, h, i); break;
         case VEV_ADDR: er_add(iico, i, h); src = &x->addr; break;
         case VEV_DATA: er_add(iico, i, h); src = &x->data; break;
+        case VEV_PICK: er_add(ictrl, i, h); src = &x->pick; break;
+        case VEV_PIN:
+            er_add(ictrl, i, i + 1);
+            src = r->virt[ve->branch - nr].kind == VEV_ADDR ? &x->pick_addr : &x->pick_data;
+            break;
+        case VEV_POUT: er_add(rfreg, i, ve->branch); break;
         case VEV_BCC: break;
         case VEV_FLAGS: er_add(iico, i, ve->branch); src = &x->ctrl; break;
         }
@@ -188,6 +211,7 @@ void cat_a64_rels(cat_run *r, exec_rel *po, exec_rel *in, exec_rel *ext)
     g[CB_IICO_DATA] = cv_rel(iico);
     g[CB_RF_REG] = cv_rel(rfreg);
     g[CB_SAME_INSTANCE] = cv_rel(inst);
-    g[CB_IICO_CTRL] = g[CB_IICO_ORDER] = g[CB_SAME_LOW_ORDER_BITS] = g[CB_INV_DOMAIN] =
+    g[CB_IICO_CTRL] = cv_rel(ictrl);
+    g[CB_IICO_ORDER] = g[CB_SAME_LOW_ORDER_BITS] = g[CB_INV_DOMAIN] =
         g[CB_SAME_TAG_LOC] = cv_rel(r->zero);
 }

@@ -435,6 +435,9 @@ static bool build_events(enumr *e)
             dep_rel(&x->addr, e, th, base, i, te->addr_deps);
             dep_rel(&x->data, e, th, base, i, te->data_deps);
             dep_rel(&x->ctrl, e, th, base, i, te->ctrl_deps);
+            dep_rel(&x->pick, e, th, base, i, te->pick_deps);
+            dep_rel(&x->pick_addr, e, th, base, i, te->pick_addr_deps);
+            dep_rel(&x->pick_data, e, th, base, i, te->pick_data_deps);
         }
         e->used[th] = p->nslots >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << p->nslots) - 1);
         e->known[th] = 0;

@@ -23,6 +23,9 @@ typedef struct walk {
     /* AArch64: 1 + the index in ev of the load-exclusive whose
      * reservation is open, 0 when none (see store_excl) */
     int resv;
+    /* read slots that picked the value a CSEL chose, for the phi that
+     * takes it (the select branch's join) */
+    uint64_t sel_pick;
 } walk;
 
 typedef struct walker {
@@ -55,6 +58,7 @@ static void walk_clone(walk *dst, const walk *src, int nvals)
     dst->forced_in = src->forced_in;
     dst->forced_loc = src->forced_loc;
     dst->resv = src->resv;
+    dst->sel_pick = src->sel_pick;
 }
 
 static void walk_free(walk *w)
@@ -93,13 +97,15 @@ static bool operand(walker *k, walk *w, ir_operand o, const ir_instr *in, int *o
 
 /* The location an access touches.  Addresses must be settled on the path:
  * herd's corpora only compute addresses from constants and init values. */
-static bool address(walker *k, walk *w, const ir_instr *in, int *loc, uint64_t *deps)
+static bool address(walker *k, walk *w, const ir_instr *in, int *loc, uint64_t *deps, uint64_t *pdeps)
 {
     int e = -1;
     if (!operand(k, w, in->addr, in, &e))
         return false;
     const vexpr *x = &k->out->pool.e[e];
     *deps = x->deps;
+    if (pdeps)
+        *pdeps = x->pdeps;
     if (x->op != VX_CONST) {
         if (w->forced_in != in)
             return fail(k, in, "address computed from a value read from memory");
@@ -204,7 +210,7 @@ static bool java_cas(walker *k, walk *w, const ir_instr *in, bool success)
     vpool *p = &k->out->pool;
     int loc = -1, s1 = 0, s2 = 0, expected = -1, nv = -1;
     uint64_t adeps;
-    if (!address(k, w, in, &loc, &adeps) || !operand(k, w, in->b, in, &expected) ||
+    if (!address(k, w, in, &loc, &adeps, NULL) || !operand(k, w, in->b, in, &expected) ||
         !operand(k, w, in->a, in, &nv) || !new_slot(k, w, in, &s1))
         return false;
     tev r = new_event(EV_R, in);
@@ -232,11 +238,9 @@ static bool java_cas(walker *k, walk *w, const ir_instr *in, bool success)
     return true;
 }
 
-/* RS_KEPT: an AArch64 CAS that wrote gives Rs the value it held, with
- * Rs's dependencies, rather than the value read (equal, but dependent on
- * the read); herd 7.57 runs both (its DataFromRRs and DataFromRx), and
- * so do the paths. */
-static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success, bool rs_kept)
+/* SUCCESS: a CAS's side; FORM: which of herd's two forms of an AArch64
+ * CAS (see below), 0 or 1. */
+static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success, int form)
 {
     vpool *p = &k->out->pool;
     if (in->flag >= 0)      /* a CAS's success flag: this path's side */
@@ -244,8 +248,8 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success, bool rs
     if (k->t->arch == IR_ARCH_JAVA && in->rmw_op == IR_RMW_CAS)
         return java_cas(k, w, in, success);
     int loc = -1, slot = 0, opnd = -1, expected = -1;
-    uint64_t adeps;
-    if (!address(k, w, in, &loc, &adeps) || !new_slot(k, w, in, &slot))
+    uint64_t adeps, apdeps;
+    if (!address(k, w, in, &loc, &adeps, &apdeps) || !new_slot(k, w, in, &slot))
         return false;
     if (in->a.kind != IR_OPND_NONE && !operand(k, w, in->a, in, &opnd))
         return false;
@@ -278,12 +282,10 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success, bool rs
     bool x86 = in->mode == IR_X86_LOCKED || in->mode == IR_X86_PLAIN;
     bool a64 = in->mode >= IR_A64_PLAIN && in->mode <= IR_A64_ACQREL;
     ir_mode rmode = in->mode, wmode = in->mode;
-    /* herd's CAS writes only after comparing what it read with Rs: a
-     * control dependency of its write on both (LB+rel+CAS) */
-    uint64_t wctrl = a64 && in->rmw_op == IR_RMW_CAS ? p->e[expected].deps | ((uint64_t)1 << slot) : 0;
     if (a64) {
-        /* herd's AArch64 RMW: the read is in A for SWPA/SWPAL..., the
-         * write in L for SWPL/SWPAL... (ir.h, IR_A64_ACQREL) */
+        /* herd's AArch64 RMW: the read acquires (A) for an acquire or
+         * acquire-release instruction, the write releases (L) for a
+         * release or acquire-release one (ir.h, IR_A64_ACQREL). */
         bool acq = in->mode == IR_A64_ACQ || in->mode == IR_A64_ACQREL;
         bool rel = in->mode == IR_A64_REL || in->mode == IR_A64_ACQREL;
         rmode = acq ? IR_A64_ACQ : IR_A64_PLAIN;
@@ -292,20 +294,23 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success, bool rs
     if (!writes && in->fail_mode != IR_MODE_NONE)
         rmode = in->fail_mode;
     if (x86 || a64) {
-        /* A locked instruction is a read and a write linked by rmw. */
+        /* A locked instruction (an AArch64 atomic) is a read and a write
+         * linked by rmw. */
         tev r = new_event(EV_R, in);
-        r.loc = loc; r.rslot = slot; r.rmw_op = in->rmw_op; r.addr_deps = adeps;
+        r.loc = loc; r.rslot = slot; r.rmw_op = in->rmw_op; r.addr_deps = adeps; r.pick_addr_deps = apdeps;
         r.is_rmw = writes;
         r.mode = rmode;
         add_event(w, r);
         if (writes) {
             tev wr = new_event(EV_W, in);
-            wr.loc = loc; wr.wval = nv; wr.rmw_op = in->rmw_op; wr.is_rmw = true; wr.mode = wmode;
+            wr.loc = loc; wr.wval = nv; wr.rmw_op = in->rmw_op; wr.is_rmw = true;
+            wr.mode = wmode;
             wr.addr_deps = adeps; wr.data_deps = ddeps;
+            wr.pick_addr_deps = apdeps; wr.pick_data_deps = p->e[nv].pdeps;
+            if (a64 && in->rmw_op == IR_RMW_CAS) wr.pick_deps = p->e[expected].deps & ~((uint64_t)1 << slot);
             wr.partner = (int)w->nev - 1;
             w->ev[w->nev - 1].partner = (int)w->nev;
             add_event(w, wr);
-            w->ev[w->nev - 1].ctrl_deps |= wctrl;
         }
     } else {
         /* C and Java: one event that both reads and writes; a failed
@@ -319,7 +324,15 @@ static bool do_rmw(walker *k, walk *w, const ir_instr *in, bool success, bool rs
         add_event(w, e);
     }
     if (in->dst >= 0)
-        w->env[in->dst] = rs_kept && writes ? expected : old;
+        w->env[in->dst] = old;
+    /* herd makes each AArch64 CAS in two forms, both executions.  One that
+     * succeeds: Rs takes the value read, or keeps its own (the same value),
+     * then depending on the expected value and picked by the compare, which
+     * reads memory.  One that fails: Rs takes the value read, and in the
+     * second form the compare, which reads the expected value, picks it. */
+    if (in->dst >= 0 && a64 && in->rmw_op == IR_RMW_CAS && form == 1)
+        w->env[in->dst] = success ? vx_picked(p, expected, (uint64_t)1 << slot)
+                                  : vx_picked(p, old, p->e[expected].deps | p->e[expected].pdeps);
     return true;
 }
 
@@ -338,7 +351,7 @@ static bool do_lock(walker *k, walk *w, const ir_instr *in, bool success)
     bool java = k->t->arch == IR_ARCH_JAVA;
     int loc = -1, slot = 0;
     uint64_t adeps;
-    if (!address(k, w, in, &loc, &adeps))
+    if (!address(k, w, in, &loc, &adeps, NULL))
         return false;
     if (k->lock_events) {
         /* herd's C lock actions: an event on the mutex that neither reads
@@ -397,7 +410,9 @@ static bool run_phis(walker *k, walk *w, const ir_block *b, int nphi, int prev)
     }
     for (int i = 0; i < nphi; i++)
         if (b->instrs[i].dst >= 0)
-            w->env[b->instrs[i].dst] = vals[i];
+            w->env[b->instrs[i].dst] = w->sel_pick ? vx_picked(&k->out->pool, vals[i], w->sel_pick) : vals[i];
+    if (nphi)
+        w->sel_pick = 0;
     return true;
 }
 
@@ -406,12 +421,12 @@ static bool do_access(walker *k, walk *w, const ir_instr *in)
 {
     vpool *p = &k->out->pool;
     int loc = -1, slot = 0, a = -1;
-    uint64_t adeps;
+    uint64_t adeps, apdeps;
     if (in->op == IR_LOAD) {
-        if (!address(k, w, in, &loc, &adeps) || !new_slot(k, w, in, &slot))
+        if (!address(k, w, in, &loc, &adeps, &apdeps) || !new_slot(k, w, in, &slot))
             return false;
         tev e = new_event(EV_R, in);
-        e.loc = loc; e.rslot = slot; e.addr_deps = adeps;
+        e.loc = loc; e.rslot = slot; e.addr_deps = adeps; e.pick_addr_deps = apdeps;
         add_event(w, e);
         if (in->excl)       /* a load-exclusive opens the thread's reservation */
             w->resv = (int)w->nev;
@@ -419,10 +434,11 @@ static bool do_access(walker *k, walk *w, const ir_instr *in)
             w->env[in->dst] = vx_read(p, slot);
         return true;
     }
-    if (!address(k, w, in, &loc, &adeps) || !operand(k, w, in->a, in, &a))
+    if (!address(k, w, in, &loc, &adeps, &apdeps) || !operand(k, w, in->a, in, &a))
         return false;
     tev e = new_event(EV_W, in);
     e.loc = loc; e.wval = a; e.addr_deps = adeps; e.data_deps = p->e[a].deps;
+    e.pick_addr_deps = apdeps; e.pick_data_deps = p->e[a].pdeps;
     add_event(w, e);
     return true;
 }
@@ -437,7 +453,7 @@ static bool excl_reserved(walker *k, walk *w, const ir_instr *in, bool *can)
 {
     int loc = -1;
     uint64_t adeps;
-    if (!address(k, w, in, &loc, &adeps))
+    if (!address(k, w, in, &loc, &adeps, NULL))
         return false;
     *can = w->resv > 0 && w->ev[w->resv - 1].loc == loc;
     return true;
@@ -449,8 +465,8 @@ static bool store_excl(walker *k, walk *w, const ir_instr *in, bool success)
 {
     vpool *p = &k->out->pool;
     int loc = -1, a = -1;
-    uint64_t adeps;
-    if (!address(k, w, in, &loc, &adeps) || !operand(k, w, in->a, in, &a))
+    uint64_t adeps, apdeps;
+    if (!address(k, w, in, &loc, &adeps, &apdeps) || !operand(k, w, in->a, in, &a))
         return false;
     int lx = w->resv - 1;
     w->resv = 0;
@@ -460,6 +476,7 @@ static bool store_excl(walker *k, walk *w, const ir_instr *in, bool success)
         return true;
     tev e = new_event(EV_W, in);
     e.loc = loc; e.wval = a; e.addr_deps = adeps; e.data_deps = p->e[a].deps;
+    e.pick_addr_deps = apdeps; e.pick_data_deps = p->e[a].pdeps;
     e.lxsx = lx;
     add_event(w, e);
     return true;
@@ -537,21 +554,24 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
             case IR_LOCK:
                 /* A CAS, or a trylock: both outcomes, the failing one on a copy. */
                 if ((in->op == IR_RMW && in->rmw_op == IR_RMW_CAS) || (in->op == IR_LOCK && in->dst >= 0)) {
-                    walk w2;
-                    walk_clone(&w2, w, th->nvals);
-                    if (in->op == IR_RMW ? do_rmw(k, &w2, in, false, false) : do_lock(k, &w2, in, false))
-                        run_from(k, &w2, block, prev, i + 1);
-                    walk_free(&w2);
+                    /* an AArch64 CAS: each side in herd's two forms (do_rmw) */
+                    bool forms = in->op == IR_RMW && in->mode >= IR_A64_PLAIN && in->mode <= IR_A64_ACQREL;
+                    for (int f = 0; f < (forms ? 3 : 1); f++) {
+                        walk w2;
+                        walk_clone(&w2, w, th->nvals);
+                        bool ok = in->op == IR_LOCK ? do_lock(k, &w2, in, false)
+                                                    : do_rmw(k, &w2, in, f == 2, f == 2 ? 0 : f);
+                        if (ok)
+                            run_from(k, &w2, block, prev, i + 1);
+                        walk_free(&w2);
+                    }
+                    if (forms) {
+                        if (!do_rmw(k, w, in, true, 1))
+                            return;
+                        break;
+                    }
                 }
-                if (in->op == IR_RMW && in->rmw_op == IR_RMW_CAS && in->mode >= IR_A64_PLAIN &&
-                    in->mode <= IR_A64_ACQREL) {
-                    walk w2;
-                    walk_clone(&w2, w, th->nvals);
-                    if (do_rmw(k, &w2, in, true, true))
-                        run_from(k, &w2, block, prev, i + 1);
-                    walk_free(&w2);
-                }
-                if (!(in->op == IR_RMW ? do_rmw(k, w, in, true, false) : do_lock(k, w, in, true)))
+                if (!(in->op == IR_RMW ? do_rmw(k, w, in, true, 0) : do_lock(k, w, in, true)))
                     return;
                 break;
             case IR_UNLOCK:
@@ -574,20 +594,26 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                 if (!operand(k, w, in->a, in, &a))
                     return;
                 if (vx_is_const(p, a)) {
+                    w->ctrl |= p->e[a].pdeps;    /* a branch on a value only picked */
                     prev = block;
                     block = p->e[a].c != 0 ? in->then_block : in->else_block;
                     goto next_block;
                 }
                 /* a select (CSEL) chooses a value: no control dependency */
-                uint64_t cdeps = in->select ? 0 : p->e[a].deps;
+                uint64_t cdeps = in->select ? 0 : p->e[a].deps | p->e[a].pdeps;
+                /* ... but it picks the value chosen (herd's iico_ctrl from the
+                 * flags), which the phi at the join takes */
+                uint64_t spick = in->select ? p->e[a].deps | p->e[a].pdeps : 0;
                 walk w2;
                 walk_clone(&w2, w, th->nvals);
                 add_cond(&w2, a, false);
                 w2.ctrl |= cdeps;
+                w2.sel_pick |= spick;
                 run_from(k, &w2, in->else_block, block, 0);
                 walk_free(&w2);
                 add_cond(w, a, true);
                 w->ctrl |= cdeps;
+                w->sel_pick |= spick;
                 prev = block;
                 block = in->then_block;
                 goto next_block;

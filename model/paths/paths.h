@@ -26,6 +26,10 @@ typedef struct tev {
     int lxsx;                   /* AArch64 store-exclusive that wrote: index of the load-
                                  * exclusive it pairs with (herd's rmw), else -1 */
     uint64_t addr_deps, data_deps, ctrl_deps;  /* read slots */
+    uint64_t pick_deps;         /* AArch64 CAS write: the read slots its compare's expected
+                                   value comes from (herd's iico_ctrl into the write) */
+    uint64_t pick_addr_deps, pick_data_deps;    /* read slots that only picked the address
+                                   or the data (vexpr.pdeps) */
     const ir_instr *instr;
 } tev;
 

@@ -24,7 +24,7 @@ int vx_const(vpool *p, ir_val c)
 {
     /* Small pools: share the constant if it was already made. */
     for (int i = 0; i < p->n; i++)
-        if (p->e[i].op == VX_CONST && p->e[i].c == c)
+        if (p->e[i].op == VX_CONST && p->e[i].c == c && !p->e[i].pdeps)
             return i;
     vexpr x = {.op = VX_CONST, .c = c, .a = -1, .b = -1, .slot = -1};
     return push(p, x);
@@ -33,7 +33,7 @@ int vx_const(vpool *p, ir_val c)
 int vx_read(vpool *p, int slot)
 {
     for (int i = 0; i < p->n; i++)
-        if (p->e[i].op == VX_READ && p->e[i].slot == slot)
+        if (p->e[i].op == VX_READ && p->e[i].slot == slot && !p->e[i].pdeps)
             return i;
     vexpr x = {.op = VX_READ, .slot = slot, .a = -1, .b = -1,
                .deps = slot < 64 ? (uint64_t)1 << slot : 0};
@@ -46,10 +46,19 @@ int vx_bin(vpool *p, ir_binop op, int a, int b)
         ir_val r = 0;
         if (!ir_binop_eval(op, p->e[a].c, p->e[b].c, &r))
             r = 0;
-        return vx_const(p, r);
+        return vx_picked(p, vx_const(p, r), p->e[a].pdeps | p->e[b].pdeps);
     }
     vexpr x = {.op = VX_BIN, .bop = op, .a = a, .b = b, .slot = -1,
-               .deps = p->e[a].deps | p->e[b].deps};
+               .deps = p->e[a].deps | p->e[b].deps, .pdeps = p->e[a].pdeps | p->e[b].pdeps};
+    return push(p, x);
+}
+
+int vx_picked(vpool *p, int e, uint64_t slots)
+{
+    if ((p->e[e].pdeps | slots) == p->e[e].pdeps)
+        return e;
+    vexpr x = p->e[e];
+    x.pdeps |= slots;
     return push(p, x);
 }
 

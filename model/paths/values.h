@@ -18,6 +18,9 @@ typedef struct vexpr {
     int slot;           /* VX_READ: read slot */
     ir_val c;           /* VX_CONST */
     uint64_t deps;      /* read slots this value depends on (bit per slot) */
+    uint64_t pdeps;     /* read slots that only picked it (AArch64: a CAS's compare
+                           deciding what Rs holds, herd's iico_ctrl): no part of
+                           its value, but a pick dependency of what uses it */
 } vexpr;
 
 typedef struct vpool {
@@ -31,6 +34,8 @@ int vx_read(vpool *p, int slot);
 /* a OP b, folded when both are constants.  Division by zero folds to the
  * constant 0 (such a path is meaningless and herd never prints one). */
 int vx_bin(vpool *p, ir_binop op, int a, int b);
+/* E, also picked by the read slots SLOTS (a node of its own). */
+int vx_picked(vpool *p, int e, uint64_t slots);
 static inline bool vx_is_const(const vpool *p, int e) { return p->e[e].op == VX_CONST; }
 
 /* Value of E given read-slot values VALS (only slots in KNOWN are valid).

@@ -4,7 +4,8 @@
 # aarch64.cat through --model when HERD_LIBDIR holds it: each must give
 # herd7's States block and Observation line (tests/aarch64/NAME.aarch64.herd).
 # A test litmusc's AArch64 parser refuses (exit 2) is counted and named, not
-# failed; with none accepted the test is skipped.  `make check` takes every
+# failed, and so is one listed in tests/aarch64/known-differences.tsv (with
+# its reason); with none accepted the test is skipped.  `make check` takes every
 # third test in name order; CORPUS_ALL=1 takes them all.
 set -u
 : "${LITMUSC:?set LITMUSC to the litmusc program}"
@@ -75,17 +76,22 @@ for m in $models; do
     split_states "$tmp/out" "$tmp/got"
     total=0
     agree=0
+    known=0
     for e in "$tmp/exp"/*; do
         n=$(basename "$e")
         total=$((total + 1))
+        why=$(awk -F'\t' -v n="$n" '$1 == n { print $2 }' "$root/tests/aarch64/known-differences.tsv")
         if [ -f "$tmp/got/$n" ] && cmp -s "$e" "$tmp/got/$n"; then
             agree=$((agree + 1))
+            [ -z "$why" ] || echo "note: $n agrees with herd7 under $label now: take it off known-differences.tsv"
+        elif [ -n "$why" ]; then
+            known=$((known + 1))
         else
             echo "FAIL: $n under $label differs from herd7"
             [ -f "$tmp/got/$n" ] && diff "$e" "$tmp/got/$n" | head -8 | sed 's/^/    /'
             fail=1
         fi
     done
-    echo "model_aarch64: $label: $agree of $total tests give herd7's states and verdict"
+    echo "model_aarch64: $label: $agree of $total tests give herd7's states and verdict ($known known differences)"
 done
 exit $fail

@@ -5,7 +5,7 @@
  * model on the classic shapes with the Arm model's verdicts (herd7 7.57
  * under aarch64.cat gives the same on the catalogue's tests of these
  * shapes: MP, MP+dmb.sy+addr, MP+popl+poap, LB+datas, SB+dmb.sys, CoRR,
- * and an exclusive pair broken by another thread's write).  With
+ * LB+rel+CAS, and an exclusive pair broken by another thread's write).  With
  * HERD_LIBDIR naming herd's library, herd's own aarch64.cat is run on the
  * same executions and must agree. */
 #include <stdarg.h>
@@ -138,7 +138,8 @@ static void test_a64_sets(void **state)
     rel_of(text, &b->x, "q", rows);
     assert_true(rows[rq] == BIT(rq) && rows[ra] == 0);
     rel_of(text, &b->x, "x", rows);
-    assert_true(rows[lx] == BIT(lx) && rows[sx] == BIT(sx) && rows[nr] == 0);
+    assert_true(rows[lx] == BIT(lx) && rows[sx] == BIT(sx) && rows[nr] == BIT(nr) && rows[nw] == BIT(nw));
+    assert_true(rows[w] == 0 && rows[ra] == 0);
     rel_of(text, &b->x, "nr", rows);
     assert_true(rows[nr] == BIT(nr) && rows[lx] == 0);
     rel_of(text, &b->x, "ishld", rows);
@@ -186,7 +187,9 @@ static const char deps_model[] =
     "let d = (src; [DATA]; iico_data+; [W]) \\ same-instance\n"
     "let a = [M]; (src; [Rreg \\ DATA]; iico_data+; [M]) \\ same-instance\n"
     "let c = [M]; (src; [BCC]; po) \\ same-instance; [M]\n"
-    "let regs = [Rreg | Wreg | BCC]\n";
+    "let regs = [Rreg | Wreg | BCC]\n"
+    "let rec pflow = flow | iico_ctrl | pflow; pflow\n"
+    "let pa = [M]; ([R | Rreg]; pflow?; [Rreg \\ DATA]; iico_data+; [M]) \\ same-instance\n";
 
 static void test_a64_catdep(void **state)
 {
@@ -202,6 +205,21 @@ static void test_a64_catdep(void **state)
     /* the branch is placed just before w: only w is controlled */
     rel_of(deps_model, &b->x, "c", rows);
     for (int k = 0; k < b->x.n; k++) assert_true(rows[k] == (k == r0 ? BIT(ww) : 0));
+    /* A value r0 only picks (a CAS's kept Rs) that feeds z's address: a
+     * pick dependency, through iico_ctrl, and no address dependency. */
+    er_add(&b->x.pick_addr, r0, rz);
+    rel_of(deps_model, &b->x, "a", rows);
+    for (int k = 0; k < b->x.n; k++) assert_true(rows[k] == (k == r0 || k == r1 ? BIT(rz) : 0));
+    assert_true(rows[r0] == BIT(rz));   /* through y, as before; not through the pick */
+    rel_of(deps_model, &b->x, "pa", rows);
+    assert_true(rows[r0] == BIT(rz) && rows[r1] == BIT(rz));
+    b->x.pick_addr.row[r0] = es_none();
+    er_add(&b->x.pick_addr, r1, ww);
+    rel_of(deps_model, &b->x, "pa", rows);
+    assert_true(rows[r1] == (BIT(rz) | BIT(ww)));
+    rel_of(deps_model, &b->x, "a", rows);
+    assert_true(rows[r1] == BIT(rz));
+    b->x.pick_addr.row[r1] = es_none();
     /* A model without catdep sees no register events. */
     const char *plain = "plain\nlet regs = [Rreg | Wreg | BCC]\nlet d = data\n";
     rel_of(plain, &b->x, "regs", rows);
@@ -377,6 +395,26 @@ static void expect(xb *b, uint64_t want, const char *what)
     free(b);
 }
 
+/* LB+rel+CAS: thread 0 reads y and releases x; thread 1 reads x and, with
+ * an expected value computed from it (PICK) or a constant, CASes y; both
+ * reads see the other thread's write. */
+static xb *lb_rel_cas(bool pick)
+{
+    xb *b = xb_new();
+    int ix = iw(b, 0), iy = iw(b, 1);
+    int ry = rd(b, 0, 1, IR_A64_PLAIN), wx = wr(b, 0, 0, IR_A64_REL);
+    int rx = rd(b, 1, 0, IR_A64_PLAIN);
+    int cr = rd(b, 1, 1, IR_A64_PLAIN), cw = wr(b, 1, 1, IR_A64_PLAIN);
+    rmw_pair(b, cr, cw, IR_RMW_CAS);
+    if (pick) er_add(&b->x.pick, rx, cw);
+    rf(b, cw, ry);
+    rf(b, wx, rx);
+    rf(b, iy, cr);
+    co_chain(b, (int[]){ix, wx}, 2);
+    co_chain(b, (int[]){iy, cw}, 2);
+    return b;
+}
+
 static void test_aarch64_model(void **state)
 {
     (void)state;
@@ -396,6 +434,10 @@ static void test_aarch64_model(void **state)
     expect(sb(true), 0, "SB+dmb.sys");
     expect(corr(), 0, "CoRR");
     expect(excl_broken(), 0, "an exclusive pair with a write between");
+    /* A CAS's compare picks its write: the read its expected value comes
+     * from is ordered before the write (herd's pick dependency). */
+    expect(lb_rel_cas(true), 0, "LB+rel+CAS");
+    expect(lb_rel_cas(false), 1, "LB+rel+CAS with a constant expected value");
 }
 
 int main(void)

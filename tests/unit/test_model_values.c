@@ -53,6 +53,39 @@ static bool collect(void *ctx)
     return true;
 }
 
+/* A value only picked by a read (an AArch64 CAS's Rs, decided by its
+ * compare) keeps its value and its own dependencies, carries the pick
+ * through arithmetic and folding, and is never shared with a plain one. */
+static void test_picked(void **state)
+{
+    (void)state;
+    vpool p = {0};
+    int one = vx_const(&p, 1), r0 = vx_read(&p, 0), r1 = vx_read(&p, 1);
+    int k = vx_picked(&p, one, (uint64_t)1 << 0);
+    assert_int_not_equal(k, one);
+    assert_true(vx_is_const(&p, k));
+    assert_int_equal(p.e[k].c, 1);
+    assert_int_equal(p.e[k].deps, 0);
+    assert_int_equal(p.e[k].pdeps, 1);
+    /* the plain constant 1 is still the shared one */
+    assert_int_equal(vx_const(&p, 1), one);
+    assert_int_equal(p.e[one].pdeps, 0);
+    /* k ^ k folds to 0, still picked by slot 0 */
+    int z = vx_bin(&p, IR_XOR, k, k);
+    assert_true(vx_is_const(&p, z));
+    assert_int_equal(p.e[z].c, 0);
+    assert_int_equal(p.e[z].pdeps, 1);
+    assert_int_equal(vx_const(&p, 0) == z, 0);
+    /* through a read: its deps and the pick both */
+    int s = vx_bin(&p, IR_ADD, vx_picked(&p, r1, (uint64_t)1 << 0), r0);
+    assert_int_equal(p.e[s].deps, 3);
+    assert_int_equal(p.e[s].pdeps, 1);
+    assert_int_equal(vx_read(&p, 1), r1);
+    /* picking by what already picks it changes nothing */
+    assert_int_equal(vx_picked(&p, k, 1), k);
+    vp_free(&p);
+}
+
 static void test_solver_cycle(void **state)
 {
     (void)state;
@@ -110,6 +143,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_folding),
+        cmocka_unit_test(test_picked),
         cmocka_unit_test(test_solver_cycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
