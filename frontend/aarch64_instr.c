@@ -127,6 +127,7 @@ static bool decode(const char *u, fe_a64_instr *in, const char **shape)
 /* The barrier options, in the order of ir.h's DMB and DSB rows. */
 static const char *const options[] = {"SY", "ST", "LD", "ISH", "ISHST", "ISHLD", "OSH", "OSHST", "OSHLD"};
 
+/* A DMB or DSB option; NSH and the numbered forms have no IR barrier. */
 static bool barrier_option(a64_cell *c, fe_a64_instr *in)
 {
     char u[16];
@@ -198,6 +199,8 @@ static bool check(a64_cell *c, fe_a64_instr *in)
     return true;
 }
 
+/* The mnemonic, then the operands its shape names, then nothing: a
+ * shifted or extended operand is refused rather than read wrong. */
 bool a64_parse_instr(a64_cell *c, fe_a64_instr *in)
 {
     in->line = c->cur.line;

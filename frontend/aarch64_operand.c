@@ -7,6 +7,7 @@
 #include "frontend/aarch64_lex.h"
 #include "util/mem.h"
 
+/* The reader is at the cell's first token once started. */
 bool a64_cell_init(a64_cell *c, const char *p, const char *end, int line, int col, const char *file, diag *d)
 {
     memset(c, 0, sizeof *c);
@@ -19,6 +20,7 @@ bool a64_cell_init(a64_cell *c, const char *p, const char *end, int line, int co
     return a64_next(c);
 }
 
+/* Every error of a cell is at its current token, and stops the reader. */
 bool a64_error(a64_cell *c, const char *fmt, ...)
 {
     char msg[256];
@@ -100,11 +102,13 @@ bool a64_next(a64_cell *c)
     return true;
 }
 
+/* Punctuation is one character. */
 bool a64_is(const a64_cell *c, char ch)
 {
     return c->cur.kind == A64_PUNCT && c->cur.s[0] == ch;
 }
 
+/* WHAT says where CH belongs, for the message. */
 bool a64_expect(a64_cell *c, char ch, const char *what)
 {
     if (a64_is(c, ch))
@@ -114,6 +118,7 @@ bool a64_expect(a64_cell *c, char ch, const char *what)
     return a64_error(c, "expected '%c' %s, found '%.*s'", ch, what, c->cur.len, c->cur.s);
 }
 
+/* herd reads mnemonics and registers in any case; look-ups are upper case. */
 void a64_upper(const a64_tok *t, char *buf, int size)
 {
     int n = t->len < size - 1 ? t->len : size - 1;
@@ -122,6 +127,7 @@ void a64_upper(const a64_tok *t, char *buf, int size)
     buf[n] = 0;
 }
 
+/* W0-W30, X0-X30, WZR, XZR; W00 or X31 are no registers. */
 bool a64_reg_of(const a64_tok *t, int *reg, bool *wide)
 {
     if (t->kind != A64_IDENT)
@@ -153,6 +159,7 @@ bool a64_reg_of(const a64_tok *t, int *reg, bool *wide)
 
 static const char *const cond_names[FE_A64_COND_COUNT] = {"EQ", "NE", "LT", "GE", "GT", "LE", "MI", "PL"};
 
+/* The conditions the lowering can compute from two compared values. */
 int a64_cond_of(const char *name)
 {
     for (int i = 0; i < FE_A64_COND_COUNT; i++)
@@ -161,6 +168,7 @@ int a64_cond_of(const char *name)
     return -1;
 }
 
+/* For the printer. */
 const char *a64_cond_name(fe_a64_cond k)
 {
     return (unsigned)k < FE_A64_COND_COUNT ? cond_names[k] : "?";
@@ -250,6 +258,8 @@ static bool address(a64_cell *c, fe_a64_opnd *o)
     return true;
 }
 
+/* The operand's kind is told by its first token; an identifier is a
+ * register unless a label is wanted there. */
 bool a64_parse_operand(a64_cell *c, fe_a64_opnd *o, bool want_label)
 {
     memset(o, 0, sizeof *o);

@@ -19,10 +19,10 @@ typedef struct table {
     diag *d;
 } table;
 
-/* One cell: its text [*s, *e) from position LINE:COL, and the character
- * that ends it ('|', ';', or 0 at the end of the program).  Comments (* *)
- * inside are blanked by the cell reader's callers: a cell holding one is
- * cut around it here. */
+/* One cell: its text [s, e) from position LINE:COL, and the character
+ * that ends it ('|', ';', or 0 at the end of the program).  A comment
+ * (* *) after the instruction is left out of the cell; one inside it is
+ * refused. */
 typedef struct cell {
     const char *s, *e;
     int line, col;

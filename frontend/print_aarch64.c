@@ -8,6 +8,7 @@
 #include "frontend/internal.h"
 #include "util/mem.h"
 
+/* Registers as herd prints them: W0, X1, WZR. */
 static void reg(strbuf *b, int r, bool wide)
 {
     if (r == FE_A64_ZR)
@@ -16,6 +17,7 @@ static void reg(strbuf *b, int r, bool wide)
         sb_printf(b, "%c%d", wide ? 'X' : 'W', r);
 }
 
+/* An operand without blanks, as herd's printer (and so its hash) has it. */
 static void operand(strbuf *b, const fe_a64_opnd *o, const char *label)
 {
     static const char *const exts[] = {"", "LSL", "UXTW", "SXTW", "SXTX"};
@@ -67,6 +69,7 @@ void fe_print_a64_instr(strbuf *b, const fe_a64_instr *in, const char *label)
         sb_printf(b, ",%s", a64_cond_name(in->cond));
 }
 
+/* The source text the lowering records for an instruction. */
 char *fe_a64_instr_text(const fe_a64_instr *in)
 {
     strbuf b = {0};
@@ -119,11 +122,13 @@ void fe_print_aarch64(strbuf *b, const fe_test *t)
     free(width);
 }
 
+/* Two strings, either of which may be absent. */
 static bool streq(const char *a, const char *b)
 {
     return a == b || (a && b && !strcmp(a, b));
 }
 
+/* Operands equal but for their positions. */
 static bool opnd_equal(const fe_a64_opnd *a, const fe_a64_opnd *b)
 {
     return a->kind == b->kind && a->reg == b->reg && a->wide == b->wide && a->imm == b->imm &&
@@ -149,6 +154,7 @@ bool fe_a64_code_equal(const fe_thread *a, const fe_thread *b)
     return true;
 }
 
+/* What an instruction owns (FREE_EACH's element function). */
 void fe_a64_instr_clear(fe_a64_instr *in)
 {
     free(in->mnem);

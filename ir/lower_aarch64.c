@@ -39,6 +39,7 @@ typedef struct a64 {
     size_t nlabels, cap;
 } a64;
 
+/* Label NAME of the thread, made on its first mention (a jump before it). */
 static label *find_label(a64 *x, const char *name)
 {
     for (size_t i = 0; i < x->nlabels; i++)
@@ -49,12 +50,14 @@ static label *find_label(a64 *x, const char *name)
     return &x->labels[x->nlabels - 1];
 }
 
+/* The lowering reports at fe_pos; the AArch64 tree keeps line and col. */
 static fe_pos pos_of(int line, int col)
 {
     fe_pos p = {line, col};
     return p;
 }
 
+/* Register R's current value; the zero register reads 0. */
 static ir_operand get_reg(lw *w, int r)
 {
     if (r == FE_A64_ZR)
@@ -62,6 +65,7 @@ static ir_operand get_reg(lw *w, int r)
     return w->cur[lw_find_reg(w, xnames[r])];
 }
 
+/* Register R takes V; a write to the zero register is dropped. */
 static void set_reg(lw *w, int r, ir_operand v)
 {
     if (r != FE_A64_ZR)
@@ -108,6 +112,7 @@ static ir_operand cond_value(lw *w, fe_a64_cond k)
     return ir_imm(0);
 }
 
+/* CMP L, R (and SUBS, ADDS): what the conditions after it compare. */
 static void set_flags(lw *w, ir_operand l, ir_operand r)
 {
     w->cur[lw_find_reg(w, FLAG_L)] = l;
@@ -170,13 +175,14 @@ static void atomic(lw *w, const fe_a64_instr *in)
     set_reg(w, dst, ir_value(r->dst));
 }
 
-static bool branch_to(a64 *x, const fe_a64_instr *in, const fe_a64_opnd *t, ir_operand cond, bool always)
+/* A jump to label T (ALWAYS, or when COND is not 0): forward only, since
+ * the IR has no loops. */
+static bool branch_to(a64 *x, const fe_a64_opnd *t, ir_operand cond, bool always)
 {
     lw *w = x->w;
     label *l = find_label(x, t->label);
     if (l->defined)
         return lw_error(w, pos_of(t->line, t->col), "jump back to label %s: loops are not supported", t->label);
-    (void)in;
     if (always)
         lw_jump(w, &l->pending);
     else
@@ -184,6 +190,8 @@ static bool branch_to(a64 *x, const fe_a64_instr *in, const fe_a64_opnd *t, ir_o
     return true;
 }
 
+/* One instruction into the current block; false (error set) when it
+ * cannot be lowered. */
 static bool instr(a64 *x, const fe_a64_instr *in)
 {
     lw *w = x->w;
@@ -269,11 +277,11 @@ static bool instr(a64 *x, const fe_a64_instr *in)
         set_reg(w, o[0].reg, lw_bin(w, IR_SUB, ir_imm(0), get_reg(w, o[1].reg)));
         return true;
     case FE_A64_B:
-        return branch_to(x, in, &o[0], ir_imm(1), true);
+        return branch_to(x, &o[0], ir_imm(1), true);
     case FE_A64_BCOND:
-        return branch_to(x, in, &o[0], cond_value(w, in->cond), false);
+        return branch_to(x, &o[0], cond_value(w, in->cond), false);
     case FE_A64_CBZ: case FE_A64_CBNZ:
-        return branch_to(x, in, &o[1], lw_bin(w, in->op == FE_A64_CBZ ? IR_EQ : IR_NE, get_reg(w, o[0].reg),
+        return branch_to(x, &o[1], lw_bin(w, in->op == FE_A64_CBZ ? IR_EQ : IR_NE, get_reg(w, o[0].reg),
                                                ir_imm(0)), false);
     case FE_A64_OP_COUNT:
         break;
@@ -297,6 +305,8 @@ static bool row(a64 *x, const fe_a64_instr *in)
     return instr(x, in);
 }
 
+/* The thread's registers first (every one it names is a final register,
+ * as x86's), then its cells in order. */
 bool lw_aarch64_thread(lw *w)
 {
     a64 x = {.w = w};

@@ -594,7 +594,8 @@ static void run_from(walker *k, walk *w, int block, int prev, int from)
                 if (!operand(k, w, in->a, in, &a))
                     return;
                 if (vx_is_const(p, a)) {
-                    w->ctrl |= p->e[a].pdeps;    /* a branch on a value only picked */
+                    if (!in->select)
+                        w->ctrl |= p->e[a].pdeps;    /* a branch on a value only picked */
                     prev = block;
                     block = p->e[a].c != 0 ? in->then_block : in->else_block;
                     goto next_block;
