@@ -21,6 +21,17 @@ PKGS     = z3 libxml-2.0 libpcre2-8 sqlite3 capstone libelf
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# LLVM's MC disassembler (its C API, llvm-c/Disassembler.h) decodes the
+# AArch64 objects cc-check lifts; Debian's llvm-14-dev.  Without llvm-config
+# the program still builds and refuses AArch64 objects, naming what it lacks.
+# Its headers are -isystem (they are LLVM's, not ours to warn about), and
+# --as-needed keeps libLLVM out of every binary that never decodes AArch64.
+LLVM_CONFIG ?= $(shell command -v llvm-config-14 2>/dev/null || command -v llvm-config 2>/dev/null)
+ifneq ($(LLVM_CONFIG),)
+  LLVM_CFLAGS := -isystem $(shell $(LLVM_CONFIG) --includedir) -DLITMUSC_HAVE_LLVM
+  LLVM_LIBS   := -L$(shell $(LLVM_CONFIG) --libdir) -Wl,--as-needed $(shell $(LLVM_CONFIG) --libs aarch64) \
+                 -Wl,--no-as-needed
+endif
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
 
@@ -35,8 +46,8 @@ else
 endif
 
 CFLAGS_ALL = -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -I. -I$(BUILD) \
-             $(OPT) $(SANFLAGS) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm $(LDLIBS)
+             $(OPT) $(SANFLAGS) $(PKG_CFLAGS) $(LLVM_CFLAGS) $(CFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) $(LLVM_LIBS) -lpthread -lm $(LDLIBS)
 
 # Stages, in dependency order.  Each folder becomes one static archive, so a
 # test links only the objects it really uses.

@@ -131,8 +131,10 @@ int cli_walk_ccs(cli_args *a, const cli_opt *opts, cli_ccs *c)
         slot[(*cnt)++] = v;
     }
     free(all);
-    if (id == CLI_END && !c->ncc)
+    if (id == CLI_END && !c->ncc) {
         c->cc[c->ncc++] = "cc";
+        c->cc_default = true;
+    }
     if (id == CLI_END && !c->ncflags)
         c->cflags[c->ncflags++] = "-O2";
     return id;

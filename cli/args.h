@@ -59,6 +59,7 @@ enum { CLI_MAX_CCS = 32 };
 typedef struct cli_ccs {
     const char *cc[CLI_MAX_CCS], *cflags[CLI_MAX_CCS];
     int ncc, ncflags;
+    bool cc_default;    /* no --cc was given: cc[0] is the default, which a caller may replace */
 } cli_ccs;
 /* The whole walk over OPTS (CLI_FLAG and CLI_STR rows) and --cc and
  * --cflags into C, which default to "cc" and "-O2" when none is given:

@@ -1,9 +1,10 @@
-/* litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses] [--unroll N]
- *                  [--timeout SEC] FILE...
+/* litmusc cc-check [--target T] [--cc CC]... [--cflags FLAGS]... [--model M] [--target-model M] [--out DIR]
+ *                  [--accesses] [--unroll N] [--timeout SEC] FILE...
  *
  * Each C test, built by each compiler with each flag set, is lifted from
- * the object's machine code back to an X86_64 litmus test (lift/), whose
- * states under x86tso are compared with the source's under M:
+ * the object's machine code back to a litmus test of the target (lift/:
+ * X86_64, AArch64), whose states under the target's model (x86tso-rmw,
+ * aarch64) are compared with the source's under M:
  *   cc-check NAME CC FLAGS: same|stronger|bug
  * A state the compiled code allows and the source forbids is a
  * compilation bug, printed with each thread's instructions (exit 1). */
@@ -23,31 +24,41 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: litmusc cc-check [--cc CC]... [--cflags FLAGS]... [--model M] [--out DIR] [--accesses]\n"
-               "                        [--unroll N] [--timeout SEC] [--max-candidates N] [--model-timeout SEC]\n"
-               "                        FILE...\n\n"
+    fprintf(f, "usage: litmusc cc-check [--target T] [--cc CC]... [--cflags FLAGS]... [--model M]\n"
+               "                        [--target-model M] [--out DIR] [--accesses] [--unroll N] [--timeout SEC]\n"
+               "                        [--max-candidates N] [--model-timeout SEC] FILE...\n\n"
                "Compile each C test with a real compiler (each thread a function P<n>, each\n"
                "location a global, each register a global P<n>_<reg>), lift each thread's\n"
-               "machine code back to an X86_64 litmus test (Capstone, libelf), and compare\n"
-               "its states under x86tso with the source's under the model.  One line per\n"
-               "test and configuration:\n"
+               "machine code back to a litmus test of the target (x86_64: Capstone; aarch64:\n"
+               "LLVM's disassembler; libelf for both), and compare its states under the\n"
+               "target's model with the source's under the model.  One line per test and\n"
+               "configuration:\n"
                "  cc-check NAME CC FLAGS: same | stronger | bug\n"
                "A bug is a state the compiled code allows and the source forbids; it is\n"
                "printed with the lifted code.\n\n"
-               "  --cc CC        compiler by name or path (repeatable; default cc)\n"
+               "  --target T     x86_64 (default) or aarch64: the objects' machine, the lifted\n"
+               "                 test's dialect and its model.  aarch64 gives every compiler\n"
+               "                 -mno-outline-atomics (the atomics inline, not libgcc calls) and a\n"
+               "                 compiler named clang* --target=aarch64-linux-gnu; an exclusive\n"
+               "                 retry loop is cut, and runs that fail it are dropped\n"
+               "  --cc CC        compiler by name or path (repeatable; default cc, for aarch64\n"
+               "                 aarch64-linux-gnu-gcc)\n"
                "  --cflags F     one flag set, split at blanks (repeatable; default -O2);\n"
                "                 each CC x FLAGS pair is one configuration; -c -fno-pic are\n"
                "                 always given (globals as x(%%rip) with plain relocations)\n"
                "  --model M      the source's model (default rc11)\n"
+               "  --target-model M  the lifted test's model (default x86tso-rmw, for aarch64\n"
+               "                 aarch64; herd's aarch64.cat by path works too)\n"
                "  --out DIR      write each lifted test as DIR/NAME.CC.FLAGS.litmus, in the\n"
-               "                 X86_64 herd7 7.57 reads as it is (its header says so, or\n"
-               "                 names the instruction herd has no form for), and the\n"
+               "                 X86_64 or AArch64 herd7 7.57 reads as it is (its header says\n"
+               "                 so, or names the instruction herd has no form for), and the\n"
                "                 translation unit every compiler is given as DIR/NAME.c\n"
                "  --accesses     after each verdict, each C access (by line) with what it\n"
                "                 compiled to, paired by order of memory accesses per\n"
-               "                 thread, beside litmusc's c11-x86-mfence scheme for it\n"
+               "                 thread, beside litmusc's c11-x86-mfence scheme for it (x86_64)\n"
                "  --unroll N     unroll each loop (a lock cmpxchg retry loop) N times (default\n"
-               "                 2); a run that needs more is exit 3 naming the bound\n"
+               "                 2); a run that needs more is exit 3 naming the bound (x86_64;\n"
+               "                 aarch64 cuts each loop's retry instead, see --target)\n"
                "  --timeout SEC  a compiler still going after SEC seconds is killed, with all\n"
                "                 it started, and the configuration is exit 3 (default 60)\n"
                CLI_BUDGET_HELP
@@ -70,11 +81,12 @@ static char *tag(const char *s)
 }
 
 /* One configuration of one test (lift/check.c): the exit status. */
-static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model *tso, const char *cc,
-                     const char *cflags, const char *out_dir, bool accesses, int unroll, double timeout_s, diag *d)
+static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model *tso, lift_target tg,
+                     const char *cc, const char *cflags, const char *out_dir, bool accesses, int unroll,
+                     double timeout_s, diag *d)
 {
     lift_result r;
-    bool ok = lift_check_within(ft, t, sb, tso, cc, cflags, unroll, timeout_s, &r, d);
+    bool ok = lift_check_target(ft, t, sb, tso, tg, cc, cflags, unroll, timeout_s, &r, d);
     if (r.herd_note)
         fprintf(stderr, "litmusc cc-check: %s %s %s: note: the lifted test is outside herd7 7.57's X86_64 (%s)\n",
                 t->name, cc, cflags, r.herd_note);
@@ -117,11 +129,12 @@ static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model 
 
 int cmd_cc_check(int argc, char **argv)
 {
-    const char *model_arg = "rc11", *out_dir = NULL;
+    const char *model_arg = "rc11", *out_dir = NULL, *target_arg = "x86_64", *target_model = NULL;
     bool accesses = false;
     const char *unroll_arg = "2", *timeout_arg = "60", *max_cand_arg = NULL, *model_timeout_arg = NULL;
     cli_ccs cc;
     const cli_opt opts[] = {CLI_STR("--model", &model_arg), CLI_STR("--out", &out_dir),
+                            CLI_STR("--target", &target_arg), CLI_STR("--target-model", &target_model),
                             CLI_FLAG("--accesses", &accesses), CLI_STR("--unroll", &unroll_arg),
                             CLI_STR("--timeout", &timeout_arg), CLI_STR("--max-candidates", &max_cand_arg),
                             CLI_STR("--model-timeout", &model_timeout_arg), {0}};
@@ -130,6 +143,17 @@ int cmd_cc_check(int argc, char **argv)
     int id = cli_walk_ccs(&it, opts, &cc);
     if (id != CLI_END)
         return cli_stop(&it, id);
+    lift_target tg;
+    if (!lift_target_parse(target_arg, &tg)) {
+        fprintf(stderr, "litmusc cc-check: --target takes x86_64 or aarch64, not '%s'\n", target_arg);
+        free(it.files);
+        return EXIT_USAGE;
+    }
+    if (accesses && tg != LIFT_X86_64) {
+        fprintf(stderr, "litmusc cc-check: --accesses pairs C accesses with x86-64 code only\n");
+        free(it.files);
+        return EXIT_USAGE;
+    }
     char *end;
     long unroll = strtol(unroll_arg, &end, 10);
     if (*end || end == unroll_arg || unroll < 0 || unroll > 16) {
@@ -152,6 +176,8 @@ int cmd_cc_check(int argc, char **argv)
         free(it.files);
         return EXIT_USAGE;
     }
+    if (cc.cc_default)
+        cc.cc[0] = lift_target_get(tg)->cc;
     if (out_dir && !file_mkdirs(out_dir, 0777)) {
         fprintf(stderr, "litmusc cc-check: cannot create --out %s: %s\n", out_dir, strerror(errno));
         free(it.files);
@@ -166,7 +192,8 @@ int cmd_cc_check(int argc, char **argv)
         if (t && t->arch != IR_ARCH_C)
             diag_error(&d, it.files[f], 0, 0, "cc-check takes C tests, not %s", fe_arch_name(ft->arch));
         model *src_m = d.set ? NULL : model_set_get(models, model_arg, &d);
-        model *tso = d.set ? NULL : model_set_get(models, LIFT_COMPILED_MODEL, &d);
+        const char *lifted_model = target_model ? target_model : lift_target_get(tg)->model;
+        model *tso = d.set ? NULL : model_set_get(models, lifted_model, &d);
         bset *sb = d.set ? NULL : model_run(src_m, t, &d);
         if (sb && out_dir) {
             /* the translation unit every compiler is given, beside the lifted tests */
@@ -186,7 +213,7 @@ int cmd_cc_check(int argc, char **argv)
         for (int c = 0; c < cc.ncc && sb; c++)
             for (int g = 0; g < cc.ncflags; g++) {
                 diag dd = {0};
-                int st = check_one(ft, t, sb, tso, cc.cc[c], cc.cflags[g], out_dir, accesses, unroll, timeout_s, &dd);
+                int st = check_one(ft, t, sb, tso, tg, cc.cc[c], cc.cflags[g], out_dir, accesses, unroll, timeout_s, &dd);
                 if (dd.set) {
                     char msg[DIAG_MSG_MAX];
                     diag_format(&dd, msg, sizeof msg);

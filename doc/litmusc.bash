@@ -37,7 +37,7 @@ _litmusc()
     models) opts="--print --help" ;;
     emit) opts="--target -o --model --scheme --package --plain --help" ;;
     run) opts="--target -s -r --sync --affinity --layout --chunk --period --delay --seed --cpus --time --timeout --until-covered --race-fuzz --max-iterations --model --max-candidates --model-timeout --scheme --plain --cc --cflags --cache-dir --filter --json --xml --help" ;;
-    cc-check) opts="--cc --cflags --model --out --accesses --unroll --timeout --max-candidates --model-timeout --help" ;;
+    cc-check) opts="--target --cc --cflags --model --target-model --out --accesses --unroll --timeout --max-candidates --model-timeout --help" ;;
     hunt) opts="--cc --cflags --budget --max-tests --seed --order --mix --batch --shard --db --edges --confirm-time --max-bugs --unroll -o --help" ;;
     check-scheme) opts="--scheme --source-model --target-model --reparse -q --max-candidates --model-timeout --help" ;;
     campaign)

@@ -2,8 +2,9 @@
  * own process group, stderr kept for the message, and, when litmusc dies
  * mid-compile, no compiler left running and no temporary folder left.
  * -fno-pic makes every global access a direct x(%rip) operand with an
- * R_X86_64_PC32 relocation (no GOT indirection to follow); the user's
- * flags come after so they can add, not undo, that. */
+ * R_X86_64_PC32 relocation (on AArch64 ADRP and a :lo12: relocation; no
+ * GOT indirection to follow); the target's flags come next (target.c) and
+ * the user's after, so they can add, not undo, those. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +20,30 @@ bool lift_compile(const char *cc, const char *cflags, const char *src, const cha
 bool lift_compile_within(const char *cc, const char *cflags, const char *src, const char *obj, double timeout_s,
                          const char *temp_dir, diag *d)
 {
+    return lift_compile_target(cc, cflags, LIFT_X86_64, src, obj, timeout_s, temp_dir, d);
+}
+
+/* Is CC clang by name (a path's last part "clang", "clang-14", ...)? */
+static bool is_clang(const char *cc)
+{
+    const char *b = strrchr(cc, '/');
+    return !strncmp(b ? b + 1 : cc, "clang", 5);
+}
+
+bool lift_compile_target(const char *cc, const char *cflags, lift_target tg, const char *src, const char *obj,
+                         double timeout_s, const char *temp_dir, diag *d)
+{
+    const lift_target_row *row = lift_target_get(tg);
     char *flags = xstrdup(cflags ? cflags : "");
     char *argv[64];
     int n = 0;
     argv[n++] = (char *)cc;
+    if (*row->clang_flag && is_clang(cc))
+        argv[n++] = (char *)row->clang_flag;
     argv[n++] = "-c";
     argv[n++] = "-fno-pic";
+    if (*row->cflags)
+        argv[n++] = (char *)row->cflags;
     for (char *s = strtok(flags, " \t"); s && n < 58; s = strtok(NULL, " \t"))
         argv[n++] = s;
     argv[n++] = (char *)src;

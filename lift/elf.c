@@ -3,7 +3,7 @@
  * size; the section's .rela section gives what each operand names.
  *
  * The object comes from whatever --cc names, so nothing in it is trusted:
- * the machine must be x86-64, every count comes from the size libelf read
+ * the machine must be the target's, every count comes from the size libelf read
  * (never from a header's entry size), and every offset is checked against
  * the data it points into before it is used.  What is wrong is exit 2,
  * named: the machine, the symbol, the section, the offset. */
@@ -24,11 +24,14 @@ void lift_func_free(lift_func *f)
     for (int i = 0; i < f->nrelocs; i++)
         free(f->relocs[i].sym);
     free(f->relocs);
+    for (int i = 0; i < f->nsyms; i++)
+        free(f->syms[i].name);
+    free(f->syms);
     memset(f, 0, sizeof *f);
 }
 
 /* The machines a compiler for Linux may build for, by name, for the
- * refusal of an object that is not x86-64. */
+ * refusal of an object that is not the target's. */
 static const char *machine_name(int m)
 {
     switch (m) {
@@ -50,12 +53,13 @@ static const char *machine_name(int m)
 typedef struct obj {
     Elf *e;
     const char *path;
+    int machine;            /* the e_machine expected */
     Elf_Data *syms;         /* the symbol table's data */
     size_t nsyms;
     size_t strndx;          /* its string table */
 } obj;
 
-/* The header: an x86-64 (64-bit ELF) relocatable object. */
+/* The header: a 64-bit relocatable object of the machine expected. */
 static bool check_header(const obj *o, diag *d)
 {
     if (elf_kind(o->e) != ELF_K_ELF)
@@ -64,12 +68,15 @@ static bool check_header(const obj *o, diag *d)
     if (!gelf_getehdr(o->e, &eh))
         return diag_error(d, o->path, 0, 0, "cc-check: the object's ELF header cannot be read: %s", elf_errmsg(-1));
     int cls = gelf_getclass(o->e);
-    if (eh.e_machine != EM_X86_64 || cls != ELFCLASS64)
+    if (eh.e_machine != o->machine || cls != ELFCLASS64) {
+        const char *want = machine_name(o->machine);
         return diag_error(d, o->path, 0, 0,
-                          "cc-check: the object holds %s code (e_machine %d, %d-bit ELF), not x86-64: "
-                          "cc-check lifts x86-64 only",
-                          eh.e_machine == EM_X86_64 ? "x32" : machine_name(eh.e_machine), eh.e_machine,
-                          cls == ELFCLASS32 ? 32 : 64);
+                          "cc-check: the object holds %s code (e_machine %d, %d-bit ELF), not %s: "
+                          "the target is %s (--target)",
+                          eh.e_machine == o->machine ? (o->machine == EM_X86_64 ? "x32" : "32-bit")
+                                                     : machine_name(eh.e_machine),
+                          eh.e_machine, cls == ELFCLASS32 ? 32 : 64, want, want);
+    }
     if (eh.e_type != ET_REL)
         return diag_error(d, o->path, 0, 0, "cc-check: the object is not relocatable (e_type %d, not ET_REL %d)",
                           eh.e_type, ET_REL);
@@ -158,8 +165,8 @@ static bool func_relocs(const obj *o, size_t ndx, const char *name, uint64_t fro
         size_t rs = elf_ndxscn(scn);
         if (sh.sh_type == SHT_REL)
             return diag_error(d, o->path, 0, 0,
-                              "cc-check: section %zu holds relocations without addends (SHT_REL), which x86-64 "
-                              "objects do not use", rs);
+                              "cc-check: section %zu holds relocations without addends (SHT_REL), which %s "
+                              "objects do not use", rs, machine_name(o->machine));
         if (sh.sh_entsize != esz)
             return diag_error(d, o->path, 0, 0,
                               "cc-check: relocation section %zu has entries of %" PRIu64 " bytes, not %zu", rs,
@@ -187,10 +194,40 @@ static bool func_relocs(const obj *o, size_t ndx, const char *name, uint64_t fro
                 sn = "?section";
             out->relocs = xrealloc(out->relocs, sizeof *out->relocs * (size_t)(out->nrelocs + 1));
             out->relocs[out->nrelocs++] =
-                (lift_reloc){(size_t)(r.r_offset - from), xstrdup(sn ? sn : "?"), (long)r.r_addend};
+                (lift_reloc){(size_t)(r.r_offset - from), xstrdup(sn ? sn : "?"), (long)r.r_addend,
+                             (unsigned)GELF_R_TYPE(r.r_info), s.st_shndx < SHN_LORESERVE ? s.st_shndx : 0,
+                             s.st_value + (uint64_t)r.r_addend};
         }
     }
     return true;
+}
+
+/* The object's named data symbols into OUT, for lift_sym_at. */
+static void data_syms(const obj *o, lift_func *out)
+{
+    for (size_t i = 0; i < o->nsyms; i++) {
+        GElf_Sym s;
+        if (!gelf_getsym(o->syms, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_OBJECT || s.st_shndx == SHN_UNDEF ||
+            s.st_shndx >= SHN_LORESERVE)
+            continue;
+        const char *sn = elf_strptr(o->e, o->strndx, s.st_name);
+        if (!sn || !*sn)
+            continue;
+        out->syms = xrealloc(out->syms, sizeof *out->syms * (size_t)(out->nsyms + 1));
+        out->syms[out->nsyms++] = (lift_sym){xstrdup(sn), s.st_shndx, s.st_value, s.st_size};
+    }
+}
+
+const lift_sym *lift_sym_at(const lift_func *f, size_t shndx, uint64_t value, uint64_t *off)
+{
+    for (int i = 0; i < f->nsyms; i++) {
+        const lift_sym *s = &f->syms[i];
+        if (s->shndx == shndx && value >= s->value && (value - s->value < s->size || value == s->value)) {
+            *off = value - s->value;
+            return s;
+        }
+    }
+    return NULL;
 }
 
 static bool read_func(obj *o, const char *name, lift_func *out, diag *d)
@@ -214,10 +251,17 @@ static bool read_func(obj *o, const char *name, lift_func *out, diag *d)
     out->size = fsym.st_size;
     out->code = xmalloc(out->size ? out->size : 1);
     memcpy(out->code, (const char *)td->d_buf + fsym.st_value, out->size);
+    out->machine = o->machine;
+    data_syms(o, out);
     return func_relocs(o, fsym.st_shndx, name, fsym.st_value, fsym.st_size, out, d);
 }
 
 bool lift_elf_func(const char *path, const char *name, lift_func *out, diag *d)
+{
+    return lift_elf_func_for(path, name, EM_X86_64, out, d);
+}
+
+bool lift_elf_func_for(const char *path, const char *name, int machine, lift_func *out, diag *d)
 {
     memset(out, 0, sizeof *out);
     if (elf_version(EV_CURRENT) == EV_NONE)
@@ -225,7 +269,7 @@ bool lift_elf_func(const char *path, const char *name, lift_func *out, diag *d)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return diag_error(d, path, 0, 0, "cc-check: the compiler left no object: %s", strerror(errno));
-    obj o = {elf_begin(fd, ELF_C_READ, NULL), path, NULL, 0, 0};
+    obj o = {elf_begin(fd, ELF_C_READ, NULL), path, machine, NULL, 0, 0};
     bool ok = o.e != NULL;
     if (!ok)
         diag_error(d, path, 0, 0, "cc-check: the compiler's output cannot be read as ELF: %s", elf_errmsg(-1));

@@ -13,6 +13,7 @@
 #include "lift/addr.h"
 #include "lift/disasm.h"
 #include "lift/lift.h"
+#include "lift/text.h"
 #include "util/mem.h"
 
 enum { SLOTS = 8 };
@@ -380,62 +381,6 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
     return rows;
 }
 
-static const char *int_type(const char *ctype)
-{
-    if (!ctype)
-        return "int32_t";
-    if (strstr(ctype, "long"))
-        return "int64_t";
-    if (strstr(ctype, "short"))
-        return "int16_t";
-    if (strstr(ctype, "char"))
-        return "int8_t";
-    return "int32_t";
-}
-
-static void print_obs(strbuf *b, const ir_test *t, const ir_obs *o)
-{
-    if (o->kind == IR_OBS_REG)
-        sb_printf(b, "P%d_%s", o->thread, o->reg);
-    else
-        sb_add(b, t->locs[o->loc].name);
-}
-
-/* The condition over the globals: 0:r0 -> P0_r0, [x] -> x. */
-static void print_cond(strbuf *b, const ir_test *t, const ir_cond *c)
-{
-    switch (c->kind) {
-    case IR_C_TRUE: sb_add(b, "true"); break;
-    case IR_C_FALSE: sb_add(b, "false"); break;
-    case IR_C_ATOM:
-        if (c->ne)
-            sb_add(b, "not (");
-        print_obs(b, t, &c->lhs);
-        sb_add(b, "=");
-        if (c->rhs_is_obs)
-            print_obs(b, t, &c->rhs_obs);
-        else
-            sb_printf(b, "%lld", (long long)c->rhs);
-        if (c->ne)
-            sb_add(b, ")");
-        break;
-    case IR_C_NOT: sb_add(b, "not ("); print_cond(b, t, c->l); sb_add(b, ")"); break;
-    default:
-        sb_add(b, "(");
-        print_cond(b, t, c->l);
-        sb_add(b, c->kind == IR_C_AND ? " /\\ " : c->kind == IR_C_OR ? " \\/ " : " => ");
-        print_cond(b, t, c->r);
-        sb_add(b, ")");
-    }
-}
-
-/* ORIGIN in a comment: anything that could end it or break a line becomes '_'. */
-static void comment_text(strbuf *b, const char *s)
-{
-    for (; *s; s++)
-        sb_printf(b, "%c", *s < ' ' || *s > '~' || *s == '*' || *s == '(' || *s == ')' ? '_' : *s);
-}
-
 /* herd's labels are the test's, not a thread's ("Label L15 occurs more
  * than once"), and every function's code starts at address 0: thread N's
  * label Lxxx becomes LN_xxx, where it is defined and where a jump names it. */
@@ -493,16 +438,17 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const
     }
     strbuf b = {0};
     sb_printf(&b, "X86_64 %s\n\"compiled from C\"\n(* ", t->name);
-    comment_text(&b, origin);
+    lift_text_comment(&b, origin);
     if (*why) {
         sb_add(&b, "; not in herd7 7.57's X86_64 grammar: ");
-        comment_text(&b, *why);
+        lift_text_comment(&b, *why);
         sb_add(&b, " *)\n{\n");
     } else {
         sb_add(&b, "; herd7 7.57 reads it as written: herd7 FILE *)\n{\n");
     }
     for (int i = 0; i < t->nlocs; i++)
-        sb_printf(&b, "  %s %s=%lld;\n", int_type(t->locs[i].ctype), t->locs[i].name, (long long)t->locs[i].init);
+        sb_printf(&b, "  %s %s=%lld;\n", lift_text_int_type(t->locs[i].ctype), t->locs[i].name,
+                  (long long)t->locs[i].init);
     for (int n = 0; n < t->nthreads; n++)
         for (int r = 0; r < t->threads[n].nfinal_regs; r++)
             sb_printf(&b, "  int32_t P%d_%s=0;\n", n, t->threads[n].final_regs[r].name);
@@ -532,7 +478,7 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const
     }
     sb_add(&b, t->quant == IR_Q_EXISTS ? "exists " : t->quant == IR_Q_FORALL ? "forall " : "~exists ");
     sb_add(&b, "(");
-    print_cond(&b, t, t->cond);
+    lift_text_cond(&b, t, t->cond);
     sb_add(&b, ")\n");
     for (int n = 0; n < t->nthreads; n++)
         strv_free(rows[n], nrows[n]);

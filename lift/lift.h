@@ -5,6 +5,7 @@
  * P<n>_<reg> the function stores to), a real compiler builds it, and the
  * object's machine code is lifted back to an X86_64 litmus test. */
 #include <stddef.h>
+#include <stdint.h>
 #include "frontend/ast.h"
 #include "ir/ir.h"
 #include "util/diag.h"
@@ -24,6 +25,23 @@ char *lift_tu_head(void);
  * at its top instead (`int r1 = 0;`), the inner declaration an assignment. */
 char *lift_tu_hoist(const char *body, const ir_thread *th);
 
+/* target.c: the machines cc-check lifts.  The target decides the
+ * object's e_machine, the flags every compiler is given, the lifted
+ * test's dialect and the model it runs under; a front end (cc-check
+ * --target, hunt) picks one row and passes it down. */
+typedef enum lift_target { LIFT_X86_64, LIFT_AARCH64 } lift_target;
+typedef struct lift_target_row {
+    const char *name;       /* --target's spelling: "x86_64", "aarch64" */
+    int machine;            /* the objects' e_machine */
+    const char *model;      /* the built-in model lifted code runs under */
+    const char *cc;         /* the compiler when none is named */
+    const char *cflags;     /* given after -c -fno-pic, before the user's flags ("" for none) */
+    const char *clang_flag; /* given to a compiler named clang* first ("" for none): its target triple */
+} lift_target_row;
+const lift_target_row *lift_target_get(lift_target tg);
+/* The target spelt NAME into *TG; false when there is none. */
+bool lift_target_parse(const char *name, lift_target *tg);
+
 /* compile.c: CC with CFLAGS (split at blanks) builds SRC into OBJ with
  * `-c -fno-pic`, through util/proc.h's runner with a time limit of
  * TIMEOUT_S seconds (<= 0: none).  TEMP_DIR (NULL: none) is the run's
@@ -36,25 +54,47 @@ bool lift_compile_within(const char *cc, const char *cflags, const char *src, co
                          const char *temp_dir, diag *d);
 /* The time limit cc-check gives a compiler unless told (--timeout). */
 #define LIFT_CC_TIMEOUT_S 60.0
+/* lift_compile_within for target TG: its flags (lift_target_row) before CFLAGS. */
+bool lift_compile_target(const char *cc, const char *cflags, lift_target tg, const char *src, const char *obj,
+                         double timeout_s, const char *temp_dir, diag *d);
 /* lift_compile_within with LIFT_CC_TIMEOUT_S and no temporary folder. */
 bool lift_compile(const char *cc, const char *cflags, const char *src, const char *obj, diag *d);
 
 /* elf.c: one function's bytes and the relocations inside them. */
 typedef struct lift_reloc {
     size_t offset;          /* from the function's start */
-    char *sym;              /* symbol the relocation names */
+    char *sym;              /* symbol the relocation names ("?section" for a section's own) */
     long addend;
+    unsigned type;          /* R_X86_64_*, R_AARCH64_* */
+    size_t shndx;           /* the section the symbol is in (0: none) */
+    uint64_t value;         /* the symbol's value plus the addend: the place in that section */
 } lift_reloc;
+/* A named object of the file (a location, a register global), so that a
+ * place given as a section and an offset (gcc's section anchors on
+ * AArch64: .bss+4) finds its name. */
+typedef struct lift_sym {
+    char *name;
+    size_t shndx;
+    uint64_t value, size;
+} lift_sym;
 typedef struct lift_func {
     char *name;
     unsigned char *code;
     size_t size;
     lift_reloc *relocs;
     int nrelocs;
+    int machine;            /* the object's e_machine */
+    lift_sym *syms;         /* the object's data symbols */
+    int nsyms;
 } lift_func;
-/* The function NAME of object OBJ; false and D set when absent. */
+/* The function NAME of object OBJ, an x86-64 object; false and D set when absent. */
 bool lift_elf_func(const char *obj, const char *name, lift_func *out, diag *d);
+/* The same for an object of machine MACHINE (EM_X86_64, EM_AARCH64). */
+bool lift_elf_func_for(const char *obj, const char *name, int machine, lift_func *out, diag *d);
 void lift_func_free(lift_func *f);
+/* The symbol of F whose bytes hold offset VALUE of section SHNDX, *OFF
+ * set to VALUE's offset inside it; NULL when none does. */
+const lift_sym *lift_sym_at(const lift_func *f, size_t shndx, uint64_t value, uint64_t *off);
 
 /* lift.c: the X86_64 litmus test for FUNCS[i] = thread i of T, in the
  * grammar herd7 7.57 reads (doc/x86_64-dialect.md), its header comment
@@ -64,6 +104,15 @@ void lift_func_free(lift_func *f);
  * NULL. */
 char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const char *origin, char **why,
                      diag *d);
+/* a64_text.c: the AArch64 litmus test for FUNCS[i] = thread i of T (each
+ * an AArch64 function), in herd7 7.57's AArch64 dialect, its header
+ * comment naming ORIGIN; NULL and D set (exit 2 naming the instruction and
+ * thread) when one cannot lift, exit 3 when this build has no AArch64
+ * decoder.  A store-exclusive's retry loop is cut: its jump back goes to
+ * a store of 1 to LIFT_UNROLL_LOC (listed in `locations`) and the
+ * thread's end. */
+char *lift_a64_test_text(const ir_test *t, const lift_func *funcs, const char *origin, diag *d);
+
 /* herd.c: a thread's rows (malloc'd, replaced) rewritten into herd7
  * 7.57's X86_64: `(x)` for `x(%rip)`, herd's mnemonics, and for what herd
  * lacks (setcc, cmovcc, movz/movs, test, sub, ret mid-thread, ...) the
@@ -132,6 +181,17 @@ bool lift_check_within(const fe_test *ft, const ir_test *t, const struct bset *s
  * configuration in messages and in the lifted test's header. */
 bool lift_check_objects(const ir_test *t, const struct bset *sb, const struct model *tso, const char *const *objs,
                         const char *prefix, const char *cc, const char *cflags, int unroll, lift_result *r, diag *d);
+/* lift_check_within and lift_check_objects for target TG, the lifted test
+ * run under MODEL (the target's, lift_target_row.model, or the user's).
+ * For AArch64 a run whose store-exclusive fails (the retry loop cut, see
+ * lift_a64_test_text) is dropped before the comparison: a failed attempt
+ * writes nothing, so it adds no final state a first success lacks. */
+bool lift_check_target(const fe_test *ft, const ir_test *t, const struct bset *sb, const struct model *model,
+                       lift_target tg, const char *cc, const char *cflags, int unroll, double timeout_s,
+                       lift_result *r, diag *d);
+bool lift_check_objects_target(const ir_test *t, const struct bset *sb, const struct model *model, lift_target tg,
+                               const char *const *objs, const char *prefix, const char *cc, const char *cflags,
+                               int unroll, lift_result *r, diag *d);
 void lift_result_free(lift_result *r);
 /* "same", "stronger", "bug", "refused". */
 const char *lift_verdict_name(lift_verdict v);

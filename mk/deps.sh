@@ -27,6 +27,11 @@ command -v chromium >/dev/null 2>&1 || optional="$optional chromium"
 command -v dot >/dev/null 2>&1 || optional="$optional graphviz"
 # the second real compiler cc-check's tests compile with (gcc is the first)
 command -v clang >/dev/null 2>&1 || optional="$optional clang"
+# cc-check --target aarch64: LLVM's disassembler (its C API; without it the
+# program builds and refuses AArch64 objects) and the cross compiler
+command -v llvm-config-14 >/dev/null 2>&1 || command -v llvm-config >/dev/null 2>&1 ||
+    optional="$optional llvm-14-dev"
+command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || optional="$optional gcc-aarch64-linux-gnu"
 
 [ -z "$missing$optional" ] && exit 0
 can_install=true

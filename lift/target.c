@@ -1,0 +1,29 @@
+/* The machines cc-check lifts, one row each: what the object must be,
+ * what every compiler is told, and the model the lifted test runs under.
+ * AArch64's compilers are told -mno-outline-atomics: by default Debian's
+ * gcc and clang call libgcc's helpers (__aarch64_ldadd4_acq_rel) for an
+ * atomic RMW, which choose LSE or an exclusive loop at run time, and a
+ * call cannot lift; with it the object holds the instructions themselves,
+ * as the -march given selects them (armv8-a: LDAXR/STLXR, armv8.1-a: LSE). */
+#include <string.h>
+#include <gelf.h>
+#include "lift/lift.h"
+
+static const lift_target_row rows[] = {
+    [LIFT_X86_64] = {"x86_64", EM_X86_64, LIFT_COMPILED_MODEL, "cc", "", ""},
+    [LIFT_AARCH64] = {"aarch64", EM_AARCH64, "aarch64", "aarch64-linux-gnu-gcc", "-mno-outline-atomics",
+                      "--target=aarch64-linux-gnu"},
+};
+
+const lift_target_row *lift_target_get(lift_target tg)
+{
+    return &rows[tg];
+}
+
+bool lift_target_parse(const char *name, lift_target *tg)
+{
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strcmp(name, rows[i].name))
+            return *tg = (lift_target)i, true;
+    return false;
+}

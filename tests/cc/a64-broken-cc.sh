@@ -1,0 +1,23 @@
+#!/bin/sh
+# A deliberately broken AArch64 compiler for cc-check's tests: it compiles
+# with the real one (CC_REAL, default aarch64-linux-gnu-gcc) to assembly,
+# deletes every dmb and turns each ldar into a plain ldr (dropping seq_cst
+# fences and acquire loads' ordering), then assembles.  Takes the
+# arguments cc-check gives a compiler: ... SRC -o OBJ.
+set -eu
+real=${CC_REAL:-aarch64-linux-gnu-gcc}
+out=""; prev=""
+for a in "$@"; do [ "$prev" = "-o" ] && out=$a; prev=$a; done
+asm=$out.s
+# the arguments with -c and -o OBJ replaced by -S -o OBJ.s
+args=""; skip=false
+for a in "$@"; do
+  if $skip; then skip=false; continue; fi
+  case $a in -c) continue ;; -o) skip=true; continue ;; esac
+  args="$args $a"
+done
+# shellcheck disable=SC2086
+"$real" -S $args -o "$asm"
+sed -e '/^[[:space:]]*dmb[[:space:]]/d' -e 's/^\([[:space:]]*\)ldar\([[:space:]]\)/\1ldr\2/' "$asm" >"$asm.broken"
+"$real" -c -x assembler "$asm.broken" -o "$out"
+rm -f "$asm" "$asm.broken"
