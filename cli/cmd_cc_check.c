@@ -46,7 +46,8 @@ static void usage(FILE *f)
                "  --cflags F     one flag set, split at blanks (repeatable; default -O2);\n"
                "                 each CC x FLAGS pair is one configuration; -c -fno-pic are\n"
                "                 always given (globals as x(%%rip) with plain relocations)\n"
-               "  --model M      the source's model (default rc11)\n"
+               "  --model M      the source's model (default rc11; for aarch64 rc11-lb,\n"
+               "                 rc11 without no-thin-air: see litmusc models)\n"
                "  --target-model M  the lifted test's model (default x86tso-rmw, for aarch64\n"
                "                 aarch64; herd's aarch64.cat by path works too)\n"
                "  --out DIR      write each lifted test as DIR/NAME.CC.FLAGS.litmus, in the\n"
@@ -129,7 +130,7 @@ static int check_one(const fe_test *ft, const ir_test *t, const bset *sb, model 
 
 int cmd_cc_check(int argc, char **argv)
 {
-    const char *model_arg = "rc11", *out_dir = NULL, *target_arg = "x86_64", *target_model = NULL;
+    const char *model_arg = NULL, *out_dir = NULL, *target_arg = "x86_64", *target_model = NULL;
     bool accesses = false;
     const char *unroll_arg = "2", *timeout_arg = "60", *max_cand_arg = NULL, *model_timeout_arg = NULL;
     cli_ccs cc;
@@ -176,6 +177,8 @@ int cmd_cc_check(int argc, char **argv)
         free(it.files);
         return EXIT_USAGE;
     }
+    if (!model_arg)
+        model_arg = lift_target_get(tg)->source_model;
     if (cc.cc_default)
         cc.cc[0] = lift_target_get(tg)->cc;
     if (out_dir && !file_mkdirs(out_dir, 0777)) {

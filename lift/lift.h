@@ -34,6 +34,7 @@ typedef struct lift_target_row {
     const char *name;       /* --target's spelling: "x86_64", "aarch64" */
     int machine;            /* the objects' e_machine */
     const char *model;      /* the built-in model lifted code runs under */
+    const char *source_model;   /* the built-in model the C source is judged under unless told */
     const char *cc;         /* the compiler when none is named */
     const char *cflags;     /* given after -c -fno-pic, before the user's flags ("" for none) */
     const char *clang_flag; /* given to a compiler named clang* first ("" for none): its target triple */

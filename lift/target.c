@@ -4,14 +4,17 @@
  * gcc and clang call libgcc's helpers (__aarch64_ldadd4_acq_rel) for an
  * atomic RMW, which choose LSE or an exclusive loop at run time, and a
  * call cannot lift; with it the object holds the instructions themselves,
- * as the -march given selects them (armv8-a: LDAXR/STLXR, armv8.1-a: LSE). */
+ * as the -march given selects them (armv8-a: LDAXR/STLXR, armv8.1-a: LSE).
+ * AArch64's sources are judged under rc11-lb, RC11 without no-thin-air
+ * (model/cat/rc11-lb.cat says why): Arm's mappings, like the standard,
+ * allow load buffering, and rc11 would call every LB test a bug. */
 #include <string.h>
 #include <gelf.h>
 #include "lift/lift.h"
 
 static const lift_target_row rows[] = {
-    [LIFT_X86_64] = {"x86_64", EM_X86_64, LIFT_COMPILED_MODEL, "cc", "", ""},
-    [LIFT_AARCH64] = {"aarch64", EM_AARCH64, "aarch64", "aarch64-linux-gnu-gcc", "-mno-outline-atomics",
+    [LIFT_X86_64] = {"x86_64", EM_X86_64, LIFT_COMPILED_MODEL, "rc11", "cc", "", ""},
+    [LIFT_AARCH64] = {"aarch64", EM_AARCH64, "aarch64", "rc11-lb", "aarch64-linux-gnu-gcc", "-mno-outline-atomics",
                       "--target=aarch64-linux-gnu"},
 };
 

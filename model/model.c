@@ -34,7 +34,7 @@ static bool prunable(const char *name)
 
 const char *const *model_builtin_names(void)
 {
-    static const char *const names[] = {"sc", "x86tso", "x86tso-rmw", "rc11", "jam21", "aarch64", NULL};
+    static const char *const names[] = {"sc", "x86tso", "x86tso-rmw", "rc11", "rc11-lb", "jam21", "aarch64", NULL};
     return names;
 }
 
