@@ -3,7 +3,8 @@
 # compilers at each optimisation level and -march: how many lift, the
 # refusals by reason, and each lifted test's states under herd7 7.57
 # (`herd7 FILE`: its aarch64.cat) against the source's (`herd7 -model
-# rc11.cat`), a state the source forbids being a bug, beside litmusc's
+# model/cat/rc11-lb.cat`, the source model cc-check gives AArch64: SRC_CAT
+# overrides it), a state the source forbids being a bug, beside litmusc's
 # own verdict (its AArch64 reader and aarch64 model).  Runs that take a
 # cut loop's retry (cc_unroll=1) are left out, as cc-check does.
 #
@@ -18,6 +19,7 @@ CCS=${CCS:-aarch64-linux-gnu-gcc clang}
 OPTS=${OPTS:--O0 -O1 -O2 -O3 -Os}
 MARCHES=${MARCHES:-armv8-a armv8.1-a}
 STEP=${STEP:-1}
+SRC_CAT=${SRC_CAT:-$here/../model/cat/rc11-lb.cat}
 bench_tmp
 if [ $# -eq 0 ]; then
   set -- $(grep -rl '^C ' "$here/../tests/corpus" "$here/../examples" --include='*.litmus' | sort |
@@ -35,9 +37,9 @@ total=0 lifted=0 same=0 stronger=0 bugs=0 herd_bad=0 own_agree=0 own_none=0 own_
 : >"$tmp/refusals"
 for t in "$@"; do
   name=$(sed -n '1s/^C //p' "$t")
-  states -model rc11.cat "$t" >"$tmp/src"
+  states -model "$SRC_CAT" "$t" >"$tmp/src"
   if [ ! -s "$tmp/src" ]; then
-    echo "skipped: $name: herd7 -model rc11.cat reads no states from it" >>"$tmp/log"
+    echo "skipped: $name: herd7 -model $SRC_CAT reads no states from it" >>"$tmp/log"
     continue
   fi
   for m in $MARCHES; do

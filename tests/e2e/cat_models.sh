@@ -100,7 +100,7 @@ for inc in cos stdlib fences; do
         rc=$?
         [ "$rc" -eq 2 ] || fail "$cmd --model $inc: exit status $rc, expected 2"
         [ ! -s "$tmp/out" ] || fail "$cmd --model $inc: printed $(head -3 "$tmp/out")"
-        [ "$(cat "$tmp/err")" = "litmusc $cmd: error: '$inc' is a file the built-in models include, not a model (built-in models: sc, x86tso, x86tso-rmw, rc11, jam21, aarch64, jls04; or give a .cat file)" ] ||
+        [ "$(cat "$tmp/err")" = "litmusc $cmd: error: '$inc' is a file the built-in models include, not a model (built-in models: sc, x86tso, x86tso-rmw, rc11, rc11-lb, jam21, aarch64, jls04; or give a .cat file)" ] ||
             fail "$cmd --model $inc: $(cat "$tmp/err")"
     done
 done

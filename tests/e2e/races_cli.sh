@@ -86,7 +86,7 @@ grep -Eq '^litmusc races: bad\.litmus:4:[0-9]+: error: ' err || fail "bad.litmus
 "$L" races --model nosuch lb.litmus mp.litmus > out 2> err
 rc=$?
 [ "$rc" -eq 2 ] || fail "unknown model: exit $rc, want 2"
-[ "$(cat err)" = "litmusc races: error: unknown model 'nosuch' (built-in models: sc, x86tso, x86tso-rmw, rc11, jam21, aarch64, jls04; or give a .cat file)" ] ||
+[ "$(cat err)" = "litmusc races: error: unknown model 'nosuch' (built-in models: sc, x86tso, x86tso-rmw, rc11, rc11-lb, jam21, aarch64, jls04; or give a .cat file)" ] ||
     fail "unknown model: $(cat err)"
 "$L" races missing.litmus > out 2> err
 [ $? -eq 2 ] && grep -q '^litmusc races: missing.litmus: error: cannot open' err || fail "missing file: $(cat err)"
