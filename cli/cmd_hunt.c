@@ -1,4 +1,4 @@
-/* litmusc hunt --cc CC [--cc CC2]... [--cflags F]... [--budget 10m] [--max-tests N] [--seed N] [--order O] [--mix]
+/* litmusc hunt [--target T] --cc CC [--cc CC2]... [--cflags F]... [--budget 10m] [--max-tests N] [--seed N] [--order O] [--mix]
  *              [--batch N] [--shard I/N] [--db FILE] [--edges LIST] [--confirm-time T] [--max-bugs N] -o DIR
  *
  * Parses the hunt's options, shows its progress line on stderr and its
@@ -11,12 +11,14 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "hunt/hunt.h"
+#include "lift/lift.h"
 #include "util/mem.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: litmusc hunt --cc CC [--cc CC]... [--cflags FLAGS]... [--budget TIME] [--max-tests N]\n"
-               "                    [--seed N] [--order random|enum] [--mix] [--batch N] [--shard I/N] [--db FILE]\n"
+    fprintf(f, "usage: litmusc hunt [--target T] --cc CC [--cc CC]... [--cflags FLAGS]... [--budget TIME]\n"
+               "                    [--max-tests N] [--seed N] [--order random|enum] [--mix] [--batch N]\n"
+               "                    [--shard I/N] [--db FILE]\n"
                "                    [--edges LIST] [--confirm-time TIME] [--max-bugs N] [--unroll N] -o DIR\n\n"
                "Hunt for compiler bugs: generate C litmus tests (diy7's cycles, drawn from the\n"
                "vocabulary of annotated C edges by a walk seeded with the seed and the test's\n"
@@ -27,7 +29,14 @@ static void usage(FILE *f)
                "written to DIR/bugs/ID/ (report.md, minimal.litmus, lifted.litmus, repro.c);\n"
                "DIR/report.json lists them all.  The hunt is kept in DIR/hunt.db, a campaign\n"
                "database: the same command resumes it, shards merge with `campaign merge`.\n\n"
-               "  --cc CC          compiler by name or path (repeatable; default cc)\n"
+               "  --target T       x86_64 (default) or aarch64: the machine compiled for and\n"
+               "                   lifted, with cc-check --target's flags and models (aarch64:\n"
+               "                   -mno-outline-atomics, the source under rc11-lb, the lifted\n"
+               "                   test under aarch64; confirmation only on an AArch64 machine,\n"
+               "                   repro.c is written all the same).  A hunt resumes only with\n"
+               "                   its own target\n"
+               "  --cc CC          compiler by name or path (repeatable; default cc, for aarch64\n"
+               "                   aarch64-linux-gnu-gcc)\n"
                "  --cflags F       a flag set, split at blanks (repeatable; default -O2)\n"
                "  --budget TIME    search for this long: 30s, 10m, 1h (default 1m)\n"
                "  --max-tests N    stop after the first N tests of the stream (with no\n"
@@ -107,10 +116,10 @@ static bool parse_count(const char *v, long lo, long hi, long *out)
 int cmd_hunt(int argc, char **argv)
 {
     const char *budget = NULL, *max_tests = NULL, *seed = "1", *batch = "64", *shard = NULL, *db = NULL;
-    const char *order = "random", *edges = NULL, *confirm = "5s", *max_bugs = "10", *unroll = "2", *out = NULL;
+    const char *order = "random", *target = "x86_64", *edges = NULL, *confirm = "5s", *max_bugs = "10", *unroll = "2", *out = NULL;
     bool mix = false;
     cli_ccs cc;
-    const cli_opt opts[] = {CLI_STR("--budget", &budget), CLI_STR("--max-tests", &max_tests),
+    const cli_opt opts[] = {CLI_STR("--target", &target), CLI_STR("--budget", &budget), CLI_STR("--max-tests", &max_tests),
                             CLI_STR("--seed", &seed), CLI_STR("--order", &order), CLI_FLAG("--mix", &mix), CLI_STR("--batch", &batch),
                             CLI_STR("--shard", &shard), CLI_STR("--db", &db), CLI_STR("--edges", &edges),
                             CLI_STR("--confirm-time", &confirm), CLI_STR("--max-bugs", &max_bugs),
@@ -127,7 +136,12 @@ int cmd_hunt(int argc, char **argv)
         return cli_usage_error(cmd, "hunt takes no files (it generates its tests)");
     if (!out)
         return cli_usage_error(cmd, "-o DIR is required");
-    hunt_opts o = {.ccs = cc.cc, .ncc = cc.ncc, .cflags = cc.cflags, .ncflags = cc.ncflags, .mix = mix,
+    lift_target tg;
+    if (!lift_target_parse(target, &tg))
+        return cli_usage_error(cmd, "--target takes x86_64 or aarch64, not '%s'", target);
+    if (cc.cc_default)
+        cc.cc[0] = lift_target_get(tg)->cc;
+    hunt_opts o = {.target = tg, .ccs = cc.cc, .ncc = cc.ncc, .cflags = cc.cflags, .ncflags = cc.ncflags, .mix = mix,
                    .dir = out, .db = db, .vocab = edges, .shard = 1, .nshards = 1};
     long x;
     char *end;

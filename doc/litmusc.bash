@@ -13,7 +13,12 @@ _litmusc()
     fi
     case $prev in
     --arch|-arch) COMPREPLY=($(compgen -W "X86 C Java" -- "$cur")); return ;;
-    --target) COMPREPLY=($(compgen -W "x86-litmus jcstress java c11 x86" -- "$cur")); return ;;
+    --target)
+        case $cmd in
+        cc-check|hunt) COMPREPLY=($(compgen -W "x86_64 aarch64" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "x86-litmus jcstress java c11 x86" -- "$cur")) ;;
+        esac
+        return ;;
     --targets) COMPREPLY=($(compgen -W "x86 c11 java cc-check x86,c11 x86,c11,java" -- "$cur")); return ;;
     --model|--print|--source-model|--target-model)
         COMPREPLY=($(compgen -W "sc x86tso rc11 jam21 jls04" -- "$cur") $(compgen -f -X '!*.cat' -- "$cur")); return ;;
@@ -38,7 +43,7 @@ _litmusc()
     emit) opts="--target -o --model --scheme --package --plain --help" ;;
     run) opts="--target -s -r --sync --affinity --layout --chunk --period --delay --seed --cpus --time --timeout --until-covered --race-fuzz --max-iterations --model --max-candidates --model-timeout --scheme --plain --cc --cflags --cache-dir --filter --json --xml --help" ;;
     cc-check) opts="--target --cc --cflags --model --target-model --out --accesses --unroll --timeout --max-candidates --model-timeout --help" ;;
-    hunt) opts="--cc --cflags --budget --max-tests --seed --order --mix --batch --shard --db --edges --confirm-time --max-bugs --unroll -o --help" ;;
+    hunt) opts="--target --cc --cflags --budget --max-tests --seed --order --mix --batch --shard --db --edges --confirm-time --max-bugs --unroll -o --help" ;;
     check-scheme) opts="--scheme --source-model --target-model --reparse -q --max-candidates --model-timeout --help" ;;
     campaign)
         if [ "$COMP_CWORD" -eq 2 ]; then

@@ -78,8 +78,8 @@ static bool build(hctx *h, int c, const char *text, int n, const char *src, cons
     if (!file_write_atomic(src, text, strlen(text)))
         return diag_fail(d, "hunt: cannot write %s: %s", src, file_error(errno));
     h->st->p.compiler_calls++;
-    return lift_compile_within(h->cfgs[c].cc, h->cfgs[c].cflags, src, obj, LIFT_CC_TIMEOUT_S * (n < 4 ? 1 : n / 4),
-                               h->tmp, d);
+    return lift_compile_target(h->cfgs[c].cc, h->cfgs[c].cflags, h->o->target, src, obj,
+                               LIFT_CC_TIMEOUT_S * (n < 4 ? 1 : n / 4), h->tmp, d);
 }
 
 char *hunt_state_text(const lift_result *r, int i)
@@ -135,7 +135,8 @@ static void check(hctx *h, hitem *it, int c, const char *const *objs, const char
     const char *cflags = c < h->ncfg ? h->cfgs[c].cflags : name;
     lift_result r;
     diag d = {0};
-    bool ok = lift_check_objects(it->t, it->sb, h->tso, objs, it->prefix, cc, cflags, o->unroll, &r, &d);
+    bool ok = lift_check_objects_target(it->t, it->sb, h->lifted, o->target, objs, it->prefix, cc, cflags, o->unroll,
+                                        &r, &d);
     row->r.lifted = r.lifted;
     if (!ok) {
         char msg[DIAG_MSG_MAX];

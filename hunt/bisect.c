@@ -24,6 +24,7 @@ enum { BISECT_BUDGET = 400 };
 
 typedef struct bis {
     const char *cc, *cflags, *text;
+    char *runflags;         /* the target's flags, then CFLAGS: for running CC itself */
     hunt_pred pred;
     void *ctx;
     hunt_bisect_result *r;
@@ -92,7 +93,7 @@ static bool clang_bisect(bis *b, diag *d)
     char *list = NULL;
     if (ok) {
         const char *more[] = {"-c", "-fno-pic", "-mllvm", "-opt-bisect-limit=-1", src, "-o", "/dev/null", NULL};
-        list = run_cc(b->cc, b->cflags, more, d);
+        list = run_cc(b->cc, b->runflags, more, d);
     }
     free(src), free(tu);
     if (t)
@@ -130,7 +131,7 @@ static bool clang_bisect(bis *b, diag *d)
     const char *src2[] = {"-c", "-fno-pic", "-mllvm", lim, NULL, "-o", "/dev/null", NULL};
     char *s = xasprintf("%s/t.c", b->dir);
     src2[4] = s;
-    list = run_cc(b->cc, b->cflags, src2, d);
+    list = run_cc(b->cc, b->runflags, src2, d);
     free(s);
     if (!list)
         return false;
@@ -296,7 +297,7 @@ static bool gcc_bisect(bis *b, diag *d)
         return true;
     }
     const char *more[] = {"-Q", "--help=optimizers", NULL};
-    char *out = run_cc(b->cc, b->cflags, more, d);
+    char *out = run_cc(b->cc, b->runflags, more, d);
     if (!out)
         return false;
     int n = 0;
@@ -352,6 +353,15 @@ static bool gcc_bisect(bis *b, diag *d)
 bool hunt_bisect(const char *cc, const char *cflags, const char *text, hunt_pred pred, void *ctx,
                  hunt_bisect_result *r, diag *d)
 {
+    return hunt_bisect_with(cc, NULL, cflags, text, pred, ctx, r, d);
+}
+
+/* A cross compiler lists its passes only when told its target's flags
+ * (clang without --target lists the host's; gcc without
+ * -mno-outline-atomics enables other code). */
+bool hunt_bisect_with(const char *cc, const char *pre, const char *cflags, const char *text, hunt_pred pred,
+                      void *ctx, hunt_bisect_result *r, diag *d)
+{
     memset(r, 0, sizeof *r);
     r->limit = -1;
     const char *more[] = {"--version", NULL};
@@ -371,9 +381,11 @@ bool hunt_bisect(const char *cc, const char *cflags, const char *text, hunt_pred
     }
     if (!(b.dir = file_temp_dir("litmusc-bisect")))
         return diag_fail(d, "hunt: cannot make a temporary folder: %s", strerror(errno));
+    b.runflags = xasprintf("%s%s%s", pre ? pre : "", pre && *pre && cflags && *cflags ? " " : "", cflags ? cflags : "");
     bool ok = !strcmp(r->compiler_kind, "clang") ? clang_bisect(&b, d) : gcc_bisect(&b, d);
     file_remove_tree(b.dir);
     free(b.dir);
+    free(b.runflags);
     return ok;
 }
 

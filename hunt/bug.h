@@ -68,6 +68,11 @@ typedef struct hunt_bisect_result {
  * failure; a bug that cannot be narrowed is a result (kind and detail). */
 bool hunt_bisect(const char *cc, const char *cflags, const char *text, hunt_pred pred, void *ctx,
                  hunt_bisect_result *r, diag *d);
+/* hunt_bisect with PRE (NULL: none), the target's flags for CC, before
+ * CFLAGS wherever the compiler is run itself (its version, its passes);
+ * PRED adds them on its own. */
+bool hunt_bisect_with(const char *cc, const char *pre, const char *cflags, const char *text, hunt_pred pred,
+                      void *ctx, hunt_bisect_result *r, diag *d);
 void hunt_bisect_free(hunt_bisect_result *r);
 
 /* ---- confirm.c, repro.c ------------------------------------------------ */

@@ -46,7 +46,8 @@ static int check_text(pctx *p, const char *text, const char *extra, lift_result 
     if (sb && p->config < h->ncfg) {
         const hcfg *f = &h->cfgs[p->config];
         char *flags = xasprintf("%s%s%s", f->cflags, extra && *extra ? " " : "", extra ? extra : "");
-        if (lift_check(ft, t, sb, h->tso, f->cc, flags, h->o->unroll, r, d))
+        if (lift_check_target(ft, t, sb, h->lifted, h->o->target, f->cc, flags, h->o->unroll, LIFT_CC_TIMEOUT_S, r,
+                              d))
             res = r->nbad > 0;
         free(flags);
     } else if (sb) {
@@ -55,7 +56,8 @@ static int check_text(pctx *p, const char *text, const char *extra, lift_result 
         int n = 0;
         if (hunt_compile_objs(h, p->config, p->k, ft, t, extra, p->only, false, &objs, &n, d)) {
             char *name = hunt_config_name(h, p->config, p->k, t->nthreads);
-            if (lift_check_objects(t, sb, h->tso, (const char *const *)objs, "", "mix", name, h->o->unroll, r, d))
+            if (lift_check_objects_target(t, sb, h->lifted, h->o->target, (const char *const *)objs, "", "mix", name,
+                                          h->o->unroll, r, d))
                 res = r->nbad > 0;
             free(name);
             hunt_objs_free(objs, n);
@@ -141,8 +143,10 @@ static void bisect_mix(hctx *h, hunt_bug *b, const char *best)
         m->threads = sb_take(&th);
         pctx pc = {.h = h, .config = b->config, .k = b->k, .only = c};
         diag bd = {0};
-        if (!hunt_bisect(h->cfgs[c].cc, h->cfgs[c].cflags, best, pred, &pc, &m->r, &bd))
+        char *pre = lift_target_flags(h->o->target, h->cfgs[c].cc);
+        if (!hunt_bisect_with(h->cfgs[c].cc, pre, h->cfgs[c].cflags, best, pred, &pc, &m->r, &bd))
             m->err = msg_of(&bd);
+        free(pre);
     }
 }
 
@@ -160,11 +164,22 @@ static char *mix_culprit(const hctx *h, const hunt_bug *b)
     return c.s ? sb_take(&c) : xstrdup("unknown");
 }
 
+/* Why a cross target's objects were not run (malloc'd): repro.c is what
+ * a user runs on such a machine. */
+static char *not_here(const hctx *h)
+{
+    return xasprintf("no %s machine here", h->o->target == LIFT_AARCH64 ? "AArch64" : h->row->name);
+}
+
 /* The minimal test (or the test as found, when it was not reduced)
  * compiled alone, linked with the driver and run: the hardware count of
  * the state that test shows, beside the found object's. */
 static void confirm_minimal(hctx *h, hunt_bug *b)
 {
+    if (!hunt_target_native(h)) {
+        b->mconfirm_err = not_here(h);
+        return;
+    }
     if (!b->mt || !b->mforbidden) {
         b->mconfirm_err = xstrdup(b->repro_err && !b->mforbidden ? b->repro_err
                                   : "the test compiled alone shows no forbidden state");
@@ -228,14 +243,18 @@ static bool process(hctx *h, const campaign_hunt_raw *r, char **id, diag *d)
         b.culprit = mix_culprit(h, &b);
     } else {
         diag bd = {0};
-        if (!hunt_bisect(b.cfg->cc, b.cfg->cflags, best, pred, &pc, &b.bisect, &bd))
+        char *pre = lift_target_flags(o->target, b.cfg->cc);
+        if (!hunt_bisect_with(b.cfg->cc, pre, b.cfg->cflags, best, pred, &pc, &b.bisect, &bd))
             b.bisect_err = msg_of(&bd);
+        free(pre);
         b.culprit = culprit_of(&b.bisect, b.bisect_err);
     }
     /* confirm with the very object (a mix: one a thread, linked together) */
     report_step(h, "confirm", r->test);
     int nobj = r->object_size ? 1 : r->nthread_objects;
-    if (!nobj)
+    if (!hunt_target_native(h))
+        b.confirm_err = not_here(h);
+    else if (!nobj)
         b.confirm_err = xstrdup("no object was kept for this configuration");
     else {
         char **paths = xcalloc((size_t)nobj, sizeof *paths);

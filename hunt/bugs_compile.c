@@ -95,7 +95,7 @@ bool hunt_compile_objs(hctx *h, int c, long k, const fe_test *ft, const ir_test 
             bool more = extra && *extra && (only < 0 || only == cc);
             char *flags = xasprintf("%s%s%s", f->cflags, more ? " " : "", more ? extra : "");
             by_cfg[cc] = xasprintf("%s/alone-%ld-c%d.o", h->tmp, id, cc);
-            ok = lift_compile_within(f->cc, flags, src, by_cfg[cc], LIFT_CC_TIMEOUT_S, h->tmp, d);
+            ok = lift_compile_target(f->cc, flags, h->o->target, src, by_cfg[cc], LIFT_CC_TIMEOUT_S, h->tmp, d);
             free(flags);
         }
         paths[th] = mix ? xasprintf("%s/alone-%ld-t%d.o", h->tmp, id, th) : xstrdup(by_cfg[cc]);

@@ -1,5 +1,5 @@
 /* A bug folder, DIR/bugs/<id>/: the test as found, the minimal test
- * (herd C syntax), the lifted X86_64 test, repro.c and report.md (the
+ * (herd C syntax), the lifted X86_64 or AArch64 test, repro.c and report.md (the
  * compiler's version, flags, culprit, the forbidden state, the source's
  * and the compiled states, each thread's C beside its machine code, the
  * hardware counts of the object lifted and of the minimal test's); and the bug's entry of report.json, kept in the
@@ -96,9 +96,13 @@ static char *report_md(const hctx *h, const hunt_bug *b)
     sb_printf(&m, "# Bug %s: %s allows a state %s forbids\n\n", b->id, b->config_name, r->test);
     if (b->cfg) {
         sb_printf(&m, "- compiler: `%s` (%s)\n", b->cfg->cc, b->cfg->version ? b->cfg->version : "version unknown");
-        sb_printf(&m, "- flags: `%s` (always after `-c -fno-pic`)\n", b->cfg->cflags);
+        char *pre = lift_target_flags(h->o->target, b->cfg->cc);
+        sb_printf(&m, "- flags: `%s` (always after `-c -fno-pic%s%s`)\n", b->cfg->cflags, *pre ? " " : "", pre);
+        free(pre);
     } else
         sb_printf(&m, "- configuration: %s\n", b->config_name);
+    sb_printf(&m, "- target: %s (the source judged under %s, the lifted test under %s)\n", h->row->name,
+              h->row->source_model, h->row->model);
     sb_printf(&m, "- culprit: %s", b->culprit);
     if (b->nmixb)
         sb_add(&m, " (each compiler of the mix bisected with the other threads compiled as found)");
@@ -145,7 +149,7 @@ static char *report_md(const hctx *h, const hunt_bug *b)
         fence(&m, "", r->source);
     /* the states of the test the rest of the report shows: the minimal
      * one when there is one */
-    sb_printf(&m, "## Source states (rc11%s)\n\n", b->mt ? ", the minimal test" : "");
+    sb_printf(&m, "## Source states (%s%s)\n\n", h->row->source_model, b->mt ? ", the minimal test" : "");
     strbuf s = {0};
     diag md = {0};
     struct bset *msb = b->mt ? model_run(h->src, b->mt, &md) : NULL;
@@ -154,7 +158,7 @@ static char *report_md(const hctx *h, const hunt_bug *b)
         bset_free(msb);
     fence(&m, "", s.s ? s.s : "");
     sb_free(&s);
-    sb_printf(&m, "## Compiled states (x86tso, the lifted %stest)\n\n", b->mt ? "minimal " : "");
+    sb_printf(&m, "## Compiled states (%s, the lifted %stest)\n\n", h->row->model, b->mt ? "minimal " : "");
     fence(&m, "", b->mcb_text ? b->mcb_text : "(the lifted test did not run again: see lifted.litmus)\n");
     const fe_test *ft = b->mft ? b->mft : b->ft;
     const char *lifted = b->mlifted ? b->mlifted : r->lifted;

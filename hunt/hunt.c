@@ -42,8 +42,12 @@ static char *params_text(const hctx *h, const hunt_vocab *v)
     strbuf b = {0};
     /* a drawn hunt's parameters as they were before there was an order, so
      * that its database still resumes */
-    sb_printf(&b, "seed=%llu mix=%d %svocab=", (unsigned long long)h->o->seed, h->o->mix,
+    sb_printf(&b, "seed=%llu mix=%d %s", (unsigned long long)h->o->seed, h->o->mix,
               h->o->order == HUNT_ORDER_ENUM ? "order=enum " : "");
+    /* likewise an x86-64 hunt's, from before there was a target */
+    if (h->o->target != LIFT_X86_64)
+        sb_printf(&b, "target=%s ", h->row->name);
+    sb_add(&b, "vocab=");
     for (int i = 0; i < hunt_vocab_size(v); i++)
         sb_printf(&b, "%s%s", i ? "," : "", hunt_vocab_name(v, i));
     for (int c = 0; c < h->ncfg; c++)
@@ -58,6 +62,20 @@ static char *params_text(const hctx *h, const hunt_vocab *v)
     char *s = xasprintf("%.*s%s%s", (int)(vs - b.s), b.s, hex, ve ? ve : "");
     sb_free(&b);
     return s;
+}
+
+/* The machine litmusc was built for is the one it runs on: a cross
+ * target's objects cannot run here. */
+bool hunt_target_native(const hctx *h)
+{
+#if defined(__x86_64__)
+    return h->o->target == LIFT_X86_64;
+#elif defined(__aarch64__)
+    return h->o->target == LIFT_AARCH64;
+#else
+    (void)h;
+    return false;
+#endif
 }
 
 static bool out_of_budget(hctx *h)
@@ -188,7 +206,7 @@ static bool search(hctx *h, const hunt_vocab *v, diag *d)
 bool hunt_run(const hunt_opts *o, hunt_stats *st, diag *d)
 {
     memset(st, 0, sizeof *st);
-    hctx h = {.o = o, .st = st, .t0 = hunt_now()};
+    hctx h = {.o = o, .st = st, .t0 = hunt_now(), .row = lift_target_get(o->target)};
     if (o->shard < 1 || o->nshards < 1 || o->shard > o->nshards)
         return diag_error(d, "hunt", 0, 0, "shard %d of %d does not exist", o->shard, o->nshards);
     h.ncfg = o->ncc * o->ncflags;
@@ -226,7 +244,8 @@ bool hunt_run(const hunt_opts *o, hunt_stats *st, diag *d)
     h.models = model_set_new();
     if (ok && !(h.tmp = file_temp_dir("litmusc-hunt")))
         ok = diag_fail(d, "hunt: cannot make a temporary folder: %s", strerror(errno));
-    ok = ok && (h.src = model_set_get(h.models, "rc11", d)) && (h.tso = model_set_get(h.models, LIFT_COMPILED_MODEL, d));
+    ok = ok && (h.src = model_set_get(h.models, h.row->source_model, d)) &&
+         (h.lifted = model_set_get(h.models, h.row->model, d));
     campaign_hunt_totals before = {0};
     ok = ok && campaign_hunt_count(h.db, &before, d);
     if (ok) {

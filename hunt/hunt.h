@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gen/gen.h"
+#include "lift/lift.h"
 #include "util/diag.h"
 
 /* ---- the test stream (stream.c) ---------------------------------------- */
@@ -85,6 +86,7 @@ typedef struct hunt_opts {
     int batch;              /* tests per translation unit (1: cc-check's way) */
     bool mix;               /* also each test with each thread from another configuration */
     hunt_order order;       /* the stream: drawn (default) or enumerated */
+    lift_target target;     /* the machine compiled for and lifted (LIFT_X86_64 unless told) */
     int shard, nshards;     /* this process takes k with k mod nshards = shard - 1 */
     const char *dir;        /* the output folder */
     const char *db;         /* its campaign database (NULL: DIR/hunt.db) */

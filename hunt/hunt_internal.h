@@ -22,7 +22,8 @@ typedef struct hctx {
     int ncfg;               /* pure configurations: compilers x flag sets */
     int nall;               /* and the mixed one (index ncfg) under --mix */
     model_set *models;
-    model *src, *tso;
+    const lift_target_row *row;     /* the target: its flags and models */
+    model *src, *lifted;    /* the source's model and the lifted test's (the row's) */
     char *tmp;              /* a private scratch folder */
     campaign *db;
     hunt_stats *st;
@@ -135,6 +136,10 @@ bool hunt_write_report(hctx *h, diag *d);
  * cc_unroll (malloc'd). */
 struct lift_result;
 char *hunt_state_text(const struct lift_result *r, int i);
+
+/* Whether the hunt's target is the machine litmusc runs on: only there
+ * does a confirmation run the objects. */
+bool hunt_target_native(const hctx *h);
 
 /* now, in seconds (monotonic). */
 double hunt_now(void);

@@ -28,6 +28,9 @@ bool hunt_write_report(hctx *h, diag *d)
     json_kv_uint(&j, "seed", h->o->seed);
     json_kv_bool(&j, "mix", h->nall > h->ncfg);
     json_kv_string(&j, "order", h->o->order == HUNT_ORDER_ENUM ? "enum" : "random");
+    json_kv_string(&j, "target", h->row->name);
+    json_kv_string(&j, "source_model", h->row->source_model);
+    json_kv_string(&j, "lifted_model", h->row->model);
     json_key(&j, "configurations");
     json_array(&j);
     for (int c = 0; c < h->ncfg; c++) {

@@ -30,6 +30,14 @@ static bool is_clang(const char *cc)
     return !strncmp(b ? b + 1 : cc, "clang", 5);
 }
 
+/* The target's own flags for CC, as lift_compile_target gives them. */
+char *lift_target_flags(lift_target tg, const char *cc)
+{
+    const lift_target_row *row = lift_target_get(tg);
+    bool cl = *row->clang_flag && is_clang(cc);
+    return xasprintf("%s%s%s", cl ? row->clang_flag : "", cl && *row->cflags ? " " : "", row->cflags);
+}
+
 bool lift_compile_target(const char *cc, const char *cflags, lift_target tg, const char *src, const char *obj,
                          double timeout_s, const char *temp_dir, diag *d)
 {

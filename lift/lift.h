@@ -58,6 +58,10 @@ bool lift_compile_within(const char *cc, const char *cflags, const char *src, co
 /* lift_compile_within for target TG: its flags (lift_target_row) before CFLAGS. */
 bool lift_compile_target(const char *cc, const char *cflags, lift_target tg, const char *src, const char *obj,
                          double timeout_s, const char *temp_dir, diag *d);
+/* The flags lift_compile_target gives CC for target TG before the
+ * user's, blank separated (malloc'd; "" for none): for a caller that runs
+ * the compiler some other way (the hunt's bisection lists its passes). */
+char *lift_target_flags(lift_target tg, const char *cc);
 /* lift_compile_within with LIFT_CC_TIMEOUT_S and no temporary folder. */
 bool lift_compile(const char *cc, const char *cflags, const char *src, const char *obj, diag *d);
 

@@ -3,11 +3,13 @@
 # with the real one (CC_REAL, default aarch64-linux-gnu-gcc) to assembly,
 # deletes every dmb and turns each ldar into a plain ldr (dropping seq_cst
 # fences and acquire loads' ordering), then assembles.  Takes the
-# arguments cc-check gives a compiler: ... SRC -o OBJ.
+# arguments cc-check gives a compiler: ... SRC -o OBJ; a call without -o
+# (--version, gcc's -Q --help=optimizers) goes to the real one unchanged.
 set -eu
 real=${CC_REAL:-aarch64-linux-gnu-gcc}
 out=""; prev=""
 for a in "$@"; do [ "$prev" = "-o" ] && out=$a; prev=$a; done
+[ -n "$out" ] || exec "$real" "$@"
 asm=$out.s
 # the arguments with -c and -o OBJ replaced by -S -o OBJ.s
 args=""; skip=false
