@@ -67,18 +67,24 @@ exists (1:r0=1 /\ 1:r1=0)
 LIT
 
 cd "$tmp" || exit 1
-"$L" run --target c11 -s 10000 -r 2 mpra.litmus mpweak.litmus mpsync.litmus > out 2> err
-rc=$?
-[ "$rc" -eq 0 ] || fail "run exited $rc: $(head -3 err)"
-
 # the iterations of STATE (herd's spelling) in test NAME's State lines
 count_of() {
     awk -v n="$1" -v s="$2" '$1 == "State" && $2 == n { v = $5; for (i = 6; i <= NF; i++) v = v " " $i; if (v == s) c += $4 }
                             END { print c + 0 }' out
 }
 
+# A run's threads may each run their whole chunk alone on a loaded machine
+# (P1 after P0: r0 always 1), so a run that shows no racy state is run
+# again, up to three times: what is checked is the line for the states seen.
+for try in 1 2 3; do
+    "$L" run --target c11 -s 10000 -r 2 mpra.litmus mpweak.litmus mpsync.litmus > out 2> err
+    rc=$?
+    [ "$rc" -eq 0 ] || fail "run exited $rc: $(head -3 err)"
+    want=$(( $(count_of MP+na+relacq '1:r0=0; 1:r1=0;') + $(count_of MP+na+relacq '1:r0=0; 1:r1=1;') ))
+    [ "$want" -gt 0 ] && break
+done
+
 pair='P0:0 (mpra.litmus:4:3) W na x <-> P1:1 (mpra.litmus:9:3) R na x'
-want=$(( $(count_of MP+na+relacq '1:r0=0; 1:r1=0;') + $(count_of MP+na+relacq '1:r0=0; 1:r1=1;') ))
 [ "$want" -gt 0 ] || fail "MP+na+relacq: no run showed 1:r0=0"
 [ "$(grep -c '^RaceSeen MP+na+relacq ' out)" -eq 1 ] || fail "MP+na+relacq: not one RaceSeen line: $(grep '^RaceSeen' out)"
 grep -qxF "RaceSeen MP+na+relacq $pair count $want" out ||
