@@ -463,23 +463,7 @@ char *lift_test_text(const ir_test *t, const lift_func *funcs, int unroll, const
     for (int i = 0; i < h; i++)
         for (int n = 0; n < t->nthreads; n++)
             sb_printf(&b, " %s%s", i < nrows[n] ? rows[n][i] : "", n + 1 < t->nthreads ? " |" : " ;\n");
-    /* the source's `locations` too, so that every observable the source's
-     * states have is one of the compiled test's (1:r0 -> P1_r0, [x] -> x) */
-    if (unrolled || t->nlocations) {
-        sb_add(&b, "locations [");
-        for (int i = 0; i < t->nlocations; i++) {
-            const ir_obs *o = &t->locations[i];
-            if (o->kind == IR_OBS_REG)
-                sb_printf(&b, "P%d_%s;", o->thread, o->reg);
-            else if (o->kind == IR_OBS_MEM)
-                sb_printf(&b, "%s;", t->locs[o->loc].name);
-        }
-        sb_add(&b, unrolled ? LIFT_UNROLL_LOC ";]\n" : "]\n");
-    }
-    sb_add(&b, t->quant == IR_Q_EXISTS ? "exists " : t->quant == IR_Q_FORALL ? "forall " : "~exists ");
-    sb_add(&b, "(");
-    lift_text_cond(&b, t, t->cond);
-    sb_add(&b, ")\n");
+    lift_text_tail(&b, t, unrolled);
     for (int n = 0; n < t->nthreads; n++)
         strv_free(rows[n], nrows[n]);
     return sb_take(&b);

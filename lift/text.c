@@ -2,6 +2,7 @@
  * the globals' C types, the condition over the globals, the header
  * comment.  Both dialects' printers (lift.c, a64_text.c) use them. */
 #include <string.h>
+#include "lift/lift.h"
 #include "lift/text.h"
 
 const char *lift_text_int_type(const char *ctype)
@@ -60,3 +61,26 @@ void lift_text_comment(strbuf *b, const char *s)
         sb_printf(b, "%c", *s < ' ' || *s > '~' || *s == '*' || *s == '(' || *s == ')' ? '_' : *s);
 }
 
+
+/* The lifted test's end: the source's `locations` (so that every
+ * observable of the source's states is one of the compiled test's:
+ * 1:r0 -> P1_r0, [x] -> x), the unrolling bound's location when a loop was
+ * cut, and the quantified condition. */
+void lift_text_tail(strbuf *b, const ir_test *t, bool cut)
+{
+    if (cut || t->nlocations) {
+        sb_add(b, "locations [");
+        for (int i = 0; i < t->nlocations; i++) {
+            const ir_obs *o = &t->locations[i];
+            if (o->kind == IR_OBS_REG)
+                sb_printf(b, "P%d_%s;", o->thread, o->reg);
+            else if (o->kind == IR_OBS_MEM)
+                sb_printf(b, "%s;", t->locs[o->loc].name);
+        }
+        sb_add(b, cut ? LIFT_UNROLL_LOC ";]\n" : "]\n");
+    }
+    sb_add(b, t->quant == IR_Q_EXISTS ? "exists " : t->quant == IR_Q_FORALL ? "forall " : "~exists ");
+    sb_add(b, "(");
+    lift_text_cond(b, t, t->cond);
+    sb_add(b, ")\n");
+}

@@ -8,6 +8,9 @@
 const char *lift_text_int_type(const char *ctype);
 /* The condition C over the globals: 0:r0 -> P0_r0, [x] -> x. */
 void lift_text_cond(strbuf *b, const ir_test *t, const ir_cond *c);
+/* The end of a lifted test: `locations` (the source's, and the unrolling
+ * bound's when CUT), then the quantified condition over the globals. */
+void lift_text_tail(strbuf *b, const ir_test *t, bool cut);
 /* S in a comment: anything that could end it or break a line becomes '_'. */
 void lift_text_comment(strbuf *b, const char *s);
 #endif
