@@ -19,6 +19,7 @@ tmp=$(mktemp -d)
 trap 'kill -9 $bg 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 bg=
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 own="$corpora_root/tests/corpus"
