@@ -7,7 +7,8 @@
  * size takes the location's low bytes, zero-extended, and a store of that
  * size writes its register's low bytes as the whole location's value
  * (herd without -variant mixed: one location, one value); a test that
- * accesses one location with two sizes is refused (lower_aarch64_size.c).  Accesses carry herd's orderings as IR_A64_* modes, an
+ * accesses one location with two sizes is refused (lower_aarch64_size.c).
+ * Accesses carry herd's orderings as IR_A64_* modes, an
  * exclusive pair (LDXR/STXR and their A/L forms) is a load and a store
  * marked excl, the store defining its status register (0 written, 1
  * failed; the model decides which, as herd does), and each LSE atomic is
@@ -356,7 +357,8 @@ static bool instr(a64 *x, const fe_a64_instr *in)
     case FE_A64_EMPTY: case FE_A64_NOP:
         return true;
     case FE_A64_LDR:
-        set_reg(w, o[0].reg, load_cut(x, lw_load(w, address(w, &o[1]), mode_of(in)), &o[1], access_bytes(in, &o[0])));
+        set_reg(w, o[0].reg,
+                load_cut(x, lw_load(w, address(w, &o[1]), mode_of(in)), &o[1], access_bytes(in, &o[0])));
         return true;
     case FE_A64_STR:
         lw_store(w, address(w, &o[1]), cut(x, get_reg(w, o[0].reg), access_bytes(in, &o[0])), mode_of(in));

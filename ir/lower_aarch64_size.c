@@ -136,7 +136,8 @@ bool lw_aarch64_check_sizes(lw *w)
                     const char *name = l < t->nlocs ? t->locs[l].name : "a location";
                     fe_pos p = {a.line, a.col};
                     ok = lw_error(w, p, "mixed-size access to %s (%d byte%s here, %d at line %d): "
-                                  "outside litmusc's AArch64 dialect", name, a.bytes, a.bytes == 1 ? "" : "s", acc[k].bytes, acc[k].line);
+                                  "outside litmusc's AArch64 dialect", name, a.bytes, a.bytes == 1 ? "" : "s",
+                                  acc[k].bytes, acc[k].line);
                 }
                 VEC_PUSH(acc, n, cap, a);
             }
