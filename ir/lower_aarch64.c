@@ -165,12 +165,16 @@ static int access_bytes(const fe_a64_instr *in, const fe_a64_opnd *reg)
 }
 
 /* The address an [Xn...] operand names: base + index (shifted) + offset.
- * SXTW / UXTW are not applied: litmus indices are small. */
+ * SXTW / UXTW are applied to a constant index only (`MOV W2,#-1` then
+ * SXTW gives -1); a computed one is taken as it is, since litmus indices
+ * are small and its dependency is what matters. */
 static ir_operand address(lw *w, const fe_a64_opnd *o)
 {
     ir_operand a = get_reg(w, o->reg);
     if (o->index >= 0) {
         ir_operand i = get_reg(w, o->index);
+        if (i.kind == IR_OPND_IMM && !IR_IS_ADDR(i.imm) && (o->ext == FE_A64_X_SXTW || o->ext == FE_A64_X_UXTW))
+            i = ir_imm(ir_val_cast(i.imm, 4, o->ext == FE_A64_X_SXTW));
         if (o->shift)
             i = lw_bin(w, IR_SHL, i, ir_imm(o->shift));
         a = lw_bin(w, IR_ADD, a, i);
