@@ -1,6 +1,7 @@
 /* x86's thread code as a whole (X86 and X86_64, fe_thread.code): the
- * frontend's hooks that compare two threads' code and free one's
- * (fe_isa_hooks.code_equal, code_clear). */
+ * frontend's hooks that compare two threads' code, free one's, and list
+ * the locations it names (fe_isa_hooks.code_equal, code_clear,
+ * code_locations). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,4 +65,20 @@ static void x86_instr_clear(fe_x86_instr *in)
 void fe_code_clear_x86(fe_thread *th)
 {
     FREE_EACH(th->code, th->ncode, x86_instr_clear);
+}
+
+/* x86 names memory in its operands ([x], x(%rip)) and X86_64's symbolic
+ * registers (%P0_x) there too. */
+void fe_code_locations_x86(const fe_thread *th, void (*add)(void *set, const char *name), void *set)
+{
+    for (int j = 0; j < th->ncode; j++) {
+        if (th->code[j].dst.kind == FE_XO_MEM)
+            add(set, th->code[j].dst.name);
+        if (th->code[j].src.kind == FE_XO_MEM)
+            add(set, th->code[j].src.name);
+        if (th->code[j].dst.sym)
+            add(set, th->code[j].dst.sym);
+        if (th->code[j].src.sym)
+            add(set, th->code[j].src.sym);
+    }
 }

@@ -128,6 +128,10 @@ typedef struct fe_isa_hooks {
     bool (*code_equal)(const fe_thread *a, const fe_thread *b, char *why, size_t whylen);
     /* Free what thread TH's code owns (fe_test_free). */
     void (*code_clear)(fe_thread *th);
+    /* Each location (and symbolic register) thread TH's code names, given
+     * to ADD with SET: the locations the condition may name besides the
+     * init's (fe_check). */
+    void (*code_locations)(const fe_thread *th, void (*add)(void *set, const char *name), void *set);
 } fe_isa_hooks;
 
 /* The hooks of test architecture A; NULL for C and Java. */
@@ -138,6 +142,7 @@ void fe_print_x86(strbuf *b, const fe_test *t);
 void fe_digest_x86(const fe_test *t, unsigned char out[16]);
 bool fe_code_equal_x86(const fe_thread *a, const fe_thread *b, char *why, size_t whylen);
 void fe_code_clear_x86(fe_thread *th);
+void fe_code_locations_x86(const fe_thread *th, void (*add)(void *set, const char *name), void *set);
 bool fe_parse_aarch64(fe_test *t, const section *s, const char *file, diag *d);
 bool fe_reg_known_aarch64(const fe_test *t, const fe_loc *l);
 const char *fe_reg_canon_aarch64(const fe_test *t, const char *name, bool *narrow);
@@ -145,6 +150,7 @@ void fe_print_aarch64(strbuf *b, const fe_test *t);
 void fe_digest_aarch64(const fe_test *t, unsigned char out[16]);
 bool fe_code_equal_aarch64(const fe_thread *a, const fe_thread *b, char *why, size_t whylen);
 void fe_code_clear_aarch64(fe_thread *th);
+void fe_code_locations_aarch64(const fe_thread *th, void (*add)(void *set, const char *name), void *set);
 /* AArch64 instructions (frontend/print_aarch64.c): one as herd prints it
  * (LABEL, when not NULL, names its branch target), equality of two
  * threads' code, and freeing one. */
