@@ -19,7 +19,8 @@ static bool streq(const char *a, const char *b)
 /* Operands equal but for their positions. */
 static bool eq_opnd(const fe_x86_opnd *a, const fe_x86_opnd *b)
 {
-    return a->kind == b->kind && a->imm == b->imm && streq(a->name, b->name) && streq(a->index, b->index) && streq(a->sym, b->sym) &&
+    return a->kind == b->kind && a->imm == b->imm && streq(a->name, b->name) && streq(a->index, b->index) &&
+           streq(a->sym, b->sym) &&
            a->scale == b->scale && (!a->index || a->index_size == b->index_size) &&
            (a->kind != FE_XO_REG && a->kind != FE_XO_MEM_REG ? true : a->reg_size == b->reg_size);
 }

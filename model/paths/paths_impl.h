@@ -23,7 +23,7 @@ typedef struct walk {
     const ir_instr *forced_in;
     int forced_loc;
     /* AArch64: 1 + the index in ev of the load-exclusive whose
-     * reservation is open, 0 when none (see store_excl) */
+     * reservation is open, 0 when none (see paths_store_excl) */
     int resv;
     /* read slots that picked the value a CSEL chose, for the phi that
      * takes it (the select branch's join) */

@@ -107,7 +107,8 @@ bool paths_rmw(walker *k, walk *w, const ir_instr *in, bool success, int form)
             wr.mode = wmode;
             wr.addr_deps = adeps; wr.data_deps = ddeps;
             wr.pick_addr_deps = apdeps; wr.pick_data_deps = p->e[nv].pdeps;
-            if (shape->cas_forms && in->rmw_op == IR_RMW_CAS) wr.pick_deps = p->e[expected].deps & ~((uint64_t)1 << slot);
+            if (shape->cas_forms && in->rmw_op == IR_RMW_CAS)
+                wr.pick_deps = p->e[expected].deps & ~((uint64_t)1 << slot);
             wr.partner = (int)w->nev - 1;
             w->ev[w->nev - 1].partner = (int)w->nev;
             paths_add_event(w, wr);

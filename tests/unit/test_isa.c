@@ -102,7 +102,8 @@ static void test_ir_rules(void **state)
     assert_string_equal(x->regs(isa_of(IR_ARCH_X86))[0], "EAX");
     assert_string_equal(x64->regs(isa_of(IR_ARCH_X86_64))[2], "rax");
     assert_string_equal(a->regs(isa_of(IR_ARCH_AARCH64))[10], "X10");
-    ir_obs r2 = {.kind = IR_OBS_REG, .thread = 0, .reg = "X2"}, r10 = {.kind = IR_OBS_REG, .thread = 0, .reg = "X10"};
+    ir_obs r2 = {.kind = IR_OBS_REG, .thread = 0, .reg = "X2"};
+    ir_obs r10 = {.kind = IR_OBS_REG, .thread = 0, .reg = "X10"};
     ir_test *t = ir_test_new("T", IR_ARCH_AARCH64);
     assert_true(ir_obs_compare(t, &r2, &r10) < 0);
     ir_test_free(t);
