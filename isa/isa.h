@@ -45,6 +45,11 @@ typedef struct isa {
      * the thread whose code names %P1_x) and arrays of cells (`int x[2]`,
      * lowered by the instruction set's own code). */
     bool sym_init;
+    /* A final state shows each value in the C type its register or location
+     * is declared with, an untyped one as herd's `int` (ir/width.c), and its
+     * condition compares them so: herd's rule, kept to the sets whose tests
+     * the corpus checks it on. */
+    bool typed_state;
 } isa;
 
 /* The row of the test architecture ARCH (an fe_arch or ir_arch value);
