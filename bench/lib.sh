@@ -7,7 +7,10 @@
 # cold and nothing is left in the user's cache.
 bench_tmp() {
     tmp=$(mktemp -d)
-    trap 'rm -rf "$tmp"' EXIT INT TERM
+    # a signal ends the script (the EXIT trap then removes the folder);
+    # trapped without an exit, it would only remove it and run on
+    trap 'rm -rf "$tmp"' EXIT
+    trap 'exit 130' INT TERM
     if [ "${1:-}" = cache ]; then
         export LITMUSC_CACHE="$tmp/cache"
     fi
