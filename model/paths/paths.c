@@ -110,7 +110,7 @@ void paths_run_from(walker *k, walk *w, int block, int prev, int from)
                 if (!paths_operand(k, w, in->addr, in, &ae))
                     return;
                 if (!vx_is_const(p, ae)) {
-                    /* One path per location the paths_address may name. */
+                    /* One path per location the address may name. */
                     for (int l = 0; l < k->t->nlocs && !k->failed; l++) {
                         walk w2;
                         paths_walk_clone(&w2, w, th->nvals);

@@ -24,7 +24,7 @@ static bool java_cas(walker *k, walk *w, const ir_instr *in, bool success)
     paths_add_event(w, r);
     int v1 = vx_read(p, s1);
     if (!success) {
-        /* A weak CAS may paths_fail whatever it read. */
+        /* A weak CAS may fail whatever it read. */
         if (!in->weak)
             paths_add_cond(w, vx_bin(p, IR_EQ, v1, expected), false);
         if (in->dst >= 0)
@@ -72,7 +72,7 @@ bool paths_rmw(walker *k, walk *w, const ir_instr *in, bool success, int form)
     case IR_RMW_CAS:
         if (!paths_operand(k, w, in->b, in, &expected))
             return false;
-        /* A weak CAS may paths_fail spuriously: its failure needs no mismatch. */
+        /* A weak CAS may fail spuriously: its failure needs no mismatch. */
         if (success || !in->weak)
             paths_add_cond(w, vx_bin(p, IR_EQ, old, expected), success);
         writes = success;
