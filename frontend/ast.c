@@ -79,28 +79,19 @@ static void init_clear(fe_init *it)
     FREE_EACH(it->elems, it->nelems, fe_value_clear);
 }
 
-static void x86_instr_clear(fe_x86_instr *in)
-{
-    free(in->dst.name);
-    free(in->src.name);
-    free(in->dst.index);
-    free(in->src.index);
-    free(in->dst.sym);
-    free(in->src.sym);
-    free(in->label);
-}
-
 static void param_clear(fe_param *p)
 {
     free(p->type);
     free(p->name);
 }
 
-static void thread_clear(fe_thread *th)
+/* A thread's code is its instruction set's to free (H, NULL for C and
+ * Java); its parameters and body are the languages'. */
+static void thread_clear(const fe_isa_hooks *h, fe_thread *th)
 {
     free(th->name);
-    FREE_EACH(th->code, th->ncode, x86_instr_clear);
-    FREE_EACH(th->a64, th->na64, fe_a64_instr_clear);
+    if (h)
+        h->code_clear(th);
     FREE_EACH(th->params, th->nparams, param_clear);
     fe_stmt_free(th->body);
     free(th->body_text);
@@ -115,7 +106,9 @@ void fe_test_free(fe_test *t)
     free(t->doc);
     FREE_EACH(t->info, t->ninfo, info_clear);
     FREE_EACH(t->init, t->ninit, init_clear);
-    FREE_EACH(t->threads, t->nthreads, thread_clear);
+    for (int i = 0; i < t->nthreads; i++)
+        thread_clear(fe_isa_hooks_of(t->arch), &t->threads[i]);
+    free(t->threads);
     fe_prop_free(t->cond.prop);
     fe_prop_free(t->cond.filter);
     FREE_EACH(t->cond.locations, t->cond.nlocations, fe_loc_clear);

@@ -289,6 +289,9 @@ typedef struct fe_thread {
     int id;                     /* 0, 1, ... */
     char *name;                 /* "P0", "Thread0" as written */
     fe_pos pos;
+    /* The code of an instruction set's thread, one pair of fields per set:
+     * only the set's own files read them, the rest of the frontend through
+     * its hooks (frontend/code_STEM.c: compare, free, locations named). */
     /* X86 / X86_64 */
     fe_x86_instr *code;
     int ncode;

@@ -53,20 +53,6 @@ static bool eq_prop(const fe_prop *a, const fe_prop *b)
     return eq_prop(a->l, b->l) && eq_prop(a->r, b->r);
 }
 
-static bool eq_opnd(const fe_x86_opnd *a, const fe_x86_opnd *b)
-{
-    return a->kind == b->kind && a->imm == b->imm && streq(a->name, b->name) && streq(a->index, b->index) && streq(a->sym, b->sym) &&
-           a->scale == b->scale && (!a->index || a->index_size == b->index_size) &&
-           (a->kind != FE_XO_REG && a->kind != FE_XO_MEM_REG ? true : a->reg_size == b->reg_size);
-}
-
-static bool eq_instr(const fe_x86_instr *a, const fe_x86_instr *b)
-{
-    return a->op == b->op && a->size == b->size && a->lock == b->lock &&
-           (a->ext == NULL) == (b->ext == NULL) && (!a->ext || !strcmp(a->ext, b->ext)) && a->row == b->row &&
-           streq(a->label, b->label) && eq_opnd(&a->dst, &b->dst) && eq_opnd(&a->src, &b->src);
-}
-
 static bool eq_expr(const fe_expr *a, const fe_expr *b)
 {
     if (!a || !b)
@@ -160,17 +146,14 @@ static bool eq_init(const fe_init *a, const fe_init *b)
     return true;
 }
 
-static bool eq_thread(eq *q, const fe_thread *a, const fe_thread *b)
+/* A thread's code is its instruction set's to compare (H, NULL for C and
+ * Java); its parameters and body are the languages'. */
+static bool eq_thread(eq *q, const fe_isa_hooks *h, const fe_thread *a, const fe_thread *b)
 {
     if (a->id != b->id || !streq(a->name, b->name))
         return differ(q, "thread %d: names differ", a->id);
-    if (a->ncode != b->ncode)
-        return differ(q, "%s: %d instructions vs %d", a->name, a->ncode, b->ncode);
-    for (int i = 0; i < a->ncode; i++)
-        if (!eq_instr(&a->code[i], &b->code[i]))
-            return differ(q, "%s: instruction %d differs", a->name, i);
-    if (!fe_a64_code_equal(a, b))
-        return differ(q, "%s: AArch64 code differs", a->name);
+    if (h && !h->code_equal(a, b, q->why, q->n))
+        return false;
     if (a->nparams != b->nparams)
         return differ(q, "%s: parameters differ", a->name);
     for (int i = 0; i < a->nparams; i++)
@@ -207,7 +190,7 @@ bool fe_test_equal(const fe_test *a, const fe_test *b, char *why, size_t whylen)
     if (a->nrows != b->nrows)
         return differ(&q, "%d rows vs %d", a->nrows, b->nrows);
     for (int i = 0; i < a->nthreads; i++)
-        if (!eq_thread(&q, &a->threads[i], &b->threads[i]))
+        if (!eq_thread(&q, fe_isa_hooks_of(a->arch), &a->threads[i], &b->threads[i]))
             return false;
     if (!streq(a->extra, b->extra))
         return differ(&q, "regions differ");

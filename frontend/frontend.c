@@ -86,6 +86,12 @@ static void thread_regs(const fe_thread *th, nameset *out)
     regs_of_stmt(th->body, out);
 }
 
+/* fe_isa_hooks.code_locations's ADD over a nameset. */
+static void add_name(void *set, const char *name)
+{
+    ns_add(set, name);
+}
+
 static void known_locations(const fe_test *t, nameset *out)
 {
     for (int i = 0; i < t->ninit; i++) {
@@ -95,18 +101,11 @@ static void known_locations(const fe_test *t, nameset *out)
         if (it->has_value && it->value.kind == FE_VAL_ADDR)
             ns_add(out, it->value.sym);
     }
+    const fe_isa_hooks *h = fe_isa_hooks_of(t->arch);
     for (int i = 0; i < t->nthreads; i++) {
         const fe_thread *th = &t->threads[i];
-        for (int j = 0; j < th->ncode; j++) {
-            if (th->code[j].dst.kind == FE_XO_MEM)
-                ns_add(out, th->code[j].dst.name);
-            if (th->code[j].src.kind == FE_XO_MEM)
-                ns_add(out, th->code[j].src.name);
-            if (th->code[j].dst.sym)
-                ns_add(out, th->code[j].dst.sym);
-            if (th->code[j].src.sym)
-                ns_add(out, th->code[j].src.sym);
-        }
+        if (h)
+            h->code_locations(th, add_name, out);
         for (int j = 0; j < th->nparams; j++)
             ns_add(out, th->params[j].name);
     }

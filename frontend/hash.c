@@ -120,11 +120,8 @@ static void digest_init(const fe_test *t, unsigned char out[16])
     free(v);
 }
 
-/* Misc.string_of_prog: columns of lines, each cell " %-*s " joined by '|',
- * each line ended by ";\n". */
-typedef struct column { char **lines; int n, cap; } column;
-
-static void col_add(column *c, char *s)
+/* One more line, owned by the column from now on. */
+void fe_col_add(fe_column *c, char *s)
 {
     if (c->n == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 8;
@@ -133,7 +130,9 @@ static void col_add(column *c, char *s)
     c->lines[c->n++] = s;
 }
 
-static void digest_columns(column *cols, int ncols, unsigned char out[16])
+/* Misc.string_of_prog: each cell " %-*s " joined by '|', each line ended
+ * by ";\n"; the columns' lines are freed. */
+void fe_digest_columns(fe_column *cols, int ncols, unsigned char out[16])
 {
     size_t *w = xcalloc((size_t)(ncols ? ncols : 1), sizeof *w);
     int nlines = 0;
@@ -165,109 +164,11 @@ static void digest_columns(column *cols, int ncols, unsigned char out[16])
     }
 }
 
-static int str_cmp(const void *a, const void *b)
+/* qsort's comparison of two strings, for the labels each digest renames in
+ * sorted order (herd walks a string set). */
+int fe_str_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* x86: canonical instructions, labels renamed L00, L01, ... in the sorted
- * order of their names (herd walks a string set). */
-void fe_digest_x86(const fe_test *t, unsigned char out[16])
-{
-    char **labels = NULL;
-    size_t nl = 0, cl = 0;
-    for (int i = 0; i < t->nthreads; i++)
-        for (int j = 0; j < t->threads[i].ncode; j++) {
-            const fe_x86_instr *in = &t->threads[i].code[j];
-            const char *names[2] = {in->label, in->dst.kind == FE_XO_LABEL ? in->dst.name : NULL};
-            for (int k = 0; k < 2; k++) {
-                if (!names[k])
-                    continue;
-                bool seen = false;
-                for (size_t m = 0; m < nl; m++)
-                    if (!strcmp(labels[m], names[k]))
-                        seen = true;
-                if (!seen)
-                    VEC_PUSH(labels, nl, cl, (char *)names[k]);
-            }
-        }
-    if (nl)
-        qsort(labels, nl, sizeof *labels, str_cmp);
-    column *cols = xcalloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *cols);
-    for (int i = 0; i < t->nthreads; i++) {
-        const fe_thread *th = &t->threads[i];
-        for (int j = 0; j < th->ncode; j++) {
-            fe_x86_instr in = th->code[j];
-            if (in.label) {
-                for (size_t m = 0; m < nl; m++)
-                    if (!strcmp(labels[m], in.label))
-                        col_add(&cols[i], xasprintf("L%02d:", (int)m));
-            }
-            if (in.op == FE_X86_EMPTY)
-                continue;
-            char renamed[16];
-            if (in.dst.kind == FE_XO_LABEL)
-                for (size_t m = 0; m < nl; m++)
-                    if (!strcmp(labels[m], in.dst.name)) {
-                        snprintf(renamed, sizeof renamed, "L%02d", (int)m);
-                        in.dst.name = renamed;
-                    }
-            strbuf b = {0};
-            fe_print_x86_instr(&b, t, &in, true);
-            col_add(&cols[i], sb_take(&b));
-        }
-    }
-    digest_columns(cols, t->nthreads, out);
-    free(cols);
-    free(labels);
-}
-
-/* AArch64: each instruction as herd prints it, labels renamed as x86's
- * are (L00, L01, ... in the sorted order of their names). */
-void fe_digest_aarch64(const fe_test *t, unsigned char out[16])
-{
-    char **labels = NULL;
-    size_t nl = 0, cl = 0;
-    for (int i = 0; i < t->nthreads; i++)
-        for (int j = 0; j < t->threads[i].na64; j++) {
-            const fe_a64_instr *in = &t->threads[i].a64[j];
-            const char *names[2] = {in->label, NULL};
-            for (int k = 0; k < in->nops; k++)
-                if (in->o[k].kind == FE_AO_LABEL)
-                    names[1] = in->o[k].label;
-            for (int k = 0; k < 2; k++) {
-                bool seen = !names[k];
-                for (size_t m = 0; !seen && m < nl; m++)
-                    seen = !strcmp(labels[m], names[k]);
-                if (!seen)
-                    VEC_PUSH(labels, nl, cl, (char *)names[k]);
-            }
-        }
-    if (nl)
-        qsort(labels, nl, sizeof *labels, str_cmp);
-    column *cols = xcalloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *cols);
-    for (int i = 0; i < t->nthreads; i++) {
-        const fe_thread *th = &t->threads[i];
-        for (int j = 0; j < th->na64; j++) {
-            const fe_a64_instr *in = &th->a64[j];
-            char renamed[16] = "";
-            for (size_t m = 0; m < nl; m++) {
-                if (in->label && !strcmp(labels[m], in->label))
-                    col_add(&cols[i], xasprintf("L%02d:", (int)m));
-                for (int k = 0; k < in->nops; k++)
-                    if (in->o[k].kind == FE_AO_LABEL && !strcmp(labels[m], in->o[k].label))
-                        snprintf(renamed, sizeof renamed, "L%02d", (int)m);
-            }
-            if (in->op == FE_A64_EMPTY)
-                continue;
-            strbuf b = {0};
-            fe_print_a64_instr(&b, in, renamed[0] ? renamed : NULL);
-            col_add(&cols[i], sb_take(&b));
-        }
-    }
-    digest_columns(cols, t->nthreads, out);
-    free(cols);
-    free(labels);
 }
 
 /* herd's CType.dump of a C parameter's pointed-to type. */
@@ -286,7 +187,7 @@ static char *c_type_dump(const char *ty)
  * exactly as written between the braces. */
 static void digest_code_c(const fe_test *t, unsigned char out[16])
 {
-    column *cols = xcalloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *cols);
+    fe_column *cols = xcalloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *cols);
     for (int i = 0; i < t->nthreads; i++) {
         const fe_thread *th = &t->threads[i];
         strbuf b = {0};
@@ -297,9 +198,9 @@ static void digest_code_c(const fe_test *t, unsigned char out[16])
             free(ty);
         }
         sb_printf(&b, ") {\n%s\n}\n", th->body_text ? th->body_text : "");
-        col_add(&cols[i], sb_take(&b));
+        fe_col_add(&cols[i], sb_take(&b));
     }
-    digest_columns(cols, t->nthreads, out);
+    fe_digest_columns(cols, t->nthreads, out);
     free(cols);
 }
 
@@ -454,7 +355,7 @@ static void java_stmt(strbuf *b, const fe_stmt *s, bool *emitted)
 
 static void digest_code_java(const fe_test *t, unsigned char out[16])
 {
-    column *cols = xcalloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *cols);
+    fe_column *cols = xcalloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *cols);
     for (int i = 0; i < t->nthreads; i++) {
         const fe_thread *th = &t->threads[i];
         /* the top-level instructions are joined by "\n" (no trailing one) */
@@ -473,10 +374,10 @@ static void digest_code_java(const fe_test *t, unsigned char out[16])
             }
             sb_free(&one);
         }
-        col_add(&cols[i], xasprintf("Thread%d {\n%s\n}", th->id, body.s));
+        fe_col_add(&cols[i], xasprintf("Thread%d {\n%s\n}", th->id, body.s));
         sb_free(&body);
     }
-    digest_columns(cols, t->nthreads, out);
+    fe_digest_columns(cols, t->nthreads, out);
     free(cols);
 }
 

@@ -123,6 +123,15 @@ typedef struct fe_isa_hooks {
     void (*print)(strbuf *b, const fe_test *t);
     /* The program's part of herd's test hash (fe_compute_hash). */
     void (*digest)(const fe_test *t, unsigned char out[16]);
+    /* Whether threads A and B have the same code, positions aside; if not,
+     * why (for fe_test_equal's message) in the WHYLEN bytes at WHY. */
+    bool (*code_equal)(const fe_thread *a, const fe_thread *b, char *why, size_t whylen);
+    /* Free what thread TH's code owns (fe_test_free). */
+    void (*code_clear)(fe_thread *th);
+    /* Each location (and symbolic register) thread TH's code names, given
+     * to ADD with SET: the locations the condition may name besides the
+     * init's (fe_check). */
+    void (*code_locations)(const fe_thread *th, void (*add)(void *set, const char *name), void *set);
 } fe_isa_hooks;
 
 /* The hooks of test architecture A; NULL for C and Java. */
@@ -131,17 +140,31 @@ bool fe_reg_known_x86(const fe_test *t, const fe_loc *l);
 const char *fe_reg_canon_x86(const fe_test *t, const char *name, bool *narrow);
 void fe_print_x86(strbuf *b, const fe_test *t);
 void fe_digest_x86(const fe_test *t, unsigned char out[16]);
+bool fe_code_equal_x86(const fe_thread *a, const fe_thread *b, char *why, size_t whylen);
+void fe_code_clear_x86(fe_thread *th);
+void fe_code_locations_x86(const fe_thread *th, void (*add)(void *set, const char *name), void *set);
 bool fe_parse_aarch64(fe_test *t, const section *s, const char *file, diag *d);
 bool fe_reg_known_aarch64(const fe_test *t, const fe_loc *l);
 const char *fe_reg_canon_aarch64(const fe_test *t, const char *name, bool *narrow);
 void fe_print_aarch64(strbuf *b, const fe_test *t);
 void fe_digest_aarch64(const fe_test *t, unsigned char out[16]);
+bool fe_code_equal_aarch64(const fe_thread *a, const fe_thread *b, char *why, size_t whylen);
+void fe_code_clear_aarch64(fe_thread *th);
+void fe_code_locations_aarch64(const fe_thread *th, void (*add)(void *set, const char *name), void *set);
 /* AArch64 instructions (frontend/print_aarch64.c): one as herd prints it
  * (LABEL, when not NULL, names its branch target), equality of two
  * threads' code, and freeing one. */
 void fe_print_a64_instr(strbuf *b, const fe_a64_instr *in, const char *label);
 bool fe_a64_code_equal(const fe_thread *a, const fe_thread *b);
 void fe_a64_instr_clear(fe_a64_instr *in);
+
+/* The program table's digest (frontend/hash.c) that each instruction set's
+ * fe_digest_STEM builds: one column of printed lines per thread, hashed as
+ * herd's Misc.string_of_prog lays them out. */
+typedef struct fe_column { char **lines; int n, cap; } fe_column;
+void fe_col_add(fe_column *c, char *s);
+void fe_digest_columns(fe_column *cols, int ncols, unsigned char out[16]);
+int fe_str_cmp(const void *a, const void *b);
 /* Cross-section checks: threads, registers and locations named by the
  * init and the condition exist; C/Java programs use known names. */
 bool fe_check(fe_test *t, const char *file, diag *d);

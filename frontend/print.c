@@ -74,7 +74,7 @@ static void print_init(strbuf *b, const fe_test *t)
  * `(%rax, %rbx,8)`, `(%rax, %rbx,)`. */
 static void print_x86_opnd(strbuf *b, const fe_test *t, const fe_x86_opnd *o, bool herd_hash)
 {
-    bool att = t->arch == FE_ARCH_X86_64;
+    bool att = isa_of(t->arch)->att;
     switch (o->kind) {
     case FE_XO_NONE: break;
     case FE_XO_IMM: sb_printf(b, "$%" PRId64, o->imm); break;
@@ -106,7 +106,7 @@ static void print_x86_opnd(strbuf *b, const fe_test *t, const fe_x86_opnd *o, bo
 
 void fe_print_x86_instr(strbuf *b, const fe_test *t, const fe_x86_instr *in, bool herd_hash)
 {
-    bool att = t->arch == FE_ARCH_X86_64;
+    bool att = isa_of(t->arch)->att;
     if (in->label && !herd_hash)
         sb_printf(b, "%s: ", in->label);
     if (in->op == FE_X86_EMPTY)

@@ -172,7 +172,7 @@ static bool parse_init_item(lexer *lx, fe_test *t, fe_init *it)
             return lx_error(lx, "'*x=v' init items are not supported; write 'T *x=v'");
         }
         while (lx->cur.kind == TK_IDENT || lx_is(lx, "*") || (nw > 0 && !stars && lx->cur.kind == TK_NUM) ||
-               (nw > 0 && !stars && t->arch == FE_ARCH_X86_64 && lx_is(lx, "%"))) {
+               (nw > 0 && !stars && isa_of(t->arch) && isa_of(t->arch)->sym_init && lx_is(lx, "%"))) {
             if (lx_is(lx, "%")) {
                 /* herd's symbolic register, `uint64_t %P1_x=x`: its thread
                  * is the one whose code uses it (fe_parse_x86 sets it) */

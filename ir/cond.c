@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ir/ir.h"
+#include "ir/isa_rules.h"
 #include "ir/text.h"
 #include "util/mem.h"
 
@@ -18,28 +19,6 @@ bool ir_obs_equal(const ir_obs *a, const ir_obs *b)
     return a->thread == b->thread && a->reg && b->reg && !strcmp(a->reg, b->reg);
 }
 
-/* herd orders an architecture's registers by the declaration order of its
- * register type; names outside these tables (symbolic registers) come
- * after them, by name. */
-static const char *const x86_regs[] = {
-    "EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP", "EIP", "ZF", "SF", "CF", NULL,
-};
-/* X86_64: RIP, CS, then the integer registers by base (whatever the width
- * written), then the xmm registers. */
-static const char *const x86_64_regs[] = {
-    "rip", "cs", "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
-    "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
-    "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", NULL,
-};
-
-/* AArch64: the general registers by number (X2 before X10), as herd's
- * register type declares them. */
-static const char *const aarch64_regs[] = {
-    "X0", "X1", "X2", "X3", "X4", "X5", "X6", "X7", "X8", "X9", "X10", "X11", "X12", "X13", "X14", "X15",
-    "X16", "X17", "X18", "X19", "X20", "X21", "X22", "X23", "X24", "X25", "X26", "X27", "X28", "X29", "X30",
-    NULL,
-};
-
 static int reg_rank(const char *const *table, const char *name)
 {
     for (int i = 0; table[i]; i++)
@@ -50,10 +29,11 @@ static int reg_rank(const char *const *table, const char *name)
 
 static int reg_compare(ir_arch arch, const char *a, const char *b)
 {
-    const char *const *table = arch == IR_ARCH_X86      ? x86_regs
-                               : arch == IR_ARCH_X86_64 ? x86_64_regs
-                               : arch == IR_ARCH_AARCH64 ? aarch64_regs
-                                                         : NULL;
+    /* herd orders an instruction set's registers by the declaration order
+     * of its register type (its rules' table); names outside it (symbolic
+     * registers), and a language's registers, by name. */
+    const ir_isa_rules *r = ir_isa_rules_of(arch);
+    const char *const *table = r ? r->regs(isa_of((int)arch)) : NULL;
     if (table) {
         int ra = reg_rank(table, a), rb = reg_rank(table, b);
         if (ra != rb)

@@ -18,16 +18,11 @@ _Static_assert((int)FE_ARCH_C == ISA_COUNT && (int)IR_ARCH_C == ISA_COUNT && (in
 static const lw_isa_hooks hooks[ISA_COUNT] = {ISA_LIST(ROW)};
 #undef ROW
 
+/* The two enums agree (the assertion above), instruction sets and
+ * languages alike. */
 static ir_arch arch_of(fe_arch a)
 {
-    switch (a) {
-    case FE_ARCH_X86: return IR_ARCH_X86;
-    case FE_ARCH_X86_64: return IR_ARCH_X86_64;
-    case FE_ARCH_AARCH64: return IR_ARCH_AARCH64;
-    case FE_ARCH_C: return IR_ARCH_C;
-    case FE_ARCH_JAVA: return IR_ARCH_JAVA;
-    }
-    return IR_ARCH_C;
+    return (int)a >= 0 && (int)a <= (int)FE_ARCH_JAVA ? (ir_arch)a : IR_ARCH_C;
 }
 
 static bool value_of(lw *w, const fe_value *v, ir_val *out)
@@ -59,7 +54,9 @@ static bool lower_init_mem(lw *w)
         const fe_init *in = &w->ft->init[i];
         if (in->loc.kind != FE_LOC_MEM)
             continue;
-        if (in->array_size > 0 && in->loc.index < 0 && w->ft->arch == FE_ARCH_X86_64) {
+        /* only a row with sym_init declares arrays: x86's (X86_64) */
+        const isa *machine = isa_of(w->ft->arch);
+        if (in->array_size > 0 && in->loc.index < 0 && machine && machine->sym_init) {
             if (!lw_x86_array_init(w, in))
                 return false;
             continue;

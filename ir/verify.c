@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ir/ir.h"
+#include "ir/isa_rules.h"
 #include "util/mem.h"
 
 typedef struct vctx {
@@ -54,21 +55,10 @@ static bool fail_fmt(vctx *c, const ir_instr *in, const char *fmt, ...)
 
 bool ir_mode_legal(ir_arch arch, ir_op op, ir_mode m)
 {
+    const ir_isa_rules *r = ir_isa_rules_of(arch);
+    if (r)
+        return r->mode_legal(op, m);
     switch (arch) {
-    case IR_ARCH_X86:
-    case IR_ARCH_X86_64:
-        if (op == IR_RMW)
-            return m == IR_X86_LOCKED;
-        return m == IR_X86_PLAIN || m == IR_X86_LOCKED;
-    case IR_ARCH_AARCH64:
-        /* LDR/LDAR/LDAPR, STR/STLR, and the RMWs' four orderings (the
-         * modes of the halves: ir.h's IR_A64_ACQREL) */
-        switch (op) {
-        case IR_LOAD: return m == IR_A64_PLAIN || m == IR_A64_ACQ || m == IR_A64_ACQPC;
-        case IR_STORE: return m == IR_A64_PLAIN || m == IR_A64_REL;
-        case IR_RMW: return m == IR_A64_PLAIN || m == IR_A64_ACQ || m == IR_A64_REL || m == IR_A64_ACQREL;
-        default: return false;
-        }
     case IR_ARCH_C:
         switch (op) {
         case IR_LOAD: return m == IR_MO_NA || m == IR_MO_RLX || m == IR_MO_CON || m == IR_MO_ACQ || m == IR_MO_SC;
@@ -84,8 +74,8 @@ bool ir_mode_legal(ir_arch arch, ir_op op, ir_mode m)
         case IR_RMW: return m >= IR_JM_PLAIN && m <= IR_JM_VOLATILE;
         default: return false;
         }
+    default: return false;     /* an instruction set: its rules answered */
     }
-    return false;
 }
 
 /* The read mode of a failed CAS: none (= the success mode), or a load mode. */
@@ -96,19 +86,16 @@ static bool fail_mode_legal(ir_arch arch, ir_mode m)
 
 static bool fence_legal(ir_arch arch, const ir_instr *in)
 {
+    const ir_isa_rules *r = ir_isa_rules_of(arch);
+    if (r)
+        return r->fence_legal(in);
     switch (arch) {
-    case IR_ARCH_X86:
-    case IR_ARCH_X86_64:
-        return (in->fence == IR_FENCE_MFENCE || in->fence == IR_FENCE_LFENCE || in->fence == IR_FENCE_SFENCE) &&
-               in->mode == IR_MODE_NONE;
-    case IR_ARCH_AARCH64:
-        return in->fence >= IR_FENCE_DMB_SY && in->fence <= IR_FENCE_ISB && in->mode == IR_MODE_NONE;
     case IR_ARCH_C:
         return in->fence == IR_FENCE_C && ir_mode_legal(arch, IR_FENCE, in->mode);
     case IR_ARCH_JAVA:
         return in->fence >= IR_FENCE_J_FULL && in->fence <= IR_FENCE_J_STORESTORE && in->mode == IR_MODE_NONE;
+    default: return false;     /* an instruction set: its rules answered */
     }
-    return false;
 }
 
 static bool is_term(ir_op op) { return op == IR_BR || op == IR_JMP || op == IR_RET || op == IR_CUT; }
@@ -258,9 +245,10 @@ static bool check_shape(vctx *c, const ir_instr *in)
         return FAIL(c, in, "%s cannot define a value", ir_op_name(in->op));
     if (in->op != IR_PHI && in->nphi_args)
         return FAIL(c, in, "%s has phi arguments", ir_op_name(in->op));
-    if (in->excl && (arch != IR_ARCH_AARCH64 || (in->op != IR_LOAD && in->op != IR_STORE)))
+    const ir_isa_rules *rules = ir_isa_rules_of(arch);
+    if (in->excl && !(rules && rules->excl_legal(in->op)))
         return FAIL(c, in, "only an AArch64 load or store is exclusive%s", "");
-    if (in->noret && (arch != IR_ARCH_AARCH64 || in->op != IR_RMW))
+    if (in->noret && !(rules && rules->noret_legal(in->op)))
         return FAIL(c, in, "only an AArch64 rmw discards its result (noret)%s", "");
     bool cas = in->op == IR_RMW && in->rmw_op == IR_RMW_CAS;
     if (!cas && in->flag != -1)

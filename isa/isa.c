@@ -11,6 +11,7 @@ static const isa rows[ISA_COUNT] = {
     [ISA_X86_64] = {
         .id = ISA_X86_64, .name = "X86_64", .att = true, .wide = true, .acc = "rax",
         .model = "x86tso", .native = "x86", .all_atomic = true,
+        .sym_init = true,
     },
     /* No native runner: litmusc runs on x86 machines only, and an AArch64
      * test's instructions mean nothing there.  Every access is a machine

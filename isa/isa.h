@@ -41,6 +41,10 @@ typedef struct isa {
      * races, no synchronises-with edges, the behaviour set alone answers
      * for races. */
     bool all_atomic;
+    /* The init may declare herd's symbolic registers (`uint64_t %P1_x=x`,
+     * the thread whose code names %P1_x) and arrays of cells (`int x[2]`,
+     * lowered by the instruction set's own code). */
+    bool sym_init;
     /* A final state shows each value in the C type its register or location
      * is declared with, an untyped one as herd's `int` (ir/width.c), and its
      * condition compares them so: herd's rule, kept to the sets whose tests

@@ -59,7 +59,7 @@ typedef struct tpaths {
 /* Paths of TH, at most PATHS_MAX.  LOCK_EVENTS: locks and unlocks are events
  * of their own, neither reads nor writes, as herd's C actions have them, for
  * a model that orders them itself (cat_model_handles_locks); otherwise a lock
- * is an acquire RMW of the mutex and an unlock a release write (do_lock). */
+ * is an acquire RMW of the mutex and an unlock a release write (lock.c). */
 #define PATHS_MAX 4096
 bool paths_thread(const ir_test *t, const ir_thread *th, bool lock_events, tpaths *out, diag *d);
 void tpaths_free(tpaths *tp);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include "frontend/frontend.h"
 #include "ir/ir.h"
+#include "ir/isa_rules.h"
 #include "isa/isa.h"
 #include "model/model.h"
 
@@ -85,6 +86,36 @@ static void test_answers(void **state)
     assert_true(isa_of(IR_ARCH_X86_64)->att);
 }
 
+/* The IR's rules of each row: x86's and AArch64's modes, exclusives and
+ * register order (herd's: X2 before X10, rax after rip and cs), and only
+ * X86_64's init has symbolic registers and arrays. */
+static void test_ir_rules(void **state)
+{
+    (void)state;
+    assert_null(ir_isa_rules_of(IR_ARCH_C));
+    assert_null(ir_isa_rules_of(IR_ARCH_JAVA));
+    const ir_isa_rules *x = ir_isa_rules_of(IR_ARCH_X86), *x64 = ir_isa_rules_of(IR_ARCH_X86_64);
+    const ir_isa_rules *a = ir_isa_rules_of(IR_ARCH_AARCH64);
+    assert_true(x->mode_legal(IR_RMW, IR_X86_LOCKED));
+    assert_false(x->mode_legal(IR_RMW, IR_X86_PLAIN));
+    assert_false(x64->excl_legal(IR_LOAD));
+    assert_true(a->excl_legal(IR_STORE));
+    assert_false(a->excl_legal(IR_RMW));
+    assert_true(a->noret_legal(IR_RMW));
+    assert_false(x->noret_legal(IR_RMW));
+    assert_string_equal(x->regs(isa_of(IR_ARCH_X86))[0], "EAX");
+    assert_string_equal(x64->regs(isa_of(IR_ARCH_X86_64))[2], "rax");
+    assert_string_equal(a->regs(isa_of(IR_ARCH_AARCH64))[10], "X10");
+    ir_obs r2 = {.kind = IR_OBS_REG, .thread = 0, .reg = "X2"};
+    ir_obs r10 = {.kind = IR_OBS_REG, .thread = 0, .reg = "X10"};
+    ir_test *t = ir_test_new("T", IR_ARCH_AARCH64);
+    assert_true(ir_obs_compare(t, &r2, &r10) < 0);
+    ir_test_free(t);
+    assert_true(isa_of(IR_ARCH_X86_64)->sym_init);
+    assert_false(isa_of(IR_ARCH_X86)->sym_init);
+    assert_false(isa_of(IR_ARCH_AARCH64)->sym_init);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -92,6 +123,7 @@ int main(void)
         cmocka_unit_test(test_named),
         cmocka_unit_test(test_answers),
         cmocka_unit_test(test_aarch64_row),
+        cmocka_unit_test(test_ir_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
