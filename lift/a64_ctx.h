@@ -14,13 +14,16 @@ enum { NSLOT = 16, NLOC = 16, NREG = 31 };
 typedef enum vkind { V_DATA, V_ADDR, V_PAGE, V_STACK, V_FRAME, V_MIXED, V_INDEXED } vkind;
 /* V_INDEXED: a location's address plus a value (an address dependency,
  * `ADD X1,X0,X1,LSL #2`), the value copied to spare register IDX, shifted
- * or extended as EXT says ("LSL #2", "" for none). */
+ * or extended as EXT says ("LSL #2", "" for none).  NONNEG: a value known
+ * to be below 2^31 and not negative (an AND with such a mask), which
+ * SXTW leaves as it is; for V_INDEXED, its value's. */
 typedef struct aval {
     vkind k;
     size_t sec;
     int64_t off;
     int idx;
     char ext[16];
+    bool nonneg;
 } aval;
 typedef struct astate {
     bool live;
@@ -48,6 +51,7 @@ typedef struct ctx {
     int nr;
     bool cut, end;
     int tbz_reg;                /* the spare register TBZ's bit is tested in (-1: none yet) */
+    int addr_reg;               /* the spare register a dependent address is computed in (-1: none yet) */
     astate *in;                 /* per instruction: the state jumps bring */
     bool *target;               /* a forward jump's target */
 } ctx;

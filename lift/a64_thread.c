@@ -77,11 +77,11 @@ static bool address_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
         if (d == A64_SP)
             s->sp += sign * imm;
         else if (d >= 0 && d < NREG)
-            s->r[d] = (aval){V_STACK, 0, s->sp + sign * imm, 0, ""};
+            s->r[d] = (aval){.k = V_STACK, .off = s->sp + sign * imm};
         return true;
     }
     if (!strcmp(m, "mov") && n == 2 && s1 == A64_SP && d >= 0 && d < NREG) {
-        s->r[d] = (aval){V_STACK, 0, s->sp, 0, ""};
+        s->r[d] = (aval){.k = V_STACK, .off = s->sp};
         return true;
     }
     if (!strcmp(m, "mov") && n == 2 && d == A64_SP && s1 >= 0 && s1 < NREG && s->r[s1].k == V_STACK) {
@@ -91,13 +91,13 @@ static bool address_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
     if (!strcmp(m, "adrp")) {
         if (!rl || rl->type != 275 || d < 0 || d >= NREG)
             return a64_refuse(c, in, "an address that no ADR_PREL_PG_HI21 relocation names");
-        s->r[d] = (aval){V_PAGE, rl->shndx, (int64_t)rl->value, 0, ""};
+        s->r[d] = (aval){.k = V_PAGE, .sec = rl->shndx, .off = (int64_t)rl->value};
         return true;
     }
     if (!strcmp(m, "add") && rl && rl->type == 277) {   /* R_AARCH64_ADD_ABS_LO12_NC */
         if (s1 < 0 || s1 >= NREG || s->r[s1].k != V_PAGE || d < 0 || d >= NREG)
             return a64_refuse(c, in, "a :lo12: address without its page");
-        s->r[d] = (aval){V_ADDR, rl->shndx, (int64_t)rl->value, 0, ""};
+        s->r[d] = (aval){.k = V_ADDR, .sec = rl->shndx, .off = (int64_t)rl->value};
         return true;
     }
     if (addsub && !rl && s1 >= 0 && s1 < NREG && d >= 0 && d < NREG &&
@@ -124,6 +124,7 @@ static bool address_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
         aval a = s->r[s1];
         a.k = V_INDEXED;
         a.idx = t;
+        a.nonneg = s->r[ix].nonneg;
         a.ext[0] = 0;
         if (n == 4) {
             strbuf b = {0};
@@ -184,6 +185,9 @@ static bool plain_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int n
         char w;
         a64_set_data(s, a64_reg(ops[0], &w));
     }
+    long mask = 0;
+    if (!strcmp(m, "and") && rd >= 0 && rd < NREG && a64_imm(ops[2], &mask) && mask >= 0 && mask <= 0x7fffffff)
+        s->r[rd].nonneg = true;     /* below 2^31: SXTW leaves it as it is */
     return true;
 }
 
@@ -334,7 +338,7 @@ char **a64_lift_thread(const ir_test *t, const lift_func *f, int th, bool *cut, 
         free(v);
         return NULL;
     }
-    ctx c = {.t = t, .f = f, .th = th, .d = d, .v = v, .n = n, .tbz_reg = -1};
+    ctx c = {.t = t, .f = f, .th = th, .d = d, .v = v, .n = n, .tbz_reg = -1, .addr_reg = -1};
     c.in = xcalloc((size_t)n + 1, sizeof *c.in);
     c.target = xcalloc((size_t)n + 1, sizeof *c.target);
     for (int i = 0; i < n; i++) {
