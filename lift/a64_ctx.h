@@ -54,11 +54,27 @@ typedef struct ctx {
     int addr_reg;               /* the spare register a dependent address is computed in (-1: none yet) */
     astate *in;                 /* per instruction: the state jumps bring */
     bool *target;               /* a forward jump's target */
+    /* Stack slots' registers reused: a first pass (PROBE, its spare
+     * registers numbered from A64_VREG, never short) finds the step (by
+     * CLOCK, each instruction lifted counting one; the rows' order, in
+     * which every jump goes forward) of each slot's last read; the second
+     * frees a slot's register after it (POOL) for the next slot stored. */
+    bool probe;
+    int clock;
+    int nvirt;
+    int last_read[NSLOT];
+    bool pool[NREG];
 } ctx;
+enum { A64_VREG = 64 };
 
 bool a64_refuse(ctx *c, const a64_insn *in, const char *why);
 void a64_push(ctx *c, char *row);
 int a64_spare(ctx *c);
+/* A register for a stack slot's value: one a slot read for the last time
+ * has freed, else a spare. */
+int a64_slot_reg(ctx *c);
+/* After step C->clock: the registers of the slots it read for the last time freed. */
+void a64_free_slots(ctx *c);
 int a64_loc_reg(ctx *c, const char *name);
 bool a64_is_addr(vkind k);
 /* The state where paths A and B meet, into A. */

@@ -19,17 +19,41 @@ void a64_push(ctx *c, char *row)
 }
 
 /* A register the thread's code never names, from X9 up (X0..X8 are the
- * ones compilers use first, so the rows stay readable). */
+ * ones compilers use first, so the rows stay readable), X29 and X30 last
+ * (a leaf function that keeps no frame leaves them free, and herd's are
+ * general registers). */
 int a64_spare(ctx *c)
 {
+    if (c->probe)
+        return A64_VREG + c->nvirt++;
     for (int r = 9; r < 29; r++)
         if (!c->used[r])
             return c->used[r] = true, r;
     for (int r = 0; r < 9; r++)
         if (!c->used[r])
             return c->used[r] = true, r;
+    for (int r = 29; r < NREG; r++)
+        if (!c->used[r])
+            return c->used[r] = true, r;
     diag_fail(c->d, "cc-check: P%d: no spare register left (the thread names them all)", c->th);
     return -1;
+}
+
+int a64_slot_reg(ctx *c)
+{
+    for (int r = 0; r < NREG; r++)
+        if (c->pool[r])
+            return c->pool[r] = false, r;
+    return a64_spare(c);
+}
+
+void a64_free_slots(ctx *c)
+{
+    for (int k = 0; !c->probe && k < c->ns; k++)
+        if (c->sreg[k] >= 0 && c->last_read[k] == c->clock) {
+            c->pool[c->sreg[k]] = true;
+            c->sreg[k] = -1;
+        }
 }
 
 /* The register the init gives location NAME's address. */
@@ -62,6 +86,8 @@ static int slot_at(ctx *c, int64_t off)
     }
     c->soff[c->ns] = off;
     c->sreg[c->ns] = -1;
+    if (c->probe)
+        c->last_read[c->ns] = -1;
     return c->ns++;
 }
 
@@ -260,9 +286,13 @@ static bool stack_access(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
         }
         if (r == A64_ZR && load)
             continue;
-        if (c->sreg[k] < 0 && (c->sreg[k] = a64_spare(c)) < 0)
+        /* a store may take a freed register (it writes it first); a read
+         * of a slot never stored takes a spare, which holds 0 */
+        if (c->sreg[k] < 0 && (c->sreg[k] = load ? a64_spare(c) : a64_slot_reg(c)) < 0)
             return false;
         int sr = c->sreg[k];
+        if (load && c->probe)
+            c->last_read[k] = c->clock;
         if (!load) {
             a64_push(c, r == A64_ZR ? xasprintf("MOV %c%d,#0", w == 'x' ? 'X' : 'W', sr)
                                 : xasprintf("MOV %c%d,%c%d", w == 'x' ? 'X' : 'W', sr, w == 'x' ? 'X' : 'W', r));
