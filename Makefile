@@ -20,17 +20,24 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 PKGS     = z3 libxml-2.0 libpcre2-8 sqlite3 capstone libelf
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# Capstone is loaded when cc-check first decodes x86 (lift/disasm.c), not
+# linked: its relocations would cost every process several milliseconds.
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out capstone,$(PKGS)) 2>/dev/null)
+CAPSTONE_LIB := $(shell f=$$(pkg-config --variable=libdir capstone 2>/dev/null)/libcapstone.so; \
+                  readlink -f "$$f" 2>/dev/null || echo libcapstone.so.4)
+PKG_CFLAGS += -DLITMUSC_CAPSTONE_LIB='"$(CAPSTONE_LIB)"'
+
 # LLVM's MC disassembler (its C API, llvm-c/Disassembler.h) decodes the
 # AArch64 objects cc-check lifts; Debian's llvm-14-dev.  Without llvm-config
 # the program still builds and refuses AArch64 objects, naming what it lacks.
-# Its headers are -isystem (they are LLVM's, not ours to warn about), and
-# --as-needed keeps libLLVM out of every binary that never decodes AArch64.
+# Its headers are -isystem (they are LLVM's, not ours to warn about).  The
+# library is not linked but loaded on the first AArch64 object
+# (lift/a64_disasm.c): linked, its relocations cost every process about
+# 70 ms of CPU at start-up.
 LLVM_CONFIG ?= $(shell command -v llvm-config-14 2>/dev/null || command -v llvm-config 2>/dev/null)
 ifneq ($(LLVM_CONFIG),)
-  LLVM_CFLAGS := -isystem $(shell $(LLVM_CONFIG) --includedir) -DLITMUSC_HAVE_LLVM
-  LLVM_LIBS   := -L$(shell $(LLVM_CONFIG) --libdir) -Wl,--as-needed $(shell $(LLVM_CONFIG) --libs aarch64) \
-                 -Wl,--no-as-needed
+  LLVM_CFLAGS := -isystem $(shell $(LLVM_CONFIG) --includedir) -DLITMUSC_HAVE_LLVM \
+                 -DLITMUSC_LLVM_LIB='"$(firstword $(shell $(LLVM_CONFIG) --libfiles aarch64))"'
 endif
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
@@ -47,7 +54,7 @@ endif
 
 CFLAGS_ALL = -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -I. -I$(BUILD) \
              $(OPT) $(SANFLAGS) $(PKG_CFLAGS) $(LLVM_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = $(PKG_LIBS) $(LLVM_LIBS) -lpthread -lm $(LDLIBS)
+LDLIBS_ALL = $(PKG_LIBS) -ldl -lpthread -lm $(LDLIBS)
 
 # Stages, in dependency order.  Each folder becomes one static archive, so a
 # test links only the objects it really uses.

@@ -42,7 +42,7 @@ void ir_cond_free(ir_cond *c)
     free(c);
 }
 
-static void reg_clear(ir_reg *r) { free(r->name); }
+static void reg_clear(ir_reg *r) { free(r->name); free(r->ctype); }
 
 static void instr_clear(ir_instr *in)
 {
@@ -224,6 +224,7 @@ static void set_reg(ir_reg **regs, int *n, const char *name, ir_operand v)
     memmove(*regs + lo + 1, *regs + lo, (size_t)(*n - lo) * sizeof **regs);
     (*regs)[lo].name = xstrdup(name);
     (*regs)[lo].value = v;
+    (*regs)[lo].ctype = NULL;
     (*n)++;
 }
 
@@ -235,6 +236,16 @@ void ir_set_final_reg(ir_thread *th, const char *name, ir_operand v)
 void ir_set_init_reg(ir_thread *th, const char *name, ir_operand v)
 {
     set_reg(&th->init_regs, &th->ninit_regs, name, v);
+}
+
+/* A typed register's type goes with its final binding, which the state shows. */
+void ir_set_reg_ctype(ir_thread *th, const char *name, const char *ctype)
+{
+    int r = ir_thread_find_reg(th, name);
+    if (r < 0)
+        return;
+    free(th->final_regs[r].ctype);
+    th->final_regs[r].ctype = ctype ? xstrdup(ctype) : NULL;
 }
 
 int ir_thread_find_reg(const ir_thread *th, const char *name)

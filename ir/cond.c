@@ -283,7 +283,10 @@ char *ir_format_state(const ir_test *t, const ir_obs *obs, const ir_val *vals, i
         if (i)
             sb_addc(&b, ' ');
         add_obs(&b, t, &obs[i]);
-        ir_format_val(t, vals[i], val, sizeof val);
+        if (ir_obs_unsigned64(t, &obs[i]) && !IR_IS_ADDR(vals[i]))
+            snprintf(val, sizeof val, "%" PRIu64, (uint64_t)vals[i]);   /* herd: a uint64_t unsigned */
+        else
+            ir_format_val(t, vals[i], val, sizeof val);
         sb_printf(&b, "=%s;", val);
     }
     return sb_take(&b);

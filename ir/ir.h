@@ -205,6 +205,8 @@ typedef struct ir_block {
 typedef struct ir_reg {
     char *name;             /* source name: "EAX", "r0" */
     ir_operand value;
+    char *ctype;            /* a final register's C type from the init (AArch64's `int8_t 0:X1`),
+                               which the state shows it in (ir_obs_shown); NULL when untyped */
 } ir_reg;
 
 typedef struct ir_thread {
@@ -305,6 +307,8 @@ int ir_new_val(ir_thread *th);                                 /* fresh SSA valu
 ir_instr *ir_emit(ir_thread *th, int block, ir_op op);         /* appended, zeroed, dst=-1 */
 void ir_set_final_reg(ir_thread *th, const char *name, ir_operand v);
 void ir_set_init_reg(ir_thread *th, const char *name, ir_operand v);
+/* The C type final register NAME of TH is declared with (copied); no-op for an unknown name. */
+void ir_set_reg_ctype(ir_thread *th, const char *name, const char *ctype);
 ir_cond *ir_cond_new(ir_cond_kind kind);
 /* A node of KIND over L and R (NOT uses L alone), which it then owns. */
 ir_cond *ir_cond_join(ir_cond_kind kind, ir_cond *l, ir_cond *r);
@@ -352,6 +356,23 @@ char *ir_format_cond(const ir_test *t);
 char *ir_format_state(const ir_test *t, const ir_obs *obs, const ir_val *vals, int n);
 /* Print a value as herd does: decimal, or the location name for an address. */
 void ir_format_val(const ir_test *t, ir_val v, char *buf, size_t size);
+
+/* ---- values seen through C types (ir/width.c) ------------------------------------
+ * herd shows and compares a final value in the C type its location or register is
+ * declared with, an untyped one as `int`; litmusc does so for an instruction set whose
+ * row says typed_state (isa/isa.h), and shows other values as computed. */
+/* herd's size in bytes of C type CTYPE (NULL: `int`) and in *SGN whether it is signed;
+ * 8 for a pointer or a type herd does not size. */
+int ir_ctype_bytes(const char *ctype, bool *sgn);
+/* V cut to its low BYTES bytes (1, 2, 4; 8 leaves it), sign-extended when SGN. */
+ir_val ir_val_cast(ir_val v, int bytes, bool sgn);
+/* V as observable O of T shows it: cut to the observable's type (an address stays). */
+ir_val ir_obs_shown(const ir_test *t, const ir_obs *o, ir_val v);
+/* O is declared uint64_t (or another 8-byte unsigned type): herd prints it unsigned. */
+bool ir_obs_unsigned64(const ir_test *t, const ir_obs *o);
+/* ir_cond_eval of C on values already shown (ir_obs_shown), each constant compared
+ * as the observable beside it shows it (herd masks both sides by the type). */
+bool ir_cond_holds(const ir_test *t, const ir_cond *c, const ir_obs *obs, const ir_val *vals, int n);
 
 /* ---- additions (ir/README.md) ---------------------------------------------------- */
 /* "load" "store" "rmw" "fence" "bin" "phi" "br" "jmp" "ret". */

@@ -253,6 +253,12 @@ static bool lower_thread(lw *w, int index)
     for (int r = 0; r < w->nregs; r++)
         if (!w->hidden[r])
             ir_set_final_reg(w->th, w->regs[r], w->cur[r]);
+    /* A typed register (AArch64's `int8_t 0:X1`) is shown in its type. */
+    for (int i = 0; machine && machine->typed_state && i < ft->ninit; i++) {
+        const fe_init *in = &ft->init[i];
+        if (in->loc.kind == FE_LOC_REG && in->loc.thread == w->th->id && in->type)
+            ir_set_reg_ctype(w->th, in->loc.name, in->type);
+    }
     return true;
 }
 

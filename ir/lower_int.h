@@ -97,6 +97,9 @@ void lw_edges_append(lw_edges *to, lw_edges *from);
 /* Per-architecture thread lowering (the thread is set up and current). */
 bool lw_x86_thread(lw *w);
 bool lw_aarch64_thread(lw *w);
+/* After the last AArch64 thread: false (error at the access) when a location is
+ * accessed with two sizes, herd's mixed-size test (ir/lower_aarch64_size.c). */
+bool lw_aarch64_check_sizes(lw *w);
 /* The lowering's hooks of each instruction set (isa/isa.h), one row per
  * ISA_LIST entry built in lower.c: stem S gives lw_S_thread. */
 typedef struct lw_isa_hooks {

@@ -245,6 +245,10 @@ static void add_reg(strbuf *b, const ir_test *t, const char *kw, const ir_reg *r
     add_name(b, r->name);
     sb_add(b, " = ");
     add_operand(b, t, r->value);
+    if (r->ctype) {
+        sb_add(b, " ctype ");
+        add_string(b, r->ctype);
+    }
     sb_addc(b, '\n');
 }
 

@@ -371,12 +371,18 @@ static bool parse_reg_binding(reader *r, ir_thread *th, bool final)
             if (!strcmp(regs[i].name, name))
                 ok = rd_err(r, line, col, "register %s is bound twice", name);
     }
+    char *ctype = NULL;
+    if (ok && final && rd_is_word(r, "ctype"))
+        ok = rd_next(r) && (ctype = rd_take_string(r, "a quoted C type")) != NULL;
     if (ok) {
         if (final)
             ir_set_final_reg(th, name, o);
         else
             ir_set_init_reg(th, name, o);
+        if (ctype)
+            ir_set_reg_ctype(th, name, ctype);
     }
+    free(ctype);
     free(name);
     return ok;
 }

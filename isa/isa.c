@@ -17,7 +17,7 @@ static const isa rows[ISA_COUNT] = {
      * access, with no data race in the C sense. */
     [ISA_AARCH64] = {
         .id = ISA_AARCH64, .name = "AArch64", .att = false, .wide = true, .acc = "X0",
-        .model = "aarch64", .native = NULL, .all_atomic = true,
+        .model = "aarch64", .native = NULL, .all_atomic = true, .typed_state = true,
     },
 };
 

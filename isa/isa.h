@@ -41,6 +41,11 @@ typedef struct isa {
      * races, no synchronises-with edges, the behaviour set alone answers
      * for races. */
     bool all_atomic;
+    /* A final state shows each value in the C type its register or location
+     * is declared with, an untyped one as herd's `int` (ir/width.c), and its
+     * condition compares them so: herd's rule, kept to the sets whose tests
+     * the corpus checks it on. */
+    bool typed_state;
 } isa;
 
 /* The row of the test architecture ARCH (an fe_arch or ir_arch value);

@@ -10,13 +10,37 @@
 #include "lift/a64.h"
 
 #ifdef LITMUSC_HAVE_LLVM
+#include <pthread.h>
 #include <llvm-c/Disassembler.h>
+#include "util/dynlib.h"
 
-/* LLVM's registration functions for the one target used, which
- * llvm-c/Target.h declares only inside its all-targets macros. */
-void LLVMInitializeAArch64TargetInfo(void);
-void LLVMInitializeAArch64TargetMC(void);
-void LLVMInitializeAArch64Disassembler(void);
+/* libLLVM is loaded on the first AArch64 object, not linked: its half a
+ * million relocations cost every litmusc process about 70 ms of CPU at
+ * start-up, and only cc-check and hunt for AArch64 decode with it.
+ * LITMUSC_LLVM_LIB is the library llvm-config named at build time. */
+enum { INIT_INFO, INIT_MC, INIT_DISASM, CREATE, DECODE, DISPOSE, NFNS };
+static const char *const llvm_names[NFNS] = {
+    "LLVMInitializeAArch64TargetInfo", "LLVMInitializeAArch64TargetMC",
+    "LLVMInitializeAArch64Disassembler", "LLVMCreateDisasmCPUFeatures",
+    "LLVMDisasmInstruction", "LLVMDisasmDispose",
+};
+static void (*llvm_fns[NFNS])(void);
+static char llvm_error[400];
+static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
+
+typedef LLVMDisasmContextRef create_fn(const char *, const char *, const char *, void *, int,
+                                       LLVMOpInfoCallback, LLVMSymbolLookupCallback);
+typedef size_t decode_fn(LLVMDisasmContextRef, uint8_t *, uint64_t, uint64_t, char *, size_t);
+typedef void dispose_fn(LLVMDisasmContextRef);
+
+static void llvm_load(void)
+{
+    if (!dynlib_load(LITMUSC_LLVM_LIB, llvm_names, llvm_fns, NFNS, llvm_error, sizeof llvm_error))
+        return;
+    llvm_fns[INIT_INFO]();
+    llvm_fns[INIT_MC]();
+    llvm_fns[INIT_DISASM]();
+}
 
 /* "\tmnem\tops" (or "\tmnem") into IN's fields, the mnemonic in lower case. */
 static void split_text(const char *s, a64_insn *in)
@@ -38,14 +62,16 @@ static void split_text(const char *s, a64_insn *in)
 
 a64_insn *a64_disasm(const unsigned char *code, size_t size, int *n, size_t *bad, diag *d)
 {
-    LLVMInitializeAArch64TargetInfo();
-    LLVMInitializeAArch64TargetMC();
-    LLVMInitializeAArch64Disassembler();
-    /* the features of every -march cc-check is given, so that each is decoded */
-    LLVMDisasmContextRef dc =
-        LLVMCreateDisasmCPUFeatures("aarch64-linux-gnu", "generic", "+v8.5a,+lse,+rcpc", NULL, 0, NULL, NULL);
     *n = 0;
     *bad = size;
+    pthread_once(&llvm_once, llvm_load);
+    if (llvm_error[0]) {
+        diag_fail(d, "cc-check: cannot load LLVM's AArch64 disassembler: %s", llvm_error);
+        return NULL;
+    }
+    /* the features of every -march cc-check is given, so that each is decoded */
+    LLVMDisasmContextRef dc =
+        ((create_fn *)llvm_fns[CREATE])("aarch64-linux-gnu", "generic", "+v8.5a,+lse,+rcpc", NULL, 0, NULL, NULL);
     if (!dc) {
         diag_fail(d, "cc-check: LLVM has no AArch64 disassembler (LLVMCreateDisasm failed)");
         return NULL;
@@ -53,7 +79,7 @@ a64_insn *a64_disasm(const unsigned char *code, size_t size, int *n, size_t *bad
     a64_insn *v = xcalloc(size / 4 + 1, sizeof *v);
     for (size_t off = 0; off + 4 <= size; off += 4) {
         char text[256];
-        size_t got = LLVMDisasmInstruction(dc, (uint8_t *)code + off, size - off, off, text, sizeof text);
+        size_t got = ((decode_fn *)llvm_fns[DECODE])(dc, (uint8_t *)code + off, size - off, off, text, sizeof text);
         if (got != 4) {
             *bad = off;
             break;
@@ -64,7 +90,7 @@ a64_insn *a64_disasm(const unsigned char *code, size_t size, int *n, size_t *bad
     }
     if (*bad == size && size % 4)
         *bad = size - size % 4;
-    LLVMDisasmDispose(dc);
+    ((dispose_fn *)llvm_fns[DISPOSE])(dc);
     return v;
 }
 #else

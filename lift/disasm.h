@@ -20,4 +20,8 @@ typedef struct lift_insn {
  * *DECODED < SIZE names that byte's offset.  NULL when Capstone cannot
  * open. */
 lift_insn *lift_disasm(const unsigned char *code, size_t size, int *n, size_t *decoded);
+
+/* Why Capstone could not be loaded (the library or a function missing),
+ * or NULL when it was or has not been tried. */
+const char *lift_disasm_error(void);
 #endif

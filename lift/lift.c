@@ -260,7 +260,11 @@ static char **lift_thread(const ir_test *t, const lift_func *f, int th, int unro
     size_t decoded = 0;
     lift_insn *v = lift_disasm(f->code, f->size, &n, &decoded);
     if (!v) {
-        diag_fail(d, "cc-check: Capstone cannot open x86-64");
+        const char *why = lift_disasm_error();
+        if (why)
+            diag_fail(d, "cc-check: cannot load Capstone, which decodes x86-64: %s", why);
+        else
+            diag_fail(d, "cc-check: Capstone cannot open x86-64");
         return NULL;
     }
     /* what follows an undecodable byte is not the function's code to drop */

@@ -29,13 +29,13 @@ void outcome_init(outcome *o, const ir_test *t, bset *b, model_exec_fn fn, void 
 /* Whether T's filter keeps o->state (herd filters before the model runs). */
 static inline bool outcome_kept(const outcome *o)
 {
-    return !o->t->filter || ir_cond_eval(o->t->filter, o->obs, o->state, o->nall);
+    return !o->t->filter || ir_cond_holds(o->t, o->t->filter, o->obs, o->state, o->nall);
 }
 /* o->state, COUNT consistent executions of it, into the behaviour set;
  * returns whether the condition's proposition holds in it. */
 static inline bool outcome_add(outcome *o, uint64_t count)
 {
-    bool c = ir_cond_eval(o->t->cond, o->obs, o->state, o->nall);
+    bool c = ir_cond_holds(o->t, o->t->cond, o->obs, o->state, o->nall);
     bset_acc_add(&o->acc, o->state, c, count);
     return c;
 }

@@ -49,6 +49,17 @@ for t in tests/e2e/*.sh; do
     fi
 done
 
+# The runtime's objects, built once for the suite: a test that keeps its own
+# build cache (LITMUSC_CACHE in its scratch folder) starts from a copy of
+# them (tests/seed_cache.sh), so the dozen runtime files are not compiled
+# again by each of the thirty tests that build a harness.  A test of the
+# cache itself makes its own and starts empty.
+if [ -n "${LITMUSC:-}" ] && [ -x "$LITMUSC" ] &&
+   LITMUSC_CACHE="$dir/seed-cache" "$LITMUSC" run -s 10 -r 1 tests/corpus/x86/classic/SB.litmus >/dev/null 2>&1; then
+    rm -f "$dir/seed-cache"/*.exe "$dir/seed-cache"/*.exe.md5
+    export LITMUSC_SEED_CACHE="$dir/seed-cache"
+fi
+
 echo "running $n tests, $jobs at a time$( [ -s "$dir/alone" ] && echo ", then $(wc -l <"$dir/alone") on their own")"
 cat "$dir/long" "$dir/pool" | xargs -r -P "$jobs" -n 1 sh tests/run_one.sh "$dir"
 xargs -r -n 1 sh tests/run_one.sh "$dir" <"$dir/alone"

@@ -102,6 +102,7 @@ static bool make_state(enumr *e)
                 e->known[th] = saved[th];
             e->out.state[i] = v;
         }
+        e->out.state[i] = ir_obs_shown(e->t, &e->out.obs[i], e->out.state[i]);
     }
     return outcome_kept(&e->out);
 }

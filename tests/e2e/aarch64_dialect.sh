@@ -5,13 +5,14 @@
 # (herd's own) either parses and round-trips or is refused with one
 # file:line:col: error line naming what is not supported, exit 2; and
 # `run`, `run --target aarch64` and `emit --target c11` refuse AArch64
-# tests by name.
+# tests by name; a mixed-size test is refused at its access.
 set -u
 L=${LITMUSC:?LITMUSC must name the program under test}
 here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fail=0
 
 # The States lines, the Ok/No line and the Observation's name and verdict.
@@ -34,7 +35,7 @@ for f in "$here"/aarch64_dialect/*.litmus; do
         fail=1
     fi
 done
-[ "$n" -ge 7 ] || { echo "FAIL: only $n tests in tests/aarch64_dialect"; fail=1; }
+[ "$n" -ge 9 ] || { echo "FAIL: only $n tests in tests/aarch64_dialect"; fail=1; }
 
 # herd's own tests: parsed (and round-tripped) or refused at a position;
 # every third of them unless CORPUS_ALL=1.
@@ -89,6 +90,16 @@ elif ! cmp -s "$tmp/all.ir" "$tmp/again.ir"; then
     diff "$tmp/all.ir" "$tmp/again.ir" | head -10 | sed 's/^/    /'
     fail=1
 fi
+
+# One location accessed with two sizes (herd7 refuses it without
+# -variant mixed): refused at the second access, exit 2, nothing written.
+printf 'AArch64 mixed\n{ 0:X1=x; 1:X1=x; }\n P0 | P1 ;\n MOV W0,#1 | LDRB W0,[X1] ;\n STR W0,[X1] | ;\nexists (1:X0=1)\n' \
+    > "$tmp/mixed.litmus"
+(cd "$tmp" && "$L" model mixed.litmus > out 2> err)
+rc=$?
+want="litmusc model: mixed.litmus:4:14: error: mixed-size access to x (1 byte here, 4 at line 5): outside litmusc's AArch64 dialect"
+[ "$rc" -eq 2 ] && [ "$(cat "$tmp/err")" = "$want" ] && ! [ -s "$tmp/out" ] ||
+    { echo "FAIL: a mixed-size test: exit $rc: $(head -c 300 "$tmp/err")"; fail=1; }
 
 # No native AArch64 runner here: refused by name, exit 2, nothing written.
 t="$here/aarch64_dialect/MP+dmb+addr.litmus"

@@ -20,6 +20,7 @@ c11="$root/tests/corpus/c11/classic"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 

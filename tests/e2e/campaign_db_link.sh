@@ -14,6 +14,7 @@ a=
 cleanup() { [ -n "$a" ] && kill "$a" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT INT TERM
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 tests="$ex/SB.litmus"

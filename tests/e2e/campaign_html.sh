@@ -19,6 +19,7 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 own="$corpora_root/tests/corpus"

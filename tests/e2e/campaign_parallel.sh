@@ -14,6 +14,7 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3 to read the datab
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 own="$corpora_root/tests/corpus"

@@ -26,6 +26,7 @@ if ! sinfo -h > /dev/null 2>&1; then
     started=yes
 fi
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 own="$corpora_root/tests/corpus"

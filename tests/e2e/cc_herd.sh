@@ -2,7 +2,8 @@
 # Every file cc-check writes for the tests of tests/e2e/cc_check.sh, SB and MP
 # with a fence and an address dependency (and a
 # test whose code has comparisons, setcc, a branch and a subtraction),
-# under gcc and clang at -O0 -O1 -O2 -O3 -Os, is within herd7 7.57's
+# under gcc and clang at -O0 -O2 -Os (bench/cc_herd.sh takes every C
+# test at -O0 -O1 -O2 -O3 -Os), is within herd7 7.57's
 # X86_64 grammar (tests/cc/herd_x86_64.awk, drawn from herdtools7 7.57's
 # lexer and parser: doc/x86_64-dialect.md) unless its header names what is
 # not, and litmusc reads each file back with the states cc-check counted.
@@ -39,7 +40,7 @@ tests="$c11/SB+poscscs.litmus $c11/SB+fencescrlxrlxs.litmus $c11/MP+porlxrel+add
   $root/tests/cc/FO.litmus $tmp/CMP.litmus"
 mkdir "$tmp/out"
 for t in $tests; do
-  "$L" cc-check --cc gcc --cc clang --cflags -O0 --cflags -O1 --cflags -O2 --cflags -O3 --cflags -Os \
+  "$L" cc-check --cc gcc --cc clang --cflags -O0 --cflags -O2 --cflags -Os \
       --out "$tmp/out" "$t" >>"$tmp/verdicts" 2>>"$tmp/err"
 done
 n=0 herd=0 wide=0
@@ -71,6 +72,6 @@ done
 printf 'X86_64 T\n"compiled from C"\n(* x *)\n{\n  int32_t x=0;\n}\n P0 | P1 ;\n movl $1, x(%%rip) | ;\n movzbl (x), %%eax | ;\n sete %%al | ;\n lock orl $1, (x) | ;\n jl L1 | jmp L1 ;\n ret | ;\n L1: | L1: ;\nexists (x=1)\n' >"$tmp/bad.litmus"
 awk -f "$root/tests/cc/herd_x86_64.awk" "$tmp/bad.litmus" >"$tmp/why" && { echo "FAIL: checker accepts x(%rip)"; fail=1; }
 [ "$(wc -l <"$tmp/why")" = 7 ] || { echo "FAIL: checker: 7 problems expected (one a label defined twice)"; cat "$tmp/why"; fail=1; }
-[ "$n" -ge 100 ] && [ "$herd" -ge 90 ] || { echo "FAIL: $n files, $herd in herd's grammar"; fail=1; }
+[ "$n" -ge 60 ] && [ "$herd" -ge 54 ] || { echo "FAIL: $n files, $herd in herd's grammar"; fail=1; }
 echo "cc_herd: $n lifted files, $herd in herd7 7.57's grammar, $wide naming what it lacks"
 exit $fail

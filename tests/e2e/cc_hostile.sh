@@ -15,6 +15,7 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIP: needs python3"; exit 77; }
 sb="$here/../corpus/c11/classic/SB+poscscs.litmus"
 tmp=$(mktemp -d)
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }

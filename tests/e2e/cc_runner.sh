@@ -14,6 +14,7 @@ command -v setsid >/dev/null 2>&1 || { echo "SKIP: no setsid"; exit 77; }
 sb="$here/../corpus/c11/classic/SB+poscscs.litmus"
 tmp=$(mktemp -d)
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 mkdir "$tmp/tmp" "$tmp/pids" "$tmp/tests"
 export TMPDIR="$tmp/tmp" PIDS="$tmp/pids"
 cp "$sb" "$tmp/tests/"

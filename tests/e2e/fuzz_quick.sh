@@ -1,5 +1,5 @@
 #!/bin/sh
-# A short run of the mutation fuzzer (bench/fuzz.sh): 10 inputs of each
+# A short run of the mutation fuzzer (bench/fuzz.sh): 6 inputs of each
 # kind (X86, X86_64, C, Java, cat, IR text, and objects corrupted between
 # gcc and cc-check), each with 10 s of CPU time.  No input may crash the
 # program, make a sanitizer report (under make check SANITIZE=1), run past
@@ -13,7 +13,7 @@ kinds=x86,x86_64,c,java,cat,ir
 if command -v gcc > /dev/null 2>&1; then kinds=$kinds,elf; else echo "SKIP: no gcc, no corrupted objects"; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-n=$(($(echo "$kinds" | tr ',' '\n' | wc -l) * 10))
+n=$(($(echo "$kinds" | tr ',' '\n' | wc -l) * 6))
 if ! LITMUSC="$LITMUSC" sh "$here/../../bench/fuzz.sh" -n "$n" --seed "${FUZZ_SEED:-7}" --kinds "$kinds" \
         --keep "$tmp/found" > "$tmp/out" 2>&1; then
     cat "$tmp/out"

@@ -12,25 +12,27 @@ broken="$here/../hunt/broken-cc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 command -v gcc >/dev/null 2>&1 || { echo "SKIP: no gcc"; exit 77; }
 
 # the broken compiler within a budget, from nothing (seed 1's first bug
-# for it is test 39: three batches of 16); the sanitized program (make
+# for it is test 39: three batches of 16, so --max-tests 48 ends the hunt
+# there when the bug is found in time); the sanitized program (make
 # SANITIZE=1, bin/litmusc-san) lifts and models each batch several times
 # slower, so its budget is three times as long
 case $L in *-san) budget=60 ;; *) budget=20 ;; esac
-"$L" hunt --cc "$broken" --budget "${budget}s" --batch 16 --max-bugs 0 -o "$tmp/t" >"$tmp/t.out" 2>&1
+"$L" hunt --cc "$broken" --budget "${budget}s" --batch 16 --max-tests 48 --max-bugs 0 -o "$tmp/t" >"$tmp/t.out" 2>&1
 rc=$?
 [ "$rc" = 1 ] || fail "broken compiler, --budget ${budget}s: exit $rc, not 1: $(tail -2 "$tmp/t.out")"
 
 # the broken compiler: found, with a bug folder and report.json
-"$L" hunt --cc "$broken" --cflags -O2 --max-tests 96 --max-bugs 1 --confirm-time 3s -o "$tmp/b" \
+"$L" hunt --cc "$broken" --cflags -O2 --max-tests 48 --max-bugs 1 --confirm-time 3s -o "$tmp/b" \
     >"$tmp/b.out" 2>"$tmp/b.err"
 rc=$?
 [ "$rc" = 1 ] || fail "broken compiler: exit $rc, not 1: $(tail -3 "$tmp/b.err")"
-grep -q '^hunt: 96 tests, 96 configurations (96 compiled, 96 lifted' "$tmp/b.out" ||
+grep -q '^hunt: 48 tests, 48 configurations (48 compiled, 48 lifted' "$tmp/b.out" ||
     fail "broken compiler: summary: $(head -1 "$tmp/b.out")"
 n=$(ls "$tmp/b/bugs" 2>/dev/null | wc -l)
 [ "$n" = 1 ] || fail "broken compiler: $n bug folders, not 1 (--max-bugs 1)"
@@ -74,12 +76,12 @@ fi
 grep -q '^hunt: 40 tests, 120 configurations (120 compiled' "$tmp/x.out" || fail "--mix: $(head -1 "$tmp/x.out")"
 
 # real gcc over the same stream: no bug
-"$L" hunt --cc gcc --cflags -O2 --max-tests 96 -o "$tmp/g" >"$tmp/g.out" 2>"$tmp/g.err"
+"$L" hunt --cc gcc --cflags -O2 --max-tests 48 -o "$tmp/g" >"$tmp/g.out" 2>"$tmp/g.err"
 rc=$?
 [ "$rc" = 0 ] || fail "gcc -O2: exit $rc, not 0: $(cat "$tmp/g.out") $(ls "$tmp/g/bugs")"
 # the same again repeats nothing: no compiler call, the same totals
-"$L" hunt --cc gcc --cflags -O2 --max-tests 96 -o "$tmp/g" >"$tmp/g2.out" 2>&1
-grep -q '^hunt: 96 tests, 96 configurations' "$tmp/g2.out" || fail "resume: $(head -1 "$tmp/g2.out")"
+"$L" hunt --cc gcc --cflags -O2 --max-tests 48 -o "$tmp/g" >"$tmp/g2.out" 2>&1
+grep -q '^hunt: 48 tests, 48 configurations' "$tmp/g2.out" || fail "resume: $(head -1 "$tmp/g2.out")"
 grep -q ', 0 compiler calls' "$tmp/g2.out" || fail "resume compiled again: $(sed -n 2p "$tmp/g2.out")"
 # another seed in the same folder is refused
 "$L" hunt --cc gcc --cflags -O2 --seed 2 --max-tests 4 -o "$tmp/g" >/dev/null 2>"$tmp/seed.err"

@@ -12,6 +12,7 @@ broken="$here/../hunt/broken-cc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 command -v gcc >/dev/null 2>&1 || { echo "SKIP: no gcc"; exit 77; }

@@ -29,6 +29,7 @@ cd "$tmp/elsewhere" || exit 1
 "$bin" model SB.litmus | grep -q '^Observation SB Sometimes 1 3$' || fail "installed model"
 "$bin" models --print rc11 | grep -q '"RC11"' || fail "installed models --print"
 export LITMUSC_CACHE="$tmp/cache"
+. "$here/../seed_cache.sh"
 "$bin" run -s 1000 -r 2 SB.litmus > run.out 2>&1 || fail "installed run: $(tail -3 run.out)"
 grep -q '^Verdict SB Ok' run.out || fail "installed run: no verdict"
 cd "$root" || exit 1

@@ -14,6 +14,7 @@ command -v javac >/dev/null 2>&1 && command -v java >/dev/null 2>&1 || { echo "S
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 for corpus in $(corpora); do
     find "$corpus/java" -name '*.litmus'
     find "$corpus/c11/catalogue" "$corpus/c11/classic" -name '*.litmus' 2>/dev/null |

@@ -9,6 +9,7 @@ L=${LITMUSC:?LITMUSC must name the program under test}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 

@@ -21,6 +21,7 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 n=0
 own="$corpora_root/tests/corpus"
 addr=$(ls "$own"/c11/classic/MP+porlxrel+addrrlxrlx.litmus)

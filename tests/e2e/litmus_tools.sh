@@ -18,6 +18,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 cd "$tmp" || exit 1

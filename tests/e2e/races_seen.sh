@@ -17,6 +17,7 @@ command -v "${cc%% *}" >/dev/null 2>&1 || { echo "SKIP: no C compiler ($cc) for 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 

@@ -10,6 +10,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 command -v python3 > /dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 command -v "${CC:-cc}" > /dev/null 2>&1 || { echo "SKIP: no C compiler (the tour runs a harness)"; exit 77; }
 command -v gcc > /dev/null 2>&1 || { echo "SKIP: no gcc (the tour runs cc-check with it)"; exit 77; }

@@ -8,8 +8,8 @@
 # every state, so only litmusc's verdict is checked there.  A runner that
 # dies (exit 3) fails the test.
 #
-# A fixed subset runs by default (every 40th test of each corpus's C and
-# Java tests, and on the x86 runner every 4th C test with a dependency
+# A fixed subset runs by default (every 60th test of each corpus's C and
+# Java tests, and on the x86 runner every 8th C test with a dependency
 # too: a compiled address dependency copies and adds to a pointer in
 # registers); CORPUS_ALL=1 (make check-all) runs them all.
 set -u
@@ -23,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-every=40 every_dep=4
+every=60 every_dep=8
 [ "${CORPUS_ALL:-0}" = 1 ] && every=1 every_dep=1
 for corpus in $(corpora); do
     find "$corpus/c11" -name '*.litmus' | sort |

@@ -17,9 +17,9 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# every test of tests/corpus/x86/classic and every 12th of the rest; in the
+# every test of tests/corpus/x86/classic and every 24th of the rest; in the
 # shared corpus every 2nd catalogue test and every 24th of the diy tests
-every_own=12 every_cat=2 every_diy=24
+every_own=24 every_cat=2 every_diy=24
 [ "${CORPUS_ALL:-0}" = 1 ] && every_own=1 every_cat=1 every_diy=1
 : >"$tmp/list"
 for c in $(corpora); do

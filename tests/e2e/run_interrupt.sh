@@ -10,6 +10,7 @@ L=${LITMUSC:?LITMUSC must name the program under test}
 sb="$here/../../examples/x86/SB.litmus"
 tmp=$(mktemp -d)
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }

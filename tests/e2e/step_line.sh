@@ -10,6 +10,7 @@ ex="$here/../../examples"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 if ! command -v script >/dev/null 2>&1; then

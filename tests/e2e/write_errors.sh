@@ -11,6 +11,7 @@ sb="$ex/x86/SB.litmus"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export LITMUSC_CACHE="$tmp/cache"
+. "$(cd "$(dirname "$0")/.." && pwd)/seed_cache.sh"
 # Output files go through a link to /dev/full: a program that renames a
 # temporary file over its target (as root) then replaces the link, never
 # the device itself.
