@@ -6,7 +6,10 @@
 # model/cat/rc11-lb.cat`, the source model cc-check gives AArch64: SRC_CAT
 # overrides it), a state the source forbids being a bug, beside litmusc's
 # own verdict (its AArch64 reader and aarch64 model).  Runs that take a
-# cut loop's retry (cc_unroll=1) are left out, as cc-check does.
+# cut loop's retry (cc_unroll=1) are left out, as cc-check does.  herd7
+# gets HERD_TIMEOUT seconds a run (default 300: clang -O0's JobServer at
+# armv8-a takes longer), cc-check no candidate budget (JobServer's source
+# under rc11-lb passes the default one).
 #
 #   HERD7=herd7 HERD_LIBDIR=.../herd sh bench/a64_cc_sweep.sh [TEST...]
 #   (default: every C test of tests/corpus and examples; STEP=N takes
@@ -30,7 +33,7 @@ tm=aarch64
 "$LITMUSC" models 2>/dev/null | grep -qw aarch64 || tm=sc
 # states: herd's "States" block as tests/cc/herd_states.awk writes it
 states() {
-  HERDLIB="$HERD_LIBDIR" "$HERD7" "$@" 2>/dev/null | awk -f "$here/../tests/cc/herd_states.awk" | sort -u
+  HERDLIB="$HERD_LIBDIR" timeout "${HERD_TIMEOUT:-300}" "$HERD7" "$@" 2>/dev/null | awk -f "$here/../tests/cc/herd_states.awk" | sort -u
 }
 mkdir -p "$tmp/out"
 total=0 lifted=0 same=0 stronger=0 bugs=0 herd_bad=0 own_agree=0 own_none=0 own_states=0
@@ -46,7 +49,7 @@ for t in "$@"; do
     for o in $OPTS; do
       for c in $CCS; do
         rm -f "$tmp/out"/*
-        "$LITMUSC" cc-check --target aarch64 --target-model $tm --cc $c --cflags "$o -march=$m" --out "$tmp/out" "$t" \
+        "$LITMUSC" cc-check --target aarch64 --target-model $tm --max-candidates 0 --cc $c --cflags "$o -march=$m" --out "$tmp/out" "$t" \
             >"$tmp/verdict" 2>"$tmp/err"
         own=$(sed -n 's/^cc-check .*: \(same\|stronger\|bug\) (.*/\1/p' "$tmp/verdict" | head -1)
         total=$((total + 1))

@@ -19,17 +19,41 @@ void a64_push(ctx *c, char *row)
 }
 
 /* A register the thread's code never names, from X9 up (X0..X8 are the
- * ones compilers use first, so the rows stay readable). */
+ * ones compilers use first, so the rows stay readable), X29 and X30 last
+ * (a leaf function that keeps no frame leaves them free, and herd's are
+ * general registers). */
 int a64_spare(ctx *c)
 {
+    if (c->probe)
+        return A64_VREG + c->nvirt++;
     for (int r = 9; r < 29; r++)
         if (!c->used[r])
             return c->used[r] = true, r;
     for (int r = 0; r < 9; r++)
         if (!c->used[r])
             return c->used[r] = true, r;
+    for (int r = 29; r < NREG; r++)
+        if (!c->used[r])
+            return c->used[r] = true, r;
     diag_fail(c->d, "cc-check: P%d: no spare register left (the thread names them all)", c->th);
     return -1;
+}
+
+int a64_slot_reg(ctx *c)
+{
+    for (int r = 0; r < NREG; r++)
+        if (c->pool[r])
+            return c->pool[r] = false, r;
+    return a64_spare(c);
+}
+
+void a64_free_slots(ctx *c)
+{
+    for (int k = 0; !c->probe && k < c->ns; k++)
+        if (c->sreg[k] >= 0 && c->last_read[k] == c->clock) {
+            c->pool[c->sreg[k]] = true;
+            c->sreg[k] = -1;
+        }
 }
 
 /* The register the init gives location NAME's address. */
@@ -62,6 +86,8 @@ static int slot_at(ctx *c, int64_t off)
     }
     c->soff[c->ns] = off;
     c->sreg[c->ns] = -1;
+    if (c->probe)
+        c->last_read[c->ns] = -1;
     return c->ns++;
 }
 
@@ -87,11 +113,12 @@ bool a64_is_addr(vkind k)
 
 static aval merge1(aval a, aval b)
 {
-    if (a.k == b.k && a.sec == b.sec && a.off == b.off && a.idx == b.idx && !strcmp(a.ext, b.ext))
+    if (a.k == b.k && a.sec == b.sec && a.off == b.off && a.idx == b.idx && !strcmp(a.ext, b.ext) &&
+        a.nonneg == b.nonneg)
         return a;
     if (!a64_is_addr(a.k) && !a64_is_addr(b.k))
-        return (aval){V_DATA, 0, 0, 0, ""};
-    return (aval){V_MIXED, 0, 0, 0, ""};
+        return (aval){.k = V_DATA, .nonneg = a.k == V_DATA && b.k == V_DATA && a.nonneg && b.nonneg};
+    return (aval){.k = V_MIXED};
 }
 
 /* The state where paths A and B meet, into A. */
@@ -156,7 +183,7 @@ bool a64_read_ok(ctx *c, const a64_insn *in, const astate *s, int r)
 void a64_set_data(astate *s, int r)
 {
     if (r >= 0 && r < NREG) {
-        s->r[r] = (aval){V_DATA, 0, 0, 0, ""};
+        s->r[r] = (aval){.k = V_DATA};
     }
 }
 
@@ -250,7 +277,7 @@ static bool stack_access(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
                 s->slot[k] = s->r[r];       /* a pointer spilled, or the caller's register saved */
                 continue;
             }
-            s->slot[k] = (aval){V_DATA, 0, 0, 0, ""};
+            s->slot[k] = (aval){.k = V_DATA};
         } else if (r < NREG && s->slot[k].k != V_DATA) {
             if (s->slot[k].k == V_MIXED)
                 return a64_refuse(c, in, "a stack slot that holds an address on some path");
@@ -259,9 +286,13 @@ static bool stack_access(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
         }
         if (r == A64_ZR && load)
             continue;
-        if (c->sreg[k] < 0 && (c->sreg[k] = a64_spare(c)) < 0)
+        /* a store may take a freed register (it writes it first); a read
+         * of a slot never stored takes a spare, which holds 0 */
+        if (c->sreg[k] < 0 && (c->sreg[k] = load ? a64_spare(c) : a64_slot_reg(c)) < 0)
             return false;
         int sr = c->sreg[k];
+        if (load && c->probe)
+            c->last_read[k] = c->clock;
         if (!load) {
             a64_push(c, r == A64_ZR ? xasprintf("MOV %c%d,#0", w == 'x' ? 'X' : 'W', sr)
                                 : xasprintf("MOV %c%d,%c%d", w == 'x' ? 'X' : 'W', sr, w == 'x' ? 'X' : 'W', r));
@@ -313,6 +344,43 @@ static bool pair(ctx *c, const a64_insn *in, astate *s, a64_ops ops, size_t sec,
     return true;
 }
 
+/* The address of an access herd takes as [Xn] alone (STLR, LDAR, LDAPR,
+ * the exclusives, the LSE atomics) that depends on a value (V_INDEXED A):
+ * computed into a spare register from location register LR and A's value,
+ * extended and shifted as A says, with ADDs only (a shift as doublings), so
+ * that herd's aarch64.cat and litmusc's reader both see the address depend
+ * on the value, as the compiled access's does; the register, or -1 and D
+ * set.  SXTW of a value known not negative is UXTW, which the 32-bit copy
+ * already is; of any other value it is herd's SXTW, which litmusc's reader
+ * lacks (the lifted test then reads back under herd alone). */
+static int dep_addr(ctx *c, const a64_insn *in, const aval *a, int lr)
+{
+    /* EXT: "", "LSL #2", "UXTW", "SXTW #2" (herd's spelling, the shift in decimal) */
+    char kind[8];
+    int kl = (int)strspn(a->ext, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"), k = 0;
+    snprintf(kind, sizeof kind, "%.*s", kl, a->ext);
+    bool shift_ok = !a->ext[kl] || (sscanf(a->ext + kl, " #%d", &k) == 1 && k >= 0 && k <= 4);
+    if (!shift_ok || (*kind && strcmp(kind, "LSL") && strcmp(kind, "UXTW") && strcmp(kind, "SXTW") &&
+                      strcmp(kind, "UXTX") && strcmp(kind, "SXTX"))) {
+        a64_refuse(c, in, "an address dependency's index shifted or extended other than by LSL, UXTW or SXTW "
+                          "#0..4");
+        return -1;
+    }
+    bool sxtw = !strcmp(kind, "SXTW") && !a->nonneg;
+    int t = c->addr_reg >= 0 ? c->addr_reg : (c->addr_reg = a64_spare(c));
+    if (t < 0)
+        return -1;
+    int v = a->idx;
+    if (sxtw) {
+        a64_push(c, xasprintf("SXTW X%d,W%d", t, v));
+        v = t;
+    }
+    for (int i = 0; i < k; i++, v = t)
+        a64_push(c, xasprintf("ADD X%d,X%d,X%d", t, v, v));
+    a64_push(c, xasprintf("ADD X%d,X%d,X%d", t, lr, v));
+    return t;
+}
+
 /* A load, store or atomic: its place found from the base register's
  * state (or the :lo12: relocation on it), its row naming the location
  * through the init's register; a stack slot goes to stack_access. */
@@ -347,27 +415,31 @@ bool a64_mem_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int n)
     size_t sec;
     int64_t off;
     bool idx_reg = false;
+    const aval *dep = NULL;
     if (rl && lo12(rl->type) && s->r[m.base].k == V_PAGE) {
         sec = rl->shndx;
         off = (int64_t)rl->value;
     } else if (s->r[m.base].k == V_ADDR) {
         sec = s->r[m.base].sec;
         off = s->r[m.base].off + m.imm;
-    } else if (s->r[m.base].k == V_INDEXED && !*m.index && !m.imm) {
+    } else if (s->r[m.base].k == V_INDEXED && !*m.index) {
         /* the address dependency's value as herd's register offset, which
-         * only the plain loads and stores have */
+         * only the plain loads and stores have; the others' address is
+         * computed (dep_addr) */
         static const char *const plain[] = {"ldr", "ldrb", "ldrh", "ldrsb", "ldrsh", "ldrsw", "str", "strb", "strh",
                                             NULL};
         bool ok = false;
         for (int i = 0; plain[i]; i++)
             ok |= !strcmp(in->mnem, plain[i]);
-        if (!ok)
-            return a64_refuse(c, in, "an address dependency into an access that has no register offset in herd's "
-                                     "dialect");
+        if (!strcmp(in->mnem, "ldp") || !strcmp(in->mnem, "stp"))
+            return a64_refuse(c, in, "a pair of accesses at an address that depends on a value");
         const aval *a = &s->r[m.base];
         sec = a->sec;
-        off = a->off;
-        snprintf(m.index, sizeof m.index, "x%d%s%s", a->idx, *a->ext ? "," : "", a->ext);
+        off = a->off + m.imm;
+        if (ok)
+            snprintf(m.index, sizeof m.index, "x%d%s%s", a->idx, *a->ext ? "," : "", a->ext);
+        else
+            dep = a;
         idx_reg = true;
     } else {
         return a64_refuse(c, in, s->r[m.base].k == V_MIXED ? "a base register that holds different addresses on "
@@ -418,7 +490,14 @@ bool a64_mem_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int n)
     if (lr < 0)
         return false;
     char mem[80];
-    snprintf(mem, sizeof mem, "[X%d%s]", lr, idx);
+    if (dep) {
+        int t = dep_addr(c, in, dep, lr);
+        if (t < 0)
+            return false;
+        snprintf(mem, sizeof mem, "[X%d]", t);
+    } else {
+        snprintf(mem, sizeof mem, "[X%d%s]", lr, idx);
+    }
     a64_push(c, a64_row_of(in, ops, mi + 1, mi, mem));
     for (int j = 0; j < mi; j++) {
         char w;

@@ -8,15 +8,19 @@
  * ADD of an offset to such an address, a MOV of it, and -O0's spill of it
  * to a stack slot and reload are followed and dropped; each access then
  * names the location through a register the init gives its address
- * (`0:X10=x;`).  A register holding an address may only serve as a base:
- * any other use (stored, compared, added to a value: an address
- * dependency) is refused by name.  The stack is the thread's own, so each
- * slot that holds a value becomes a spare register (STR W0,[SP,#12] ->
- * MOV W10,W0), as x86's lifter does; the frame (SP arithmetic, X29/X30
- * and callee-saved registers saved and restored) is dropped.
+ * (`0:X10=x;`).  A register holding an address may only serve as a base,
+ * or have a value added to it (an address dependency: herd's register
+ * offset, or for an access herd takes as [Xn] alone the address computed
+ * with ADDs, a64_mem.c); any other use (stored, compared) is refused by
+ * name.  The stack is the thread's own, so each slot that holds a value
+ * becomes a spare register (STR W0,[SP,#12] -> MOV W10,W0), as x86's
+ * lifter does, freed after the slot's last read for the next slot (a
+ * first pass finds where that is); the frame (SP arithmetic, X29/X30 and
+ * callee-saved registers saved and restored) is dropped.
  *
- * Branches go forward to labels (states meet there).  A jump back is a
- * retry, and is cut: it goes to a store of 1 to cc_unroll and the
+ * Branches go forward to labels (states meet there).  A jump back to code
+ * that runs straight into RET is a tail the compiler shares, lifted again
+ * where the jump is.  Any other jump back is a retry, and is cut: it goes to a store of 1 to cc_unroll and the
  * thread's end, and check.c drops the runs that take it, as herd7 drops
  * those past its -unroll bound.  For a store-exclusive's retry (`CBNZ
  * W3,<back to the LDAXR>`, every RMW at -march=armv8-a) that loses no
@@ -77,11 +81,11 @@ static bool address_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
         if (d == A64_SP)
             s->sp += sign * imm;
         else if (d >= 0 && d < NREG)
-            s->r[d] = (aval){V_STACK, 0, s->sp + sign * imm, 0, ""};
+            s->r[d] = (aval){.k = V_STACK, .off = s->sp + sign * imm};
         return true;
     }
     if (!strcmp(m, "mov") && n == 2 && s1 == A64_SP && d >= 0 && d < NREG) {
-        s->r[d] = (aval){V_STACK, 0, s->sp, 0, ""};
+        s->r[d] = (aval){.k = V_STACK, .off = s->sp};
         return true;
     }
     if (!strcmp(m, "mov") && n == 2 && d == A64_SP && s1 >= 0 && s1 < NREG && s->r[s1].k == V_STACK) {
@@ -91,13 +95,13 @@ static bool address_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
     if (!strcmp(m, "adrp")) {
         if (!rl || rl->type != 275 || d < 0 || d >= NREG)
             return a64_refuse(c, in, "an address that no ADR_PREL_PG_HI21 relocation names");
-        s->r[d] = (aval){V_PAGE, rl->shndx, (int64_t)rl->value, 0, ""};
+        s->r[d] = (aval){.k = V_PAGE, .sec = rl->shndx, .off = (int64_t)rl->value};
         return true;
     }
     if (!strcmp(m, "add") && rl && rl->type == 277) {   /* R_AARCH64_ADD_ABS_LO12_NC */
         if (s1 < 0 || s1 >= NREG || s->r[s1].k != V_PAGE || d < 0 || d >= NREG)
             return a64_refuse(c, in, "a :lo12: address without its page");
-        s->r[d] = (aval){V_ADDR, rl->shndx, (int64_t)rl->value, 0, ""};
+        s->r[d] = (aval){.k = V_ADDR, .sec = rl->shndx, .off = (int64_t)rl->value};
         return true;
     }
     if (addsub && !rl && s1 >= 0 && s1 < NREG && d >= 0 && d < NREG &&
@@ -124,6 +128,7 @@ static bool address_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int
         aval a = s->r[s1];
         a.k = V_INDEXED;
         a.idx = t;
+        a.nonneg = s->r[ix].nonneg;
         a.ext[0] = 0;
         if (n == 4) {
             strbuf b = {0};
@@ -184,6 +189,9 @@ static bool plain_insn(ctx *c, const a64_insn *in, astate *s, a64_ops ops, int n
         char w;
         a64_set_data(s, a64_reg(ops[0], &w));
     }
+    long mask = 0;
+    if (!strcmp(m, "and") && rd >= 0 && rd < NREG && a64_imm(ops[2], &mask) && mask >= 0 && mask <= 0x7fffffff)
+        s->r[rd].nonneg = true;     /* below 2^31: SXTW leaves it as it is */
     return true;
 }
 
@@ -279,6 +287,62 @@ static bool no_calls(ctx *c)
     return true;
 }
 
+/* The end of a shared tail at J: the index of the RET that J's
+ * instructions run into with no branch on the way, or -1. */
+static int tail_end(const ctx *c, int j)
+{
+    for (int k = j; k < c->n; k++) {
+        if (!strcmp(c->v[k].mnem, "ret"))
+            return k;
+        if (is_branch(c->v[k].mnem))
+            return -1;
+    }
+    return -1;
+}
+
+static bool step(ctx *c, int i, astate *cur, a64_ops ops, int n);
+
+/* B back to J where J runs straight into a RET: no loop but a tail the
+ * compiler shares between paths (gcc -O2 jumps back to a lock's release
+ * and the thread's stores of its registers).  The tail is lifted again
+ * here, in the state this path brings, and the path then ends. */
+static bool inline_tail(ctx *c, int j, int end, astate *cur)
+{
+    for (int k = j; k < end; k++) {
+        a64_ops ops;
+        int n = a64_split(c->v[k].ops, ops);
+        if (n < 0)
+            return a64_refuse(c, &c->v[k], "more operands than litmusc reads");
+        if (!step(c, k, cur, ops, n))
+            return false;
+    }
+    a64_push(c, xasprintf("B L%d_end", c->th));
+    c->end = true;
+    cur->live = false;
+    return true;
+}
+
+/* One instruction I (not RET) in state CUR. */
+static bool step(ctx *c, int i, astate *cur, a64_ops ops, int n)
+{
+    const a64_insn *in = &c->v[i];
+    if (no_op(in->mnem))
+        return true;
+    if (!strcmp(in->mnem, "b")) {
+        int64_t tgt = branch_target(in, ops, n);
+        int end = tgt >= 0 && tgt % 4 == 0 && tgt <= (int64_t)in->addr && !a64_reloc_at(c, in)
+                ? tail_end(c, (int)(tgt / 4)) : -1;
+        if (end >= 0)
+            return inline_tail(c, (int)(tgt / 4), end, cur);
+    }
+    bool ok = is_branch(in->mnem) ? branch_insn(c, i, cur, ops, n)
+            : strchr(in->ops, '[') ? a64_mem_insn(c, in, cur, ops, n)
+                                   : plain_insn(c, in, cur, ops, n);
+    a64_free_slots(c);
+    c->clock++;
+    return ok;
+}
+
 /* The walk: each instruction in order in the state paths bring it. */
 static bool walk(ctx *c)
 {
@@ -300,8 +364,6 @@ static bool walk(ctx *c)
         int n = a64_split(in->ops, ops);
         if (n < 0)
             return a64_refuse(c, in, "more operands than litmusc reads");
-        if (no_op(in->mnem))
-            continue;
         if (!strcmp(in->mnem, "ret")) {
             bool more = false;
             for (int j = i + 1; j < c->n; j++)
@@ -313,13 +375,55 @@ static bool walk(ctx *c)
             cur.live = false;
             continue;
         }
-        bool ok = is_branch(in->mnem) ? branch_insn(c, i, &cur, ops, n)
-                : strchr(in->ops, '[') ? a64_mem_insn(c, in, &cur, ops, n)
-                                       : plain_insn(c, in, &cur, ops, n);
-        if (!ok)
+        if (!step(c, i, &cur, ops, n))
             return false;
     }
     return true;
+}
+
+/* One pass over C's code (see ctx's probe), its rows into C. */
+static bool lift_pass(ctx *c)
+{
+    int n = c->n;
+    c->in = xcalloc((size_t)n + 1, sizeof *c->in);
+    c->target = xcalloc((size_t)n + 1, sizeof *c->target);
+    for (int i = 0; i < n; i++) {
+        mark_used(c, c->v[i].ops);
+        a64_ops ops;
+        int k = a64_split(c->v[i].ops, ops);
+        int64_t tgt = is_branch(c->v[i].mnem) && k > 0 ? branch_target(&c->v[i], ops, k) : -1;
+        if (tgt > (int64_t)c->v[i].addr && tgt % 4 == 0 && tgt / 4 < n)
+            c->target[tgt / 4] = true;
+    }
+    int own = 0;        /* a register the code names, dead at the cut (the thread ends there) */
+    while (own < NREG && !c->used[own])
+        own++;
+    bool ok = walk(c);
+    if (ok && c->cut) {
+        int lr = a64_loc_reg(c, LIFT_UNROLL_LOC);
+        int vr = lr < 0 ? -1 : own < NREG && own != lr ? own : a64_spare(c);
+        ok = vr >= 0;
+        if (ok) {
+            char *jump = xasprintf("B L%d_end", c->th);
+            if (c->nr && !strcmp(c->rows[c->nr - 1], jump))
+                free(jump);     /* the last path already ends so (inline_tail) */
+            else
+                a64_push(c, jump);
+            a64_push(c, xasprintf("L%d_cut:", c->th));
+            a64_push(c, xasprintf("MOV W%d,#1", vr));
+            a64_push(c, xasprintf("STR W%d,[X%d]", vr, lr));
+            c->end = true;
+        }
+    }
+    if (ok && c->end)
+        a64_push(c, xasprintf("L%d_end:", c->th));
+    free(c->in);
+    free(c->target);
+    if (!ok) {
+        strv_free(c->rows, c->nr);
+        c->rows = NULL;
+    }
+    return ok;
 }
 
 char **a64_lift_thread(const ir_test *t, const lift_func *f, int th, bool *cut, int *nr, strbuf *inits, diag *d)
@@ -334,42 +438,20 @@ char **a64_lift_thread(const ir_test *t, const lift_func *f, int th, bool *cut, 
         free(v);
         return NULL;
     }
-    ctx c = {.t = t, .f = f, .th = th, .d = d, .v = v, .n = n, .tbz_reg = -1};
-    c.in = xcalloc((size_t)n + 1, sizeof *c.in);
-    c.target = xcalloc((size_t)n + 1, sizeof *c.target);
-    for (int i = 0; i < n; i++) {
-        mark_used(&c, v[i].ops);
-        a64_ops ops;
-        int k = a64_split(v[i].ops, ops);
-        int64_t tgt = is_branch(v[i].mnem) && k > 0 ? branch_target(&v[i], ops, k) : -1;
-        if (tgt > (int64_t)v[i].addr && tgt % 4 == 0 && tgt / 4 < n)
-            c.target[tgt / 4] = true;
-    }
-    bool ok = n > 0 && no_calls(&c) && walk(&c);
+    ctx base = {.t = t, .f = f, .th = th, .d = d, .v = v, .n = n, .tbz_reg = -1, .addr_reg = -1};
+    ctx probe = base, c = base;
+    probe.probe = true;
+    bool ok = n > 0 && no_calls(&base) && lift_pass(&probe);
     if (n == 0)
         diag_error(d, t->file, 0, 0, "cc-check: P%d: function %s has no instructions", th, f->name);
-    if (ok && c.cut) {
-        int lr = a64_loc_reg(&c, LIFT_UNROLL_LOC), vr = lr >= 0 ? a64_spare(&c) : -1;
-        ok = vr >= 0;
-        if (ok) {
-            a64_push(&c, xasprintf("B L%d_end", th));
-            a64_push(&c, xasprintf("L%d_cut:", th));
-            a64_push(&c, xasprintf("MOV W%d,#1", vr));
-            a64_push(&c, xasprintf("STR W%d,[X%d]", vr, lr));
-            c.end = true;
-        }
-    }
-    if (ok && c.end)
-        a64_push(&c, xasprintf("L%d_end:", th));
+    strv_free(probe.rows, probe.nr);
+    memcpy(c.last_read, probe.last_read, sizeof c.last_read);
+    ok = ok && lift_pass(&c);
     for (int k = 0; ok && k < c.nl; k++)
         sb_printf(inits, " %d:X%d=%s;", th, c.lreg[k], c.lsym[k]);
     free(v);
-    free(c.in);
-    free(c.target);
-    if (!ok) {
-        strv_free(c.rows, c.nr);
+    if (!ok)
         return NULL;
-    }
     *cut = c.cut;
     *nr = c.nr;
     return c.rows;

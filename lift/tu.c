@@ -85,10 +85,31 @@ static fe_pos name_pos(const fe_test *ft, const char *name)
 #define WEAK " __attribute__((weak))"
 #define TU_HEAD "#include <stdatomic.h>\n#include <stdint.h>\n"
 
+/* A test's locks as a spin lock built on the atomics: the lock an acquire
+ * exchange repeated until it reads 0 (free), the unlock a release store
+ * of 0, a trylock one exchange, 1 when it took the lock (as the IR's
+ * trylock); mtx_t and spinlock_t atomic ints.  The wait is a jump back,
+ * which the AArch64 lifter cuts: the runs kept are those that find the
+ * lock free when they take it, the only runs herd's and litmusc's locks
+ * have.  Once per unit, however many of a batch's tests take locks. */
+static const char locks_text[] =
+    "#ifndef LITMUSC_CC_LOCKS\n#define LITMUSC_CC_LOCKS\n"
+    "typedef atomic_int mtx_t;\ntypedef atomic_int spinlock_t;\n"
+    "#define cc_lock_(l) do { } while (atomic_exchange_explicit((l), 1, memory_order_acquire))\n"
+    "#define cc_unlock_(l) atomic_store_explicit((l), 0, memory_order_release)\n"
+    "#define cc_trylock_(l) (!atomic_exchange_explicit((l), 1, memory_order_acquire))\n"
+    "#define mtx_lock(l) cc_lock_(l)\n#define mtx_unlock(l) cc_unlock_(l)\n#define mtx_trylock(l) cc_trylock_(l)\n"
+    "#define spin_lock(l) cc_lock_(l)\n#define spin_unlock(l) cc_unlock_(l)\n"
+    "#define spin_trylock(l) cc_trylock_(l)\n#define __lock(l) cc_lock_(l)\n#define __unlock(l) cc_unlock_(l)\n"
+    "#define __trylock(l) cc_trylock_(l)\n#define lock(l) cc_lock_(l)\n#define unlock(l) cc_unlock_(l)\n"
+    "#endif\n";
+
 char *lift_tu_part(const fe_test *ft, const ir_test *t, const char *prefix, bool weak, diag *d)
 {
     strbuf b = {0};
     const char *p = prefix ? prefix : "";
+    if (ir_test_mutexes(t))
+        sb_add(&b, locks_text);
     for (int i = 0; i < t->nlocs; i++) {
         const ir_loc *l = &t->locs[i];
         if (!c_ident(l->name) || l->type != IR_T_INT) {

@@ -2,7 +2,8 @@
 # A deliberately broken AArch64 compiler for cc-check's tests: it compiles
 # with the real one (CC_REAL, default aarch64-linux-gnu-gcc) to assembly,
 # deletes every dmb and turns each ldar into a plain ldr (dropping seq_cst
-# fences and acquire loads' ordering), then assembles.  Takes the
+# fences and acquire loads' ordering), then assembles.  A64_SED, when set,
+# is the sed script applied instead (tests/cc/a64-rcpc-cc.sh's).  Takes the
 # arguments cc-check gives a compiler: ... SRC -o OBJ; a call without -o
 # (--version, gcc's -Q --help=optimizers) goes to the real one unchanged.
 set -eu
@@ -20,6 +21,8 @@ for a in "$@"; do
 done
 # shellcheck disable=SC2086
 "$real" -S $args -o "$asm"
-sed -e '/^[[:space:]]*dmb[[:space:]]/d' -e 's/^\([[:space:]]*\)ldar\([[:space:]]\)/\1ldr\2/' "$asm" >"$asm.broken"
+edit=${A64_SED:-'/^[[:space:]]*dmb[[:space:]]/d
+s/^\([[:space:]]*\)ldar\([[:space:]]\)/\1ldr\2/'}
+sed -e "$edit" "$asm" >"$asm.broken"
 "$real" -c -x assembler "$asm.broken" -o "$out"
 rm -f "$asm" "$asm.broken"

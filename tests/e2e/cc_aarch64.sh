@@ -11,7 +11,9 @@
 # loads and stores, so every compiler's LB is a bug by rc11): litmusc's
 # verdict where it reads AArch64 and has the aarch64 model, else herd7's
 # (HERD7 and HERD_LIBDIR): each lifted test's states against the source's
-# under rc11.
+# under rc11.  An address dependency into STLR or LDAR is an address
+# computed with ADDs; -march=armv8.3-a lifts, and LDAPR (tests/cc/a64-rcpc-cc.sh)
+# is caught where a seq_cst load needs LDAR; lock tests lift as a spin lock.
 set -u
 L=${LITMUSC:?LITMUSC must name the program under test}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -97,6 +99,89 @@ for o in -O0 -O2; do
   [ -s "$f" ] && grep -q "LDR W[0-9]*,\[X[0-9]*,X[0-9]*" "$f" && ! grep -q ": bug " "$tmp/out" ||
     { echo "FAIL: address dependency at $o"; cat "$tmp/err" "$f"; fail=1; }
 done
+# an address dependency into an access herd takes as [Xn] alone (STLR, LDAR,
+# the exclusives): its address computed with ADDs into a spare register
+dep="$root/tests/corpus/c11/dep/WRW+2W+addrrlxrel+porlxrel+Rel.litmus"
+for cc in aarch64-linux-gnu-gcc clang; do
+  for o in -O0 -O2; do
+    rm -rf "$tmp/ds"
+    cc_a64 --cc $cc --cflags "$o -march=armv8-a" --out "$tmp/ds" "$dep" >"$tmp/out" 2>"$tmp/err"
+    f=$(ls "$tmp/ds"/*.litmus 2>/dev/null)
+    ok=false
+    for n in $(grep -o "ADD X[0-9]*,X[0-9]*,X[0-9]*" "$f" 2>/dev/null | sed 's/ADD X\([0-9]*\),.*/\1/'); do
+      grep -q "STLR W[0-9]*,\[X$n\]" "$f" && ok=true
+    done
+    $ok && ! grep -q ": bug " "$tmp/out" || { echo "FAIL: dependent STLR $cc $o"; cat "$tmp/err" "$f"; fail=1; }
+  done
+done
+# ... and the dependency kept: LDR y then an acquire load of x + (r0 & 128),
+# the LDAR ordered after the LDR only by it, so 1:r0=1 /\ 1:r1=0 goes
+cat >"$tmp/MPdep.litmus" <<'EOT'
+C MP+rel+addracq
+{}
+P0 (atomic_int* x, atomic_int* y) {
+  atomic_store_explicit(x, 1, memory_order_relaxed);
+  atomic_store_explicit(y, 1, memory_order_release);
+}
+P1 (atomic_int* x, atomic_int* y) {
+  int r0 = atomic_load_explicit(y, memory_order_relaxed);
+  int r1 = atomic_load_explicit(x + (r0 & 128), memory_order_acquire);
+}
+exists (1:r0=1 /\ 1:r1=0)
+EOT
+verdict() {  # the verdict of lifted file $1 from cc-check output $2: litmusc's, else herd7's, else ""
+  if $own; then
+    sed -n 's/^cc-check .*: \(same\|stronger\|bug\) (.*/\1/p' "$2" | head -1
+  elif $herd; then
+    states -model "$root/model/cat/rc11-lb.cat" "$3" >"$tmp/src"
+    states "$1" >"$tmp/got"
+    if [ -n "$(comm -23 "$tmp/got" "$tmp/src")" ]; then echo bug
+    elif cmp -s "$tmp/got" "$tmp/src"; then echo same
+    else echo stronger; fi
+  fi
+}
+for cc in aarch64-linux-gnu-gcc clang; do
+  rm -rf "$tmp/md"
+  cc_a64 --cc $cc --cflags "-O2 -march=armv8-a" --out "$tmp/md" "$tmp/MPdep.litmus" >"$tmp/out" 2>"$tmp/err"
+  f=$(ls "$tmp/md"/*.litmus 2>/dev/null)
+  [ -s "$f" ] && grep -q "LDAR W[0-9]*,\[X[0-9]*\]" "$f" || { echo "FAIL: dependent LDAR $cc"; cat "$tmp/err" "$f"; fail=1; continue; }
+  v=$(verdict "$f" "$tmp/out" "$tmp/MPdep.litmus")
+  [ -z "$v" ] || [ "$v" = stronger ] || { echo "FAIL: dependent LDAR $cc: $v, expected stronger"; cat "$f"; fail=1; }
+done
+
+# -march=armv8.3-a (RCpc): gcc 12 and clang 14 still give LDAR, and lift;
+# a compiler that gives LDAPR (tests/cc/a64-rcpc-cc.sh) is right for an
+# acquire load, wrong for a seq_cst one (SB: STLR then LDAPR may reorder)
+rcpc="$root/tests/cc/a64-rcpc-cc.sh"
+for t in "$root/examples/c/MP+rel+acq.litmus" "$c11/SB+poscscs.litmus"; do
+  for cc in aarch64-linux-gnu-gcc clang "$rcpc"; do
+    want=no
+    case $cc/$t in "$rcpc"/*SB+*) want=bug ;; esac
+    rm -rf "$tmp/r"
+    cc_a64 --cc "$cc" --cflags "-O2 -march=armv8.3-a" --out "$tmp/r" "$t" >"$tmp/out" 2>"$tmp/err"
+    f=$(ls "$tmp/r"/*.litmus 2>/dev/null)
+    [ -s "$f" ] || { echo "FAIL: armv8.3-a $(basename "$cc") $(basename "$t"): no lifted file"; cat "$tmp/err"; fail=1; continue; }
+    [ "$cc" != "$rcpc" ] || grep -q "LDAPR W[0-9]*,\[X[0-9]*\]" "$f" || { echo "FAIL: no LDAPR"; cat "$f"; fail=1; }
+    v=$(verdict "$f" "$tmp/out" "$t")
+    [ "$v" = bug ] || [ -z "$v" ] || v=no
+    [ -z "$v" ] || [ "$v" = "$want" ] ||
+      { echo "FAIL: armv8.3-a $(basename "$cc") $(basename "$t"): $v, expected $want"; cat "$f"; fail=1; }
+  done
+done
+
+# lock tests: mtx_lock and spin_lock as an exchange spin lock, its wait cut
+for t in lock-counter DCL; do
+  rm -rf "$tmp/lk"
+  cc_a64 --cc aarch64-linux-gnu-gcc --cflags "-O2 -march=armv8.1-a" --out "$tmp/lk" "$root/examples/locks/$t.litmus" \
+      >"$tmp/out" 2>"$tmp/err"
+  f=$(ls "$tmp/lk"/*.litmus 2>/dev/null)
+  [ -s "$f" ] && grep -q "SWPA W[0-9]*,W[0-9]*,\[X[0-9]*\]" "$f" && grep -q "STLR WZR" "$f" ||
+    { echo "FAIL: lock test $t: no SWPA/STLR lock"; cat "$tmp/err" "$f"; fail=1; continue; }
+  v=$(verdict "$f" "$tmp/out" "$root/examples/locks/$t.litmus")
+  $own || v=""         # herd7 has no spin_lock in C
+  [ -z "$v" ] || [ "$v" = same ] || { echo "FAIL: lock test $t: $v, expected same"; cat "$tmp/out" "$f"; fail=1; }
+done
+
 # the broken compiler: a bug where it drops an ordering the test needs, none elsewhere
 broken="$root/tests/cc/a64-broken-cc.sh"
 for t in SB+poscscs SB+fencescrlxrlxs MP+porlxrel+poacqrlx 2+2W+porelrels SB+porlxrlxs; do

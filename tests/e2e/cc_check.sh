@@ -1,7 +1,7 @@
 #!/bin/sh
 # litmusc cc-check: C tests of tests/corpus/c11 built by gcc and clang at
 # -O0 and -O2 (gcc -O0's pointers in stack slots included) are lifted back to X86_64 litmus tests; a seq_cst store keeps
-# its xchg or mfence in the lifted code; a call is refused by name (exit 2);
+# its xchg or mfence in the lifted code; a call and a lock test are refused by name (exit 2);
 # a compiler that drops mfence and xchg (tests/cc/no-mfence-cc.sh) yields
 # code without them.  Where the X86_64 frontend reads the lifted tests, the
 # verdicts too: no bug from gcc or clang, a bug with its state from the
@@ -113,6 +113,12 @@ done
 [ $fail = 0 ] || exit 1
 # the verdicts, once the X86_64 frontend reads the lifted tests
 "$L" cc-check --cc gcc "$c11/SB+poscscs.litmus" >"$tmp/out" 2>"$tmp/err"
+# a lock test is refused by name before any compiler runs: a lock's wait
+# is a loop, which x86_64's lifter unrolls and cannot bound
+"$L" cc-check --cc gcc "$root/examples/locks/lock-counter.litmus" >"$tmp/out" 2>"$tmp/lkerr"
+rc=$?
+[ $rc = 2 ] && grep -q "lock-counter: a lock test, which the x86_64 lifter cannot check" "$tmp/lkerr" ||
+  { echo "FAIL: lock test not refused by name (rc $rc)"; cat "$tmp/lkerr"; fail=1; }
 if grep -q "does not read back" "$tmp/err"; then
   echo "SKIP: lifting checked; the X86_64 frontend does not read the lifted tests yet"
   exit 77

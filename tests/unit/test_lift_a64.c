@@ -2,9 +2,11 @@
  * (taken from aarch64-linux-gnu-gcc's objects), so that no cross compiler
  * is needed: gcc's section anchor (.bss plus an offset) names each
  * location; an exclusive loop's retry is cut to cc_unroll; LSE, RCpc and
- * barriers are kept; a stack slot becomes a spare register; an address
- * dependency is a register offset; a call and a pointer stored are refused
- * naming the thread. */
+ * barriers are kept; a stack slot becomes a spare register, freed after
+ * the slot's last read; an address dependency is a register offset, or
+ * into STLR an address computed with ADDs; a jump back to a shared tail
+ * lifts the tail again; a call and a pointer stored are refused naming
+ * the thread. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,7 +119,7 @@ static void test_exclusive_lse_stack(void **state)
         fail_msg("%s", d.msg);
     const char *want[] = {" LDAXR W3,[X9] ", " ADD W3,W3,#1 ", " STLXR W2,W3,[X9] ", " CBNZ W2,L0_cut ",
                           " SWPAL W5,W2,[X10] ", " DMB ISH ", " LDAPR W4,[X10] ", " MOV W11,W4 ", " MOV W5,W11 ",
-                          " L0_cut: ", " STR W13,[X12] ", " 0:X12=cc_unroll;", " int32_t cc_unroll=0;",
+                          " L0_cut: ", " MOV W0,#1 ", " STR W0,[X12] ", " 0:X12=cc_unroll;", " int32_t cc_unroll=0;",
                           "locations [cc_unroll;]"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         if (!strstr(text, want[i]))
@@ -156,6 +158,70 @@ static void test_address_dependency(void **state)
     free(text);
 }
 
+/* ldr w1, [x0]; and x1, x1, #0x80; add x2, x0, x1, lsl #2; stlr w1, [x2]:
+ * herd's STLR has no register offset, so the address is computed into a
+ * spare register with ADDs (the shift as doublings), the dependency kept */
+static void test_dependency_into_stlr(void **state)
+{
+    (void)state;
+    static const uint32_t w[] = {0x90000000, 0x91000000, 0xb9400001, 0x92790021, 0x8b010802, 0x889ffc41,
+                                 0xd65f03c0};
+    lift_reloc r[] = {{0, "x", 0, 275, BSS, 0}, {4, "x", 0, 277, BSS, 0}};
+    lift_func f = func(w, 7, r, 2);
+    diag d;
+    char *text = lift(&f, &d);
+    if (!text)
+        fail_msg("%s", d.msg);
+    const char *want[] = {" LDR W1,[X9] ", " AND X1,X1,#128 ", " MOV X10,X1 ", " ADD X11,X10,X10 ",
+                          " ADD X11,X11,X11 ", " ADD X11,X9,X11 ", " STLR W1,[X11] ", "0:X9=x;"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(text, want[i]))
+            fail_msg("no '%s' in\n%s", want[i], text);
+    free(text);
+}
+
+/* cbz w1, 1f; 2: str w1, [x0]; ret; 1: mov w1, #1; b 2b: the jump back is
+ * to a tail that runs into RET, no loop: lifted again there, nothing cut */
+static void test_shared_tail(void **state)
+{
+    (void)state;
+    static const uint32_t w[] = {0x90000000, 0x91000000, 0xb9400001, 0x34000061, 0xb9000001, 0xd65f03c0,
+                                 0x52800021, 0x17fffffd};
+    lift_reloc r[] = {{0, "x", 0, 275, BSS, 0}, {4, "x", 0, 277, BSS, 0}};
+    lift_func f = func(w, 8, r, 2);
+    diag d;
+    char *text = lift(&f, &d);
+    if (!text)
+        fail_msg("%s", d.msg);
+    const char *second = strstr(text, " STR W1,[X9] ");
+    if (!second || !strstr(second + 1, " STR W1,[X9] ") || !strstr(text, " MOV W1,#1 ") || strstr(text, "cut") ||
+        !strstr(text, " L0_end: "))
+        fail_msg("the tail not lifted again in\n%s", text);
+    free(text);
+}
+
+/* str w1, [sp, #4]; ldr w2, [sp, #4]; str w2, [sp, #8]; ldr w3, [sp, #8]:
+ * the second slot takes the register the first one's last read freed */
+static void test_slot_register_reused(void **state)
+{
+    (void)state;
+    static const uint32_t w[] = {0x90000000, 0x91000000, 0xb9400001, 0xb90007e1, 0xb94007e2, 0xb9000be2,
+                                 0xb9400be3, 0xb9000003, 0xd65f03c0};
+    lift_reloc r[] = {{0, "x", 0, 275, BSS, 0}, {4, "x", 0, 277, BSS, 0}};
+    lift_func f = func(w, 9, r, 2);
+    diag d;
+    char *text = lift(&f, &d);
+    if (!text)
+        fail_msg("%s", d.msg);
+    const char *want[] = {" MOV W10,W1 ", " MOV W2,W10 ", " MOV W10,W2 ", " MOV W3,W10 ", " STR W3,[X9] "};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(text, want[i]))
+            fail_msg("no '%s' in\n%s", want[i], text);
+    if (strstr(text, "X11") || strstr(text, "W11"))
+        fail_msg("a second register for the second slot in\n%s", text);
+    free(text);
+}
+
 /* str x0, [x1] with x0 = x and x1 = y: a pointer stored, refused */
 static void test_pointer_stored(void **state)
 {
@@ -178,6 +244,9 @@ int main(void)
         cmocka_unit_test_setup(test_call_refused, setup),
         cmocka_unit_test_setup(test_address_dependency, setup),
         cmocka_unit_test_setup(test_pointer_stored, setup),
+        cmocka_unit_test_setup(test_dependency_into_stlr, setup),
+        cmocka_unit_test_setup(test_shared_tail, setup),
+        cmocka_unit_test_setup(test_slot_register_reused, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
