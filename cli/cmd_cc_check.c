@@ -152,7 +152,7 @@ int cmd_cc_check(int argc, char **argv)
         free(it.files);
         return EXIT_USAGE;
     }
-    if (accesses && tg != LIFT_X86_64) {
+    if (accesses && !lift_target_get(tg)->accesses) {
         fprintf(stderr, "litmusc cc-check: --accesses pairs C accesses with x86-64 code only\n");
         free(it.files);
         return EXIT_USAGE;

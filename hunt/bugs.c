@@ -168,7 +168,7 @@ static char *mix_culprit(const hctx *h, const hunt_bug *b)
  * a user runs on such a machine. */
 static char *not_here(const hctx *h)
 {
-    return xasprintf("no %s machine here", h->o->target == LIFT_AARCH64 ? "AArch64" : h->row->name);
+    return xasprintf("no %s machine here", h->row->machine_name);
 }
 
 /* The minimal test (or the test as found, when it was not reduced)

@@ -68,14 +68,7 @@ static char *params_text(const hctx *h, const hunt_vocab *v)
  * target's objects cannot run here. */
 bool hunt_target_native(const hctx *h)
 {
-#if defined(__x86_64__)
-    return h->o->target == LIFT_X86_64;
-#elif defined(__aarch64__)
-    return h->o->target == LIFT_AARCH64;
-#else
-    (void)h;
-    return false;
-#endif
+    return h->row->native;
 }
 
 static bool out_of_budget(hctx *h)

@@ -82,7 +82,7 @@ static bool run_lifted(const ir_test *t, const model *tso, lift_target tg, const
     r->lifted = true;
     if (!(r->cb = model_run(tso, r->ct, d)))
         return false;
-    if (tg == LIFT_AARCH64) {
+    if (lift_target_get(tg)->cuts_loops) {
         drop_cut_states(r);
         return true;
     }
@@ -142,10 +142,7 @@ static bool lift_funcs(const ir_test *t, const struct bset *sb, const struct mod
     char *origin = xasprintf("%s%s%s -c -fno-pic%s%s %s", cc, clang ? " " : "", clang ? row->clang_flag : "",
                              *row->cflags ? " " : "", row->cflags, cflags);
     bool ok;
-    if (tg == LIFT_AARCH64)
-        ok = (r->text = lift_a64_test_text(t, funcs, origin, d)) != NULL;
-    else
-        ok = (r->text = lift_test_text(t, funcs, unroll, origin, &r->herd_note, d)) != NULL;
+    ok = (r->text = row->text(t, funcs, unroll, origin, &r->herd_note, d)) != NULL;
     free(origin);
     ok = ok && run_lifted(t, tso, tg, cc, cflags, unroll, r, d);
     if (ok) {
@@ -168,7 +165,7 @@ bool lift_check_target(const fe_test *ft, const ir_test *t, const struct bset *s
 {
     memset(r, 0, sizeof *r);
     r->verdict = LIFT_REFUSED;
-    if (tg == LIFT_X86_64 && ir_test_mutexes(t))
+    if (!lift_target_get(tg)->cuts_loops && ir_test_mutexes(t))
         /* lift_tu_part's lock waits in a loop, which x86's lifter unrolls,
          * failing a run that needs more turns: a wait can need any number */
         return diag_error(d, t->file, 0, 0, "cc-check: %s: a lock test, which the x86_64 lifter cannot check: it "

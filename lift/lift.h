@@ -30,6 +30,7 @@ char *lift_tu_hoist(const char *body, const ir_thread *th);
  * test's dialect and the model it runs under; a front end (cc-check
  * --target, hunt) picks one row and passes it down. */
 typedef enum lift_target { LIFT_X86_64, LIFT_AARCH64 } lift_target;
+struct lift_func;   /* below: one function read from an object */
 typedef struct lift_target_row {
     const char *name;       /* --target's spelling: "x86_64", "aarch64" */
     int machine;            /* the objects' e_machine */
@@ -38,6 +39,15 @@ typedef struct lift_target_row {
     const char *cc;         /* the compiler when none is named */
     const char *cflags;     /* given after -c -fno-pic, before the user's flags ("" for none) */
     const char *clang_flag; /* given to a compiler named clang* first ("" for none): its target triple */
+    const char *machine_name;   /* the machine in messages: "x86_64", "AArch64" */
+    bool native;            /* this litmusc runs on that machine, so its objects can run here */
+    /* the lifter cuts a loop's retry (a run that takes it is dropped before
+     * the comparison), where false unrolls each loop --unroll times; only
+     * a cut can check a lock test, whose wait may need any number of turns */
+    bool cuts_loops;
+    bool accesses;          /* cc-check --accesses pairs C accesses with this machine's code */
+    /* the lifted test's text for FUNCS (lift_test_text's contract) */
+    char *(*text)(const ir_test *t, const struct lift_func *funcs, int unroll, const char *origin, char **why, diag *d);
 } lift_target_row;
 const lift_target_row *lift_target_get(lift_target tg);
 /* The target spelt NAME into *TG; false when there is none. */

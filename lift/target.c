@@ -12,10 +12,31 @@
 #include <gelf.h>
 #include "lift/lift.h"
 
+/* lift_a64_test_text with the row's arguments: its loops are cut, never
+ * unrolled, and every row it writes is herd's (no *WHY). */
+static char *a64_text(const ir_test *t, const lift_func *funcs, int unroll, const char *origin, char **why, diag *d)
+{
+    (void)unroll;
+    *why = NULL;
+    return lift_a64_test_text(t, funcs, origin, d);
+}
+
 static const lift_target_row rows[] = {
-    [LIFT_X86_64] = {"x86_64", EM_X86_64, LIFT_COMPILED_MODEL, "rc11", "cc", "", ""},
+    [LIFT_X86_64] = {"x86_64", EM_X86_64, LIFT_COMPILED_MODEL, "rc11", "cc", "", "", "x86_64",
+#if defined(__x86_64__)
+                     true,
+#else
+                     false,
+#endif
+                     false, true, lift_test_text},
     [LIFT_AARCH64] = {"aarch64", EM_AARCH64, "aarch64", "rc11-lb", "aarch64-linux-gnu-gcc", "-mno-outline-atomics",
-                      "--target=aarch64-linux-gnu"},
+                      "--target=aarch64-linux-gnu", "AArch64",
+#if defined(__aarch64__)
+                      true,
+#else
+                      false,
+#endif
+                      true, false, a64_text},
 };
 
 const lift_target_row *lift_target_get(lift_target tg)
