@@ -42,14 +42,7 @@ char *lift_a64_test_text(const ir_test *t, const lift_func *funcs, const char *o
     sb_printf(&b, "AArch64 %s\n\"compiled from C\"\n(* ", t->name);
     lift_text_comment(&b, origin);
     sb_add(&b, "; herd7 7.57 reads it as written: herd7 FILE *)\n{\n");
-    for (int i = 0; i < t->nlocs; i++)
-        sb_printf(&b, " %s %s=%lld;\n", lift_text_int_type(t->locs[i].ctype), t->locs[i].name,
-                  (long long)t->locs[i].init);
-    for (int n = 0; n < t->nthreads; n++)
-        for (int r = 0; r < t->threads[n].nfinal_regs; r++)
-            sb_printf(&b, " int32_t P%d_%s=0;\n", n, t->threads[n].final_regs[r].name);
-    if (cut)
-        sb_add(&b, " int32_t " LIFT_UNROLL_LOC "=0;\n");
+    lift_text_decls(&b, t, cut, " ");
     if (inits.len)
         sb_printf(&b, "%s\n", inits.s);
     sb_free(&inits);

@@ -62,6 +62,18 @@ void lift_text_comment(strbuf *b, const char *s)
 }
 
 
+void lift_text_decls(strbuf *b, const ir_test *t, bool cut, const char *indent)
+{
+    for (int i = 0; i < t->nlocs; i++)
+        sb_printf(b, "%s%s %s=%lld;\n", indent, lift_text_int_type(t->locs[i].ctype), t->locs[i].name,
+                  (long long)t->locs[i].init);
+    for (int n = 0; n < t->nthreads; n++)
+        for (int r = 0; r < t->threads[n].nfinal_regs; r++)
+            sb_printf(b, "%sint32_t P%d_%s=0;\n", indent, n, t->threads[n].final_regs[r].name);
+    if (cut)
+        sb_printf(b, "%sint32_t " LIFT_UNROLL_LOC "=0;\n", indent);
+}
+
 /* The lifted test's end: the source's `locations` (so that every
  * observable of the source's states is one of the compiled test's:
  * 1:r0 -> P1_r0, [x] -> x), the unrolling bound's location when a loop was
