@@ -164,11 +164,35 @@ void fe_digest_columns(fe_column *cols, int ncols, unsigned char out[16])
     }
 }
 
-/* qsort's comparison of two strings, for the labels each digest renames in
- * sorted order (herd walks a string set). */
-int fe_str_cmp(const void *a, const void *b)
+void fe_labels_add(fe_labels *l, const char *name)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    if (!name)
+        return;
+    for (size_t m = 0; m < l->n; m++)
+        if (!strcmp(l->names[m], name))
+            return;
+    VEC_PUSH(l->names, l->n, l->cap, name);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void fe_labels_sort(fe_labels *l)
+{
+    if (l->n)
+        qsort(l->names, l->n, sizeof *l->names, str_cmp);
+}
+
+bool fe_labels_rename(const fe_labels *l, const char *name, const char *suffix, char out[16])
+{
+    for (size_t m = 0; name && m < l->n; m++)
+        if (!strcmp(l->names[m], name)) {
+            snprintf(out, 16, "L%02d%s", (int)m, suffix);
+            return true;
+        }
+    return false;
 }
 
 /* herd's CType.dump of a C parameter's pointed-to type. */

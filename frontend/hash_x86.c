@@ -11,44 +11,27 @@
  * order of their names (herd walks a string set). */
 void fe_digest_x86(const fe_test *t, unsigned char out[16])
 {
-    char **labels = NULL;
-    size_t nl = 0, cl = 0;
+    fe_labels labels = {0};
     for (int i = 0; i < t->nthreads; i++)
         for (int j = 0; j < t->threads[i].ncode; j++) {
             const fe_x86_instr *in = &t->threads[i].code[j];
-            const char *names[2] = {in->label, in->dst.kind == FE_XO_LABEL ? in->dst.name : NULL};
-            for (int k = 0; k < 2; k++) {
-                if (!names[k])
-                    continue;
-                bool seen = false;
-                for (size_t m = 0; m < nl; m++)
-                    if (!strcmp(labels[m], names[k]))
-                        seen = true;
-                if (!seen)
-                    VEC_PUSH(labels, nl, cl, (char *)names[k]);
-            }
+            fe_labels_add(&labels, in->label);
+            if (in->dst.kind == FE_XO_LABEL)
+                fe_labels_add(&labels, in->dst.name);
         }
-    if (nl)
-        qsort(labels, nl, sizeof *labels, fe_str_cmp);
+    fe_labels_sort(&labels);
     fe_column *cols = xcalloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *cols);
     for (int i = 0; i < t->nthreads; i++) {
         const fe_thread *th = &t->threads[i];
         for (int j = 0; j < th->ncode; j++) {
             fe_x86_instr in = th->code[j];
-            if (in.label) {
-                for (size_t m = 0; m < nl; m++)
-                    if (!strcmp(labels[m], in.label))
-                        fe_col_add(&cols[i], xasprintf("L%02d:", (int)m));
-            }
+            char renamed[16];
+            if (fe_labels_rename(&labels, in.label, ":", renamed))
+                fe_col_add(&cols[i], xstrdup(renamed));
             if (in.op == FE_X86_EMPTY)
                 continue;
-            char renamed[16];
-            if (in.dst.kind == FE_XO_LABEL)
-                for (size_t m = 0; m < nl; m++)
-                    if (!strcmp(labels[m], in.dst.name)) {
-                        snprintf(renamed, sizeof renamed, "L%02d", (int)m);
-                        in.dst.name = renamed;
-                    }
+            if (in.dst.kind == FE_XO_LABEL && fe_labels_rename(&labels, in.dst.name, "", renamed))
+                in.dst.name = renamed;
             strbuf b = {0};
             fe_print_x86_instr(&b, t, &in, true);
             fe_col_add(&cols[i], sb_take(&b));
@@ -56,5 +39,5 @@ void fe_digest_x86(const fe_test *t, unsigned char out[16])
     }
     fe_digest_columns(cols, t->nthreads, out);
     free(cols);
-    free(labels);
+    free(labels.names);
 }

@@ -164,7 +164,15 @@ void fe_a64_instr_clear(fe_a64_instr *in);
 typedef struct fe_column { char **lines; int n, cap; } fe_column;
 void fe_col_add(fe_column *c, char *s);
 void fe_digest_columns(fe_column *cols, int ncols, unsigned char out[16]);
-int fe_str_cmp(const void *a, const void *b);
+/* The labels a digest renames L00, L01, ... in the sorted order of their
+ * names (herd walks a string set): added once each, then sorted, then
+ * looked up by name. */
+typedef struct fe_labels { const char **names; size_t n, cap; } fe_labels;
+void fe_labels_add(fe_labels *l, const char *name);  /* NULL and a name already there: nothing */
+void fe_labels_sort(fe_labels *l);
+/* "L%02d" for NAME's place (SUFFIX after it, "" or ":") into OUT; false
+ * when NAME is not there. */
+bool fe_labels_rename(const fe_labels *l, const char *name, const char *suffix, char out[16]);
 /* Cross-section checks: threads, registers and locations named by the
  * init and the condition exist; C/Java programs use known names. */
 bool fe_check(fe_test *t, const char *file, diag *d);
